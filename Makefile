@@ -1,0 +1,31 @@
+# Two commands do all the set-up:  make lab  (open the course)  and  make test  (run every check).
+# Both create or refresh the local venv (.venv) from requirements.txt when it is missing or older.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.requirements-installed
+# The tests and the committed outputs are offline: a real-model configuration must not leak in.
+OFFLINE := env -u COURSE_MODEL -u OPENAI_BASE_URL -u OPENAI_API_KEY
+
+.PHONY: lab test notebooks clean-venv
+
+$(STAMP): requirements.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements.txt
+	touch $(STAMP)
+
+## Open the course in JupyterLab on notebook 00.
+lab: $(STAMP)
+	$(BIN)/jupyter lab notebooks/00_start_here.ipynb
+
+## One pytest run: unit tests, exercise solutions, hygiene, and strict nbval over notebooks/.
+test: $(STAMP)
+	$(OFFLINE) $(BIN)/python -m pytest
+
+## Re-execute notebooks after changing a helper (all, or NB=notebooks/03_x.ipynb), then commit outputs.
+notebooks: $(STAMP)
+	$(OFFLINE) $(BIN)/python -m helpers.notebooks $(NB)
+
+clean-venv:
+	rm -rf $(VENV)

@@ -1,0 +1,172 @@
+"""The exercise core: hidden check cases and a ``check`` that never raises into the notebook.
+
+An :class:`Exercise` has an ``id`` (``"01.1"``), a title and hidden :class:`Case` objects.
+``Exercise.check(answer)`` runs every case against the learner's answer and returns a
+:class:`CheckResult`, which Jupyter renders as a per-case pass/fail list with hints.
+
+* A case passes when its ``run(answer)`` returns; it fails with the hint when it raises
+  ``AssertionError``; any other exception (the learner's code crashed) is reported as
+  feedback ``your code raised TypeError: ...``, never re-raised.
+* An unsolved stub (``answer is None`` or the answer raises ``NotImplementedError``) renders
+  one deterministic line, ``not solved yet``, so the shipped notebooks pass strict nbval.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Case", "CaseResult", "CheckResult", "Exercise"]
+
+
+class _Unsolved(Exception):
+    """Internal: the answer is still the stub."""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One hidden check.
+
+    Attributes:
+        name: what the case checks, shown to the learner (e.g. ``"unknown tool name"``).
+        run: ``run(answer) -> None``; raise ``AssertionError("hint")`` when the answer is wrong.
+        hint: shown when the case fails and the AssertionError has no message of its own.
+    """
+
+    name: str
+    run: Callable[[Any], Any]
+    hint: str = ""
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    """Outcome of one case: ``status`` is ``"pass"``, ``"fail"`` or ``"error"`` (the answer raised)."""
+
+    name: str
+    status: str
+    feedback: str = ""
+
+    @property
+    def passed(self) -> bool:
+        """True when the case passed."""
+        return self.status == "pass"
+
+
+@dataclass
+class CheckResult:
+    """All case results of one ``check`` call, renderable in Jupyter.
+
+    Attributes:
+        exercise_id, title: from the exercise.
+        solved: False when the answer is still the unsolved stub (then ``results`` is empty).
+        results: one :class:`CaseResult` per case, in order.
+    """
+
+    exercise_id: str
+    title: str
+    solved: bool
+    results: list[CaseResult] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        """True when the answer is solved and every case passed."""
+        return self.solved and all(r.passed for r in self.results)
+
+    @property
+    def failed(self) -> list[CaseResult]:
+        """The cases that did not pass."""
+        return [r for r in self.results if not r.passed]
+
+    def summary(self) -> str:
+        """One line: ``Exercise 01.1 (title): 3/4 checks passed``, ``... all N checks passed``, or ``... not solved yet``."""
+        head = f"Exercise {self.exercise_id} ({self.title})"
+        if not self.solved:
+            return f"{head}: not solved yet - replace the `raise NotImplementedError` and run the check again"
+        good = sum(r.passed for r in self.results)
+        if good == len(self.results):
+            return f"{head}: all {good} checks passed"
+        return f"{head}: {good}/{len(self.results)} checks passed"
+
+    def text(self) -> str:
+        """Plain-text report: the summary and one line per case."""
+        lines = [self.summary()]
+        mark = {"pass": "PASS", "fail": "FAIL", "error": "ERROR"}
+        for r in self.results:
+            lines.append(f"  [{mark[r.status]}] {r.name}" + (f" - {r.feedback}" if r.feedback else ""))
+        return "\n".join(lines)
+
+    def _repr_markdown_(self) -> str:
+        if not self.solved:
+            return f"⏳ **{self.summary()}**"
+        icon = {"pass": "✅", "fail": "❌", "error": "💥"}
+        head = ("🎉 " if self.passed else "") + f"**{self.summary()}**"
+        lines = [head, ""]
+        for r in self.results:
+            detail = f": {r.feedback}" if r.feedback else ""
+            lines.append(f"- {icon[r.status]} {r.name}{detail}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return self.text()
+
+
+class Exercise:
+    """An exercise with hidden checks.
+
+    Args:
+        id: stable id, ``"NN.k"`` (notebook number and exercise number).
+        title: short title shown in the report.
+        cases: the hidden :class:`Case` objects, run in order.
+        probe: optional ``probe(answer) -> None`` that calls the answer once; if it raises
+            ``NotImplementedError`` the answer is treated as the unsolved stub. Without a
+            probe, the stub is detected when a case raises ``NotImplementedError``.
+    """
+
+    def __init__(self, id: str, title: str, cases: Sequence[Case], *, probe: Callable[[Any], Any] | None = None):
+        if not cases:
+            raise ValueError(f"exercise {id} needs at least one case")
+        self.id = id
+        self.title = title
+        self.cases = list(cases)
+        self.probe = probe
+
+    def evaluate(self, answer: Any) -> CheckResult:
+        """Run every case and return the :class:`CheckResult` (never raises for a bad answer)."""
+        try:
+            if answer is None:
+                raise _Unsolved
+            if self.probe is not None:
+                try:
+                    self.probe(answer)
+                except NotImplementedError:
+                    raise _Unsolved from None
+                except Exception:  # noqa: BLE001 - the cases report it properly
+                    pass
+            results = [self._run_case(case, answer) for case in self.cases]
+        except _Unsolved:
+            return CheckResult(self.id, self.title, solved=False)
+        return CheckResult(self.id, self.title, solved=True, results=results)
+
+    def check(self, answer: Any) -> CheckResult:
+        """Same as :meth:`evaluate`; the result renders as Markdown when it is a cell's last value."""
+        return self.evaluate(answer)
+
+    @staticmethod
+    def _run_case(case: Case, answer: Any) -> CaseResult:
+        try:
+            case.run(answer)
+        except NotImplementedError:
+            raise _Unsolved from None
+        except AssertionError as exc:
+            message = str(exc) or case.hint or "the result is not what this case expects"
+            return CaseResult(case.name, "fail", message)
+        except Exception as exc:  # noqa: BLE001 - the learner's exception becomes feedback
+            text = f"your code raised {type(exc).__name__}: {exc}"
+            if case.hint:
+                text += f" (hint: {case.hint})"
+            return CaseResult(case.name, "error", " ".join(text.split()))
+        return CaseResult(case.name, "pass")
+
+    def __repr__(self) -> str:
+        return f"Exercise({self.id!r}, {self.title!r}, {len(self.cases)} cases)"

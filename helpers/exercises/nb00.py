@@ -1,0 +1,40 @@
+"""Exercises of notebook 00 (start here): a warm-up that shows how checks and feedback work."""
+
+from __future__ import annotations
+
+from langchain_core.messages import AIMessage
+
+from .core import Case, Exercise
+
+__all__ = ["TOOL_CALL_IDS"]
+
+
+def _calls(*ids: str) -> AIMessage:
+    return AIMessage(content="", tool_calls=[{"name": "lookup_order", "args": {"order_id": f"A{i}"}, "id": i, "type": "tool_call"} for i in ids])
+
+
+def _expect(ids: tuple[str, ...], message: AIMessage, hint: str):
+    def run(answer):
+        got = answer(message)
+        assert isinstance(got, list), f"return a list, got {type(got).__name__}"
+        assert got == list(ids), f"expected {list(ids)}, got {got!r}. {hint}"
+    return run
+
+
+TOOL_CALL_IDS = Exercise(
+    "00.1",
+    "ids of the tool calls in an AIMessage",
+    [
+        Case("one tool call", _expect(("call_1",), _calls("call_1"), "Each tool call is a dict with an 'id' key.")),
+        Case("two tool calls, in order", _expect(("call_7", "call_3"), _calls("call_7", "call_3"), "Keep the order of ai_message.tool_calls.")),
+        Case("a text reply has no tool calls", _expect((), AIMessage(content="Hello"), "A text reply has an empty tool_calls list.")),
+        Case(
+            "invalid tool calls are not tool calls",
+            _expect(("call_2",), AIMessage(content="", tool_calls=_calls("call_2").tool_calls,
+                                           invalid_tool_calls=[{"name": "lookup_order", "args": "{bad", "id": "call_9",
+                                                                "error": None, "type": "invalid_tool_call"}]),
+                    "Read ai_message.tool_calls only; invalid_tool_calls is a separate list."),
+        ),
+    ],
+    probe=lambda answer: answer(_calls("call_1")),
+)

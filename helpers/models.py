@@ -1,0 +1,86 @@
+"""Choose the chat model: the scripted model by default, a real one only when configured.
+
+Environment variables (a real model is opt-in):
+
+* ``COURSE_MODEL``: the model name, e.g. ``gpt-4o-mini`` or ``qwen-plus``. Setting it opts in.
+* ``OPENAI_API_KEY``: required once ``COURSE_MODEL`` is set. Never printed.
+* ``OPENAI_BASE_URL``: optional, any OpenAI-compatible endpoint (e.g. DashScope's
+  compatible mode for Qwen). Setting it without ``COURSE_MODEL`` is an error.
+
+``OPENAI_API_KEY`` alone does not opt in: many machines have a key set for other work,
+and the course must stay offline unless asked.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+
+from .scripted_model import ScriptedChatModel
+
+__all__ = ["ModelConfigError", "chat_model", "describe_model", "real_model_configured"]
+
+
+class ModelConfigError(RuntimeError):
+    """The environment configures a real model only partly; the message names the missing variable."""
+
+
+def real_model_configured(env: Mapping[str, str] | None = None) -> bool:
+    """True when the environment opts in to a real model (``COURSE_MODEL`` or ``OPENAI_BASE_URL`` set).
+
+    Args:
+        env: a mapping to read instead of ``os.environ`` (for tests).
+    """
+    env = os.environ if env is None else env
+    return bool(env.get("COURSE_MODEL", "").strip() or env.get("OPENAI_BASE_URL", "").strip())
+
+
+def chat_model(script: Sequence[Any] = (), *, env: Mapping[str, str] | None = None, **scripted_kwargs: Any) -> BaseChatModel:
+    """Return the chat model a notebook should use.
+
+    Args:
+        script: the replies for the offline :class:`ScriptedChatModel` (ignored by a real model).
+        env: a mapping to read instead of ``os.environ`` (for tests).
+        **scripted_kwargs: extra arguments for :class:`ScriptedChatModel` (e.g. ``strict_tool_names``).
+
+    Returns:
+        ``ScriptedChatModel(script=...)`` when no real model is configured; otherwise
+        ``langchain_openai.ChatOpenAI(model=COURSE_MODEL, base_url=OPENAI_BASE_URL or None,
+        temperature=0)``, which speaks the chat.completions API (langchain-openai 1.7.4).
+
+    Raises:
+        ModelConfigError: ``COURSE_MODEL`` set without ``OPENAI_API_KEY``, or
+            ``OPENAI_BASE_URL`` set without ``COURSE_MODEL``. The key's value never
+            appears in a message.
+    """
+    env = os.environ if env is None else env
+    if not real_model_configured(env):
+        return ScriptedChatModel(script=list(script), **scripted_kwargs)
+    name = env.get("COURSE_MODEL", "").strip()
+    key = env.get("OPENAI_API_KEY", "").strip()
+    base_url = env.get("OPENAI_BASE_URL", "").strip() or None
+    if not name:
+        raise ModelConfigError(
+            "OPENAI_BASE_URL is set but COURSE_MODEL is missing: set COURSE_MODEL to the model name "
+            "(e.g. qwen-plus), or unset OPENAI_BASE_URL to stay on the offline scripted model"
+        )
+    if not key:
+        raise ModelConfigError(
+            f"COURSE_MODEL={name} is set but OPENAI_API_KEY is missing: set OPENAI_API_KEY, "
+            "or unset COURSE_MODEL to stay on the offline scripted model"
+        )
+    from langchain_openai import ChatOpenAI  # imported only on the opt-in path (about 1.5 s)
+
+    return ChatOpenAI(model=name, api_key=key, base_url=base_url, temperature=0)
+
+
+def describe_model(model: BaseChatModel) -> str:
+    """A one-line, secret-free description, e.g. ``scripted model (3 steps)`` or ``ChatOpenAI gpt-4o-mini``."""
+    if isinstance(model, ScriptedChatModel):
+        return f"scripted model ({len(model.script)} steps, offline)"
+    name = getattr(model, "model_name", None) or getattr(model, "model", "?")
+    endpoint = " via a custom OPENAI_BASE_URL" if getattr(model, "openai_api_base", None) else ""
+    return f"{type(model).__name__} {name}{endpoint}"

@@ -1,0 +1,51 @@
+"""Exercises 00.1 and 01.1: reference solutions pass, known-wrong answers fail with feedback."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers.exercises import nb00, nb01
+from tests.solutions import nb00 as sol00
+from tests.solutions import nb01 as sol01
+
+
+def test_00_solution_passes():
+    result = nb00.TOOL_CALL_IDS.check(sol00.tool_call_ids)
+    assert result.passed, result.text()
+
+
+@pytest.mark.parametrize("name", sorted(sol00.WRONG))
+def test_00_wrong_answers_fail(name):
+    result = nb00.TOOL_CALL_IDS.check(sol00.WRONG[name])
+    assert result.solved and not result.passed, result.text()
+
+
+def test_00_crash_is_reported_as_error_feedback():
+    result = nb00.TOOL_CALL_IDS.check(sol00.WRONG["attribute access crashes"])
+    assert any(r.status == "error" and "AttributeError" in r.feedback for r in result.results)
+
+
+@pytest.mark.parametrize("name", sorted(sol01.SOLUTIONS))
+def test_01_solutions_pass(name):
+    result = nb01.REFUND_TOOL.check(sol01.SOLUTIONS[name])
+    assert result.passed, result.text()
+
+
+@pytest.mark.parametrize("name", sorted(sol01.WRONG))
+def test_01_wrong_answers_fail(name):
+    result = nb01.REFUND_TOOL.check(sol01.WRONG[name])
+    assert result.solved and not result.passed, result.text()
+
+
+def test_01_feedback_names_the_problem():
+    result = nb01.REFUND_TOOL.check(sol01.WRONG["amount 0 allowed"])
+    assert [r.name for r in result.failed] == ["amount 0 is rejected"]
+    result = nb01.REFUND_TOOL.check(sol01.WRONG["Args block left in the description"])
+    assert any("Args:" in r.feedback for r in result.failed)
+
+
+def test_01_stub_is_unsolved():
+    def stub():
+        raise NotImplementedError
+
+    assert not nb01.REFUND_TOOL.check(stub).solved

@@ -1,0 +1,120 @@
+"""Static hygiene of the committed notebooks (strict nbval re-runs them; this checks how they were stored).
+
+Each notebook must be executed top to bottom in one run, carry no error outputs except in cells
+marked to raise, contain no machine paths, memory addresses, secrets or widget state, start with a
+``#`` title, and follow the ``NN_topic.ipynb`` naming.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+SUSPICIOUS = {
+    "machine path": re.compile(r"(?<![\w:/.])/(?:root|home|tmp|var|usr|opt|private|Users)/[^\s'\"]+"),
+    "windows path": re.compile(r"\b[A-Z]:\\\\"),
+    "memory address": re.compile(r" at 0x[0-9a-fA-F]{4,}"),
+    "API key": re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"),
+    "timestamp": re.compile(r"\b20\d\d-\d\d-\d\d[ T]\d\d:\d\d:\d\d"),
+    "langchain run id": re.compile(r"lc_run--"),
+}
+
+
+def _output_text(output: dict) -> str:
+    parts = []
+    text = output.get("text")
+    if text:
+        parts.append("".join(text) if isinstance(text, list) else text)
+    for value in output.get("data", {}).values():
+        parts.append(value if isinstance(value, str) else "".join(value) if isinstance(value, list) else json.dumps(value))
+    if output.get("output_type") == "error":
+        parts += [output.get("ename", ""), output.get("evalue", "")]
+    return "\n".join(parts)
+
+
+def _load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_there_are_notebooks():
+    names = [p.name for p in NOTEBOOKS]
+    assert "00_start_here.ipynb" in names and "01_function_to_tool.ipynb" in names
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_name_and_title(path):
+    assert re.fullmatch(r"\d\d_[a-z0-9]+(?:_[a-z0-9]+)*\.ipynb", path.name), "name must be NN_snake_case_topic.ipynb"
+    nb = _load(path)
+    first = nb["cells"][0]
+    assert first["cell_type"] == "markdown"
+    assert "".join(first["source"]).startswith("# "), "the first cell is a '# ' title"
+    assert nb["metadata"]["kernelspec"]["name"] == "python3"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_executed_top_to_bottom_in_one_run(path):
+    code = [c for c in _load(path)["cells"] if c["cell_type"] == "code" and "".join(c["source"]).strip()]
+    assert code, "a notebook without code cells"
+    counts = [c["execution_count"] for c in code]
+    assert counts == list(range(1, len(code) + 1)), f"execution counts {counts}: re-execute with `make notebooks`"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_error_outputs_unless_marked(path):
+    for index, cell in enumerate(_load(path)["cells"]):
+        if cell["cell_type"] != "code":
+            continue
+        source = "".join(cell["source"])
+        marked = "NBVAL_RAISES_EXCEPTION" in source or "raises-exception" in cell["metadata"].get("tags", [])
+        errors = [o for o in cell.get("outputs", []) if o["output_type"] == "error"]
+        assert marked or not errors, f"cell {index} has an error output {errors[0].get('ename')}"
+        for output in cell.get("outputs", []):
+            if output["output_type"] == "stream":
+                assert output["name"] != "stderr" or marked, f"cell {index} wrote to stderr: {''.join(output['text'])[:200]}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_machine_specific_or_secret_text(path):
+    for index, cell in enumerate(_load(path)["cells"]):
+        for output in cell.get("outputs", []):
+            text = _output_text(output)
+            for label, pattern in SUSPICIOUS.items():
+                match = pattern.search(text)
+                assert not match, f"cell {index}: {label} in output: {match.group(0)[:80]}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_widget_state_and_no_timing_metadata(path):
+    nb = _load(path)
+    assert "widgets" not in nb["metadata"], "widget state is stored: re-execute with `make notebooks`"
+    for cell in nb["cells"]:
+        assert "execution" not in cell.get("metadata", {}), "timing metadata is stored"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_local_notebook_links_resolve(path):
+    for cell in _load(path)["cells"]:
+        if cell["cell_type"] == "markdown":
+            for target in re.findall(r"\]\((\d\d_[a-z0-9_]+\.ipynb)\)", "".join(cell["source"])):
+                if path.name.startswith("00_") and not (path.parent / target).exists():
+                    continue  # the course map in 00 may list planned notebooks; see test below
+                assert (path.parent / target).exists(), f"link to missing notebook {target}"
+
+
+def test_every_notebook_is_listed_in_start_here():
+    start = "".join("".join(c["source"]) for c in _load(NOTEBOOKS[0])["cells"])
+    for path in NOTEBOOKS[1:]:
+        assert f"({path.name})" in start, f"{path.name} is not in the course map of 00_start_here"
+
+
+def test_sanitize_file_is_well_formed():
+    text = (Path(__file__).parent / "nbval_sanitize.cfg").read_bytes().decode()
+    assert "\r" not in text, "CRLF endings silently disable nbval sanitize rules"
+    pairs = re.findall(r"^regex: (.*)$\n^replace: (.*)$", text, re.MULTILINE)
+    assert len(pairs) == len(re.findall(r"^regex:", text, re.MULTILINE)), "every regex: line needs a replace: line right after it"
+    for regex, _ in pairs:
+        re.compile(regex)
