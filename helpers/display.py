@@ -98,15 +98,17 @@ def trace_markdown(messages: Sequence[BaseMessage], *, limit: int = 70) -> str:
 def sequence_diagram(messages: Sequence[BaseMessage], *, limit: int = 40) -> str:
     """A mermaid ``sequenceDiagram`` of a trace: User, App, Model and Tools as participants.
 
-    Human messages go User->App->Model, AI tool calls Model->App then App->Tools, ToolMessages
-    Tools->App (and back to the Model on its next turn), a text answer Model->App->User.
+    A human message goes User->App->Model; each tool call Model->App, then App->Tools; each
+    ToolMessage Tools->App; before the model's next turn the App sends the history with the
+    ToolMessages back to the Model; a text answer goes Model->App->User. Arrows name the
+    ``tool_call_id`` that pairs a call with its result.
 
     Returns:
         mermaid source (without the surrounding code fence).
     """
 
     def label(text: str) -> str:
-        return re.sub(r"[;#<>{}\"]", "", _short(text, limit)).strip() or "(empty)"
+        return re.sub(r"[;#<>{}\"`]", "", _short(text, limit)).strip() or "(empty)"
 
     def args_text(args: Any) -> str:
         if isinstance(args, dict):
@@ -115,26 +117,33 @@ def sequence_diagram(messages: Sequence[BaseMessage], *, limit: int = 40) -> str
 
     lines = ["sequenceDiagram", "    participant U as User", "    participant A as App",
              "    participant M as Model", "    participant T as Tools"]
+    results_pending = 0  # ToolMessages the model has not seen yet
     for message in messages:
         if isinstance(message, SystemMessage):
             lines.append(f"    Note over A,M: system prompt: {label(str(message.content))}")
         elif isinstance(message, HumanMessage):
             lines.append(f"    U->>A: {label(str(message.content))}")
             lines.append("    A->>M: messages + tool schemas")
+            results_pending = 0
         elif isinstance(message, AIMessage):
-            if message.tool_calls or message.invalid_tool_calls:
-                for call in message.tool_calls:
-                    lines.append(f"    M-->>A: tool call {call['name']} id={call['id']}")
-                    lines.append(f"    A->>T: run {call['name']}({label(args_text(call['args']))})")
-                for call in message.invalid_tool_calls:
-                    lines.append(f"    M-->>A: INVALID tool call {call['name']} id={call['id']}")
-            if message.content:
-                lines.append(f"    M-->>A: {label(str(message.content))}")
-                if not message.tool_calls:
-                    lines.append("    A->>U: answer")
+            if results_pending:
+                s = "" if results_pending == 1 else "s"
+                lines.append(f"    A->>M: history + {results_pending} ToolMessage{s}")
+                results_pending = 0
+            text = message.text if hasattr(message, "text") else str(message.content)
+            if text:
+                lines.append(f"    M-->>A: {label(text)}")
+            for call in message.tool_calls:
+                lines.append(f"    M-->>A: tool call {call['name']} tool_call_id={call['id']}")
+                lines.append(f"    A->>T: run {call['name']}({label(args_text(call['args']))})")
+            for call in message.invalid_tool_calls:
+                lines.append(f"    M-->>A: INVALID tool call {call['name']} tool_call_id={call['id']}")
+            if text and not message.tool_calls and not message.invalid_tool_calls:
+                lines.append("    A->>U: answer")
         elif isinstance(message, ToolMessage):
             status = " (error)" if message.status == "error" else ""
-            lines.append(f"    T-->>A: ToolMessage id={message.tool_call_id}{status}: {label(str(message.content))}")
+            lines.append(f"    T-->>A: ToolMessage tool_call_id={message.tool_call_id}{status}: {label(str(message.content))}")
+            results_pending += 1
     return "\n".join(lines)
 
 
@@ -174,8 +183,8 @@ def show_graph(graph: Any, *, xray: bool = False) -> None:
 
 def _value_text(value: Any) -> str:
     if isinstance(value, list) and value and all(isinstance(m, BaseMessage) for m in value):
-        return f"{len(value)} messages"
-    return _short(value if isinstance(value, str) else repr(value), 60)
+        return f"{len(value)} message{'' if len(value) == 1 else 's'}"
+    return _short(value if isinstance(value, str) else _ADDRESS.sub("", repr(value)), 60)
 
 
 def state_diff(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
@@ -218,12 +227,14 @@ def show_state_diff(before: Mapping[str, Any], after: Mapping[str, Any]) -> None
 # -- expected errors ------------------------------------------------------------------------
 
 _PATH = re.compile(r"(?<![\w:/.])(?:/[\w.\-+@~]+){2,}/([\w.\-+@~]+)")
+_WINDOWS_PATH = re.compile(r"(?:\b[A-Za-z]:|\\\\[\w.\-]+)(?:[\\/][\w.\-+@~ ]+?)*[\\/]([\w.\-+@~]+\.\w+)")
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 def format_error(exc: BaseException) -> str:
     """``Type: message`` with machine paths reduced to file names and memory addresses removed."""
     text = f"{type(exc).__name__}: {exc}"
+    text = _WINDOWS_PATH.sub(lambda m: m.group(1), text)
     text = _PATH.sub(lambda m: m.group(1), text)
     return _ADDRESS.sub("", text)
 

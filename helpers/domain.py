@@ -17,6 +17,7 @@ Dates are deterministic: "today" is the ``as_of`` date in ``data/orders.json`` u
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
@@ -216,6 +217,19 @@ def _read_json(data_dir: Path, name: str) -> Any:
         raise DataFileError(f"data file {name} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
 
 
+def _cents(amount: Any) -> float | None:
+    """The amount rounded to cents, or ``None`` if it is not a positive number with at most 2 decimals.
+
+    Float noise is tolerated (``0.1 + 0.2`` is 0.30); ``bool`` and strings are rejected.
+    """
+    if isinstance(amount, bool) or not isinstance(amount, (int, float)):
+        return None
+    rounded = round(float(amount), 2)
+    if rounded <= 0 or abs(rounded - amount) > 1e-9:
+        return None
+    return rounded
+
+
 def _parse_date(value: str | None) -> date | None:
     return date.fromisoformat(value) if value else None
 
@@ -313,7 +327,8 @@ class RefundService:
         self.store = store if store is not None else OrderStore()
         self.today = today or self.store.as_of
         self._requests: dict[str, RefundRequest] = {}
-        self._by_key: dict[str, RefundRequest] = {}
+        self._by_key: dict[tuple[str, str], RefundRequest] = {}  # (user_id, idempotency key)
+        self._lock = threading.RLock()  # ToolNode runs sync tools in a thread pool
         self._audit: list[AuditEntry] = []
         self._outages: list[bool] = []  # one entry per coming submit: after_commit?
         self.submit_attempts = 0
@@ -387,8 +402,9 @@ class RefundService:
             order_id: the order to refund.
             amount: the amount (positive, at most two decimals, at most the refundable amount).
             user_id: the acting user (trusted, from the runtime context, not from the model).
-            idempotency_key: repeated submits with the same key and parameters return the
-                first request and create nothing new.
+            idempotency_key: repeated submits by the same user with the same key and
+                parameters return the first request and create nothing new (keys are scoped
+                per user; ownership is checked first).
             reason: free text for the audit log.
 
         Returns:
@@ -399,35 +415,43 @@ class RefundService:
             PermissionDenied, IdempotencyConflict, ServiceUnavailable;
             ``ValueError`` for an empty idempotency key.
         """
-        self.submit_attempts += 1
-        if not idempotency_key:
-            raise ValueError("idempotency_key is required: pass a key that stays the same across retries")
-        previous = self._by_key.get(idempotency_key)
-        if previous is not None:
-            if (previous.order_id, previous.amount, previous.user_id) != (order_id, amount, user_id):
-                self._log("refund_refused", user_id, order_id, code=IdempotencyConflict.code)
-                raise IdempotencyConflict(
-                    f"idempotency key {idempotency_key!r} was used for a different request",
-                    order_id=order_id,
-                )
-            self._log("refund_replayed", user_id, order_id, request_id=previous.request_id)
-            return previous
-        outage = self._outages.pop(0) if self._outages else None
-        if outage is False:
-            self._log("refund_failed", user_id, order_id, code=ServiceUnavailable.code)
-            raise ServiceUnavailable("refund service did not answer (nothing was created)", order_id=order_id)
-        try:
-            request = self._create(order_id, amount, user_id, idempotency_key, reason)
-        except DomainError as exc:
-            self._log("refund_refused", user_id, order_id, code=exc.code)
-            raise
-        if outage is True:
-            raise ServiceUnavailable("refund service timed out after accepting the request", order_id=order_id)
-        return request
+        with self._lock:
+            self.submit_attempts += 1
+            if not idempotency_key:
+                raise ValueError("idempotency_key is required: pass a key that stays the same across retries")
+            try:
+                self.store.get_order(order_id, user_id=user_id)  # authorise before anything else
+            except DomainError as exc:
+                self._log("refund_refused", user_id, order_id, code=exc.code)
+                raise
+            previous = self._by_key.get((user_id, idempotency_key))
+            if previous is not None:
+                if (previous.order_id, previous.amount) != (order_id, _cents(amount)):
+                    self._log("refund_refused", user_id, order_id, code=IdempotencyConflict.code)
+                    raise IdempotencyConflict(
+                        f"idempotency key {idempotency_key!r} was used for a different request",
+                        order_id=order_id,
+                    )
+                self._log("refund_replayed", user_id, order_id, request_id=previous.request_id)
+                return previous
+            outage = self._outages.pop(0) if self._outages else None
+            if outage is False:
+                self._log("refund_failed", user_id, order_id, code=ServiceUnavailable.code)
+                raise ServiceUnavailable("refund service did not answer (nothing was created)", order_id=order_id)
+            try:
+                request = self._create(order_id, amount, user_id, idempotency_key, reason)
+            except DomainError as exc:
+                self._log("refund_refused", user_id, order_id, code=exc.code)
+                raise
+            if outage is True:
+                raise ServiceUnavailable("refund service timed out after accepting the request", order_id=order_id)
+            return request
 
     def _create(self, order_id: str, amount: Any, user_id: str, key: str, reason: str) -> RefundRequest:
-        if isinstance(amount, bool) or not isinstance(amount, (int, float)) or amount <= 0 or round(amount, 2) != amount:
+        cents = _cents(amount)
+        if cents is None:
             raise InvalidAmount(f"amount must be a positive number with at most 2 decimals, got {amount!r}", order_id=order_id)
+        amount = cents
         quote = self.quote(order_id, user_id=user_id)
         if amount > quote.refundable_amount:
             raise AmountExceedsRefundable(
@@ -446,7 +470,7 @@ class RefundService:
             needs_approval=amount > self.store.approval_threshold,
         )
         self._requests[request.request_id] = request
-        self._by_key[key] = request
+        self._by_key[(user_id, key)] = request
         self.store._record_refund(order_id, float(amount))
         self._log("refund_created", user_id, order_id, request_id=request.request_id, amount=float(amount))
         return request

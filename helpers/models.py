@@ -78,9 +78,10 @@ def chat_model(script: Sequence[Any] = (), *, env: Mapping[str, str] | None = No
 
 
 def describe_model(model: BaseChatModel) -> str:
-    """A one-line, secret-free description, e.g. ``scripted model (3 steps)`` or ``ChatOpenAI gpt-4o-mini``."""
+    """A one-line, secret-free description, e.g. ``scripted model (3 steps, offline)`` or ``ChatOpenAI gpt-4o-mini``."""
     if isinstance(model, ScriptedChatModel):
-        return f"scripted model ({len(model.script)} steps, offline)"
+        steps = len(model.script)
+        return f"scripted model ({steps} step{'' if steps == 1 else 's'}, offline)"
     name = getattr(model, "model_name", None) or getattr(model, "model", "?")
     endpoint = " via a custom OPENAI_BASE_URL" if getattr(model, "openai_api_base", None) else ""
     return f"{type(model).__name__} {name}{endpoint}"

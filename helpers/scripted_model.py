@@ -7,13 +7,18 @@ It behaves like a real tool-calling chat model where the course needs it to:
   ``Runnable.bind(tools=...)``, the same way ``langchain_openai.ChatOpenAI.bind_tools``
   does (langchain-openai 1.7.4), so ``create_agent`` and hand-written loops both work;
 * tool calls in replies get deterministic ids (``call_1``, ``call_2``, ...) unless the
-  script gives one, and replies get deterministic message ids (``ai-1``, ``ai-2``, ...);
+  script gives one, and replies get deterministic message ids (``ai-<n>``, one past the
+  highest such id already in the conversation);
 * every request is recorded (:class:`RecordedRequest`): the messages and the tool schemas
   a provider would receive, so a notebook can show "what the model sees";
 * it enforces the history rules that real providers enforce and raises
   :class:`ProviderRuleError` naming the rule and the offending tool call id;
 * with ``stream_mode="messages"`` (or ``.stream()``) replies arrive as ``AIMessageChunk``
-  objects whose ``tool_call_chunks`` assemble into the same tool calls.
+  objects whose ``tool_call_chunks`` assemble into the same tool calls. Argument strings
+  are parsed by langchain-core when the chunks are merged (``parse_partial_json``), as they
+  are for a real provider's stream: a *truncated* argument string such as ``{"a": "x``
+  becomes a valid call there, while one that is not JSON at all (``{"a": x}``) stays an
+  invalid tool call.
 
 It subclasses ``langchain_core.language_models.BaseChatModel`` directly, like the fake
 models in ``langchain_core.language_models.fake_chat_models``: those have no
@@ -23,6 +28,7 @@ models in ``langchain_core.language_models.fake_chat_models``: those have no
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -156,12 +162,22 @@ class RecordedRequest:
         return self.messages[-1] if self.messages else None
 
     def payload(self) -> dict[str, Any]:
-        """The request body in OpenAI chat.completions shape: ``{"messages": [...], "tools": [...]}``.
+        """The request in OpenAI chat.completions shape: ``{"messages": [...], "tools": [...]}``.
 
         Messages are converted with ``langchain_core.messages.convert_to_openai_messages``;
-        ``tools`` is omitted when no tools are bound.
+        invalid tool calls are added to the assistant message's ``tool_calls`` with their raw
+        argument string, as ``langchain_openai`` sends them. ``tools`` is omitted when no
+        tools are bound. Provider integrations differ in small details (ChatOpenAI sends
+        ``"content": null`` for an assistant turn with only tool calls).
         """
-        body: dict[str, Any] = {"messages": convert_to_openai_messages(self.messages)}
+        converted = convert_to_openai_messages(self.messages)
+        for source, target in zip(self.messages, converted):
+            if isinstance(source, AIMessage) and source.invalid_tool_calls:
+                target.setdefault("tool_calls", []).extend(
+                    {"type": "function", "id": c["id"], "function": {"name": c["name"], "arguments": c["args"] or ""}}
+                    for c in source.invalid_tool_calls
+                )
+        body: dict[str, Any] = {"messages": converted}
         if self.tools:
             body["tools"] = self.tools
         if self.tool_choice is not None:
@@ -231,6 +247,24 @@ def check_history(messages: Sequence[BaseMessage]) -> None:
         )
 
 
+_AI_ID = re.compile(r"^ai-(\d+)$")
+
+
+def _next_ai_id(messages: Sequence[BaseMessage]) -> str:
+    """``ai-<n>``, one past the highest ``ai-<n>`` id in the history (``ai-1`` for a new conversation).
+
+    Ids stay deterministic and never collide with earlier replies in the same thread, even
+    when another ScriptedChatModel instance produced them (``add_messages`` replaces a
+    message whose id is already in the state).
+    """
+    highest = 0
+    for message in messages:
+        match = _AI_ID.match(message.id or "")
+        if match:
+            highest = max(highest, int(match.group(1)))
+    return f"ai-{highest + 1}"
+
+
 class ScriptedChatModel(BaseChatModel):
     """A chat model that replays a script and enforces provider rules.
 
@@ -267,7 +301,7 @@ class ScriptedChatModel(BaseChatModel):
 
     _requests: list[RecordedRequest] = PrivateAttr(default_factory=list)
     _next_call: int = PrivateAttr(default=1)
-    _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
+    _lock: threading.RLock = PrivateAttr(default_factory=threading.RLock)
 
     @property
     def _llm_type(self) -> str:
@@ -331,11 +365,11 @@ class ScriptedChatModel(BaseChatModel):
             step = self.script[request.index - 1]
             if callable(step) and not isinstance(step, BaseMessage):
                 step = step(request)
-            message = self._to_message(step, request.index)
+            message = self._to_message(step, request.index, _next_ai_id(messages))
             self._check_bound(message, request)
             return message
 
-    def _to_message(self, step: Any, index: int) -> AIMessage:
+    def _to_message(self, step: Any, index: int, message_id: str) -> AIMessage:
         if isinstance(step, str):
             message = AIMessage(content=step)
         elif isinstance(step, AIMessage):
@@ -353,7 +387,7 @@ class ScriptedChatModel(BaseChatModel):
             invalid_tool_calls=[
                 {**c, "id": c.get("id") or self._new_call_id()} for c in message.invalid_tool_calls
             ],
-            id=message.id or f"ai-{index}",
+            id=message.id or message_id,
             response_metadata={"model_name": "scripted", "finish_reason": "tool_calls" if message.tool_calls else "stop"},
         )
         return message
@@ -403,7 +437,14 @@ class ScriptedChatModel(BaseChatModel):
     def _chunks(self, message: AIMessage) -> Iterator[AIMessageChunk]:
         """Split a reply into chunks: text pieces, then per call a head (name, id) and argument pieces."""
         size = max(1, self.stream_chunk_chars)
-        text = message.content if isinstance(message.content, str) else ""
+        if isinstance(message.content, str):
+            text = message.content
+        else:  # content blocks: stream the text blocks
+            text = "".join(
+                b if isinstance(b, str) else b.get("text", "")
+                for b in message.content
+                if isinstance(b, str) or b.get("type") == "text"
+            )
         for start in range(0, len(text), size):
             yield AIMessageChunk(content=text[start : start + size], id=message.id)
         calls = [(c["name"], json.dumps(c["args"]), c["id"]) for c in message.tool_calls]

@@ -52,11 +52,18 @@ def test_trace_markdown_is_a_table_without_message_ids():
 def test_sequence_diagram():
     text = sequence_diagram(TRACE)
     assert text.startswith("sequenceDiagram\n")
-    assert "    M-->>A: tool call lookup_order id=call_1" in text
+    assert "    M-->>A: tool call lookup_order tool_call_id=call_1" in text
     assert "    A->>T: run lookup_order(order_id=A1024)" in text
-    assert "    M-->>A: INVALID tool call lookup_order id=call_2" in text
-    assert "    T-->>A: ToolMessage id=call_2 (error): bad JSON" in text
+    assert "    M-->>A: INVALID tool call lookup_order tool_call_id=call_2" in text
+    assert "    T-->>A: ToolMessage tool_call_id=call_2 (error): bad JSON" in text
+    assert "    A->>M: history + 2 ToolMessages" in text, "results go back to the model before its next turn"
+    assert text.index("history + 2 ToolMessages") < text.index("Your refund request")
     assert ";" not in text.split("\n", 5)[-1]
+
+
+def test_sequence_diagram_cannot_break_the_markdown_fence():
+    text = sequence_diagram([HumanMessage("```python\nprint('x')\n``` end")])
+    assert "`" not in text
 
 
 def test_graph_mermaid_uses_draw_mermaid_text():
@@ -77,12 +84,24 @@ def test_state_diff():
     after = {"messages": [HumanMessage("a"), AIMessage("b")], "refund_stage": "submitted", "new": [1]}
     assert state_diff(before, after) == [
         ("gone", "removed", "1", ""),
-        ("messages", "changed", "1 messages", "2 messages"),
+        ("messages", "changed", "1 message", "2 messages"),
         ("new", "added", "", "[1]"),
         ("refund_stage", "changed", "none", "submitted"),
     ]
     assert state_diff_markdown(before, before) == "_no changes_"
     assert "| refund_stage | changed | none | submitted |" in state_diff_markdown(before, after)
+
+
+def test_format_error_strips_windows_paths():
+    exc = OSError(r"C:\Users\alice\My Projects\course\domain.py and \\server\share\x.py")
+    assert format_error(exc) == "OSError: domain.py and x.py"
+
+
+def test_state_diff_never_shows_memory_addresses():
+    class Obj:
+        pass
+
+    assert " at 0x" not in state_diff_markdown({"a": 1}, {"a": Obj()})
 
 
 def test_format_error_strips_paths_and_addresses_but_keeps_urls():

@@ -93,6 +93,40 @@ def test_window_depends_on_today():
         late.quote("A1024", user_id="user-42")
 
 
+def test_float_noise_is_tolerated_and_rounded(service):
+    request = service.submit("A1024", 0.1 + 0.2, user_id="user-42", idempotency_key="k1")
+    assert request.amount == 0.3
+    assert service.submit("A1024", 0.3, user_id="user-42", idempotency_key="k1") is request
+
+
+def test_keys_are_scoped_per_user_and_ownership_comes_first(service):
+    service.submit("A1024", 10.0, user_id="user-42", idempotency_key="shared-key")
+    other = service.submit("B2048", 10.0, user_id="user-7", idempotency_key="shared-key")
+    assert other.user_id == "user-7" and len(service.requests) == 2
+    with pytest.raises(PermissionDenied):
+        service.submit("A1024", 10.0, user_id="user-7", idempotency_key="shared-key")
+
+
+def test_concurrent_submits_with_one_key_create_one_request(service):
+    import sys
+    import threading
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        results = []
+        threads = [threading.Thread(target=lambda: results.append(
+            service.submit("A1024", 100.0, user_id="user-42", idempotency_key="same"))) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert len(service.requests) == 1
+    assert {r.request_id for r in results} == {"RF-0001"}
+
+
 @pytest.mark.parametrize("amount", [0, -5, 10.001, "10", True])
 def test_invalid_amounts(service, amount):
     with pytest.raises(InvalidAmount) as caught:

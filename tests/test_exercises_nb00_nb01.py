@@ -39,9 +39,20 @@ def test_01_wrong_answers_fail(name):
 
 def test_01_feedback_names_the_problem():
     result = nb01.REFUND_TOOL.check(sol01.WRONG["amount 0 allowed"])
-    assert [r.name for r in result.failed] == ["amount 0 is rejected"]
+    assert [r.name for r in result.failed] == ["the constraints are in the schema the model sees", "amount 0 is rejected"]
+    result = nb01.REFUND_TOOL.check(sol01.WRONG["validation inside the function body"])
+    assert any("reached your function" in r.feedback for r in result.failed)
     result = nb01.REFUND_TOOL.check(sol01.WRONG["Args block left in the description"])
     assert any("Args:" in r.feedback for r in result.failed)
+
+
+def test_01_accepts_the_tool_itself_instead_of_the_factory():
+    assert nb01.REFUND_TOOL.check(sol01.with_args_schema()).passed
+
+
+def test_00_an_answer_that_mutates_its_input_cannot_spoil_later_checks():
+    nb00.TOOL_CALL_IDS.check(lambda m: [m.tool_calls.pop(0)["id"] for _ in list(m.tool_calls)])
+    assert nb00.TOOL_CALL_IDS.check(sol00.tool_call_ids).passed
 
 
 def test_01_stub_is_unsolved():

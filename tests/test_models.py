@@ -25,7 +25,7 @@ def test_default_is_the_scripted_model():
     model = chat_model(["hi"], env={})
     assert isinstance(model, ScriptedChatModel)
     assert model.invoke("x").content == "hi"
-    assert describe_model(model) == "scripted model (1 steps, offline)"
+    assert describe_model(model) == "scripted model (1 step, offline)"
 
 
 def test_default_reads_os_environ(monkeypatch):

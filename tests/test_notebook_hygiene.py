@@ -100,8 +100,6 @@ def test_local_notebook_links_resolve(path):
     for cell in _load(path)["cells"]:
         if cell["cell_type"] == "markdown":
             for target in re.findall(r"\]\((\d\d_[a-z0-9_]+\.ipynb)\)", "".join(cell["source"])):
-                if path.name.startswith("00_") and not (path.parent / target).exists():
-                    continue  # the course map in 00 may list planned notebooks; see test below
                 assert (path.parent / target).exists(), f"link to missing notebook {target}"
 
 

@@ -255,3 +255,41 @@ def test_stream_of_invalid_arguments_assembles_into_invalid_tool_calls():
 def test_async_invoke_works():
     model = ScriptedChatModel(script=["async hello"])
     assert asyncio.run(model.ainvoke("x")).content == "async hello"
+
+
+def test_a_second_model_on_the_same_thread_does_not_overwrite_earlier_replies():
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    saver, cfg = InMemorySaver(), {"configurable": {"thread_id": "t1"}}
+    first = ScriptedChatModel(script=[[tool_call("lookup_order", {"order_id": "A1024"})], "A1024 is delivered."])
+    create_agent(first, [lookup_order], checkpointer=saver).invoke(ask(), cfg)
+    second = ScriptedChatModel(script=["Anything else?"])
+    result = create_agent(second, [lookup_order], checkpointer=saver).invoke(ask("Thanks"), cfg)
+    assert [m.content for m in result["messages"]] == [
+        "where is A1024?", "", "order A1024: delivered", "A1024 is delivered.", "Thanks", "Anything else?"]
+    assert [m.id for m in result["messages"] if isinstance(m, AIMessage)] == ["ai-1", "ai-2", "ai-3"]
+
+
+def test_payload_includes_invalid_tool_calls_like_chat_openai():
+    model = ScriptedChatModel(script=["ok"]).bind_tools([lookup_order])
+    bad = AIMessage("", invalid_tool_calls=[{"name": "lookup_order", "args": "{x", "id": "call_5", "error": None, "type": "invalid_tool_call"}])
+    model.invoke([HumanMessage("a"), bad, ToolMessage("bad args", tool_call_id="call_5", status="error")])
+    payload = model.bound.last_request.payload()
+    assert payload["messages"][1]["tool_calls"] == [{"type": "function", "id": "call_5", "function": {"name": "lookup_order", "arguments": "{x"}}]
+
+
+def test_content_blocks_stream_as_text():
+    model = ScriptedChatModel(script=[AIMessage(content=[{"type": "text", "text": "Hello from blocks"}])])
+    assert "".join(c.content for c in model.stream("x")) == "Hello from blocks"
+
+
+def test_a_step_may_call_the_model_again_without_deadlock():
+    inner = {}
+
+    def step(request):
+        inner["steps_left"] = model.steps_left
+        return "fine"
+
+    model = ScriptedChatModel(script=[step])
+    assert model.invoke("x").content == "fine"
+    assert inner == {"steps_left": 0}

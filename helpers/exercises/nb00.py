@@ -15,7 +15,7 @@ def _calls(*ids: str) -> AIMessage:
 
 def _expect(ids: tuple[str, ...], message: AIMessage, hint: str):
     def run(answer):
-        got = answer(message)
+        got = answer(message.model_copy(deep=True))  # a fresh copy: an answer that mutates it cannot spoil later checks
         assert isinstance(got, list), f"return a list, got {type(got).__name__}"
         assert got == list(ids), f"expected {list(ids)}, got {got!r}. {hint}"
     return run

@@ -7,50 +7,58 @@ from typing import Any
 
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
+from pydantic import ValidationError
 
 from .core import Case, Exercise
 
 __all__ = ["REFUND_TOOL"]
 
-_VALID = {"order_id": "A1024", "amount": 49.5, "reason": "damaged"}
+_VALID = {"order_id": "A1024", "amount": 49.5, "reason": "The left ear cup crackles."}
+_NEGATION = r"(?:not|never|no|doesn't|does not|don't|won't|will not|without|cannot|can't|nor)"
+_MONEY = r"(?:money|funds|payment|payout|pay|pays|paying|transfer|transfers|refund the customer)"
 
 
-def _tool(factory: Any) -> BaseTool:
-    made = factory()
+def _tool(answer: Any) -> BaseTool:
+    made = answer if isinstance(answer, BaseTool) else answer()
     assert isinstance(made, BaseTool), (
         f"make_request_refund_tool() returned a {type(made).__name__}; return the object @tool builds (a BaseTool)"
     )
     return made
 
 
-def _params(factory: Any) -> dict[str, Any]:
-    return convert_to_openai_tool(_tool(factory))["function"]["parameters"]
+def _params(answer: Any) -> dict[str, Any]:
+    return convert_to_openai_tool(_tool(answer))["function"]["parameters"]
 
 
-def _rejects(factory: Any, args: dict[str, Any], what: str) -> None:
-    made = _tool(factory)
+def _rejects(answer: Any, args: dict[str, Any], what: str) -> None:
+    made = _tool(answer)
     try:
         made.invoke(args)
-    except Exception:  # noqa: BLE001 - any validation error is a rejection
+    except ValidationError:
         return
-    raise AssertionError(f"the tool accepted {what}; add a constraint so the tool rejects it before your function runs")
+    except Exception as exc:  # noqa: BLE001
+        raise AssertionError(
+            f"{what} reached your function, which raised {type(exc).__name__}; put the constraint in the "
+            "argument schema (Field(...)) so the tool rejects it before your function runs"
+        ) from None
+    raise AssertionError(f"the tool accepted {what}; add a constraint to the argument schema")
 
 
-def _is_tool(factory: Any) -> None:
-    made = _tool(factory)
+def _is_tool(answer: Any) -> None:
+    made = _tool(answer)
     assert made.name == "request_refund", f"the tool is named {made.name!r}; name it 'request_refund'"
 
 
-def _has_args(factory: Any) -> None:
-    params = _params(factory)
+def _has_args(answer: Any) -> None:
+    params = _params(answer)
     missing = [a for a in ("order_id", "amount", "reason") if a not in params.get("properties", {})]
     assert not missing, f"the schema has no argument(s) {missing}"
     required = set(params.get("required", []))
-    assert {"order_id", "amount"} <= required, "order_id and amount must be required (no default)"
+    assert {"order_id", "amount", "reason"} <= required, "order_id, amount and reason must all be required (no defaults)"
 
 
-def _described(factory: Any) -> None:
-    props = _params(factory)["properties"]
+def _described(answer: Any) -> None:
+    props = _params(answer)["properties"]
     bare = sorted(name for name, spec in props.items() if not spec.get("description"))
     assert not bare, (
         f"argument(s) {bare} have no description in the schema; use parse_docstring=True, "
@@ -58,19 +66,39 @@ def _described(factory: Any) -> None:
     )
 
 
-def _description_contract(factory: Any) -> None:
-    text = _tool(factory).description
-    assert "Args:" not in text, "the description still contains the Args: block; parse it with parse_docstring=True"
-    lower = text.lower()
-    assert "request" in lower, "say that the tool creates a refund *request*"
-    assert re.search(r"\b(not|n't|never|no)\b[^.]{0,40}\b(money|pay|payment|transfer|funds)", lower), (
-        "say that the tool does not send money (e.g. 'It does not send money.')"
+def _constraints_visible(answer: Any) -> None:
+    props = _params(answer)["properties"]
+    assert "pattern" in props["order_id"], "order_id has no pattern in the schema the model sees"
+    amount = props["amount"]
+    assert amount.get("exclusiveMinimum") == 0 or (amount.get("minimum") or 0) > 0, (
+        "amount has no lower bound above 0 in the schema (Field(gt=0))"
     )
+    assert amount.get("maximum") == 5000 or amount.get("exclusiveMaximum") == 5000.01, (
+        "amount has no upper bound of 5000 in the schema (Field(le=5000))"
+    )
+    assert props["reason"].get("maxLength") == 200, "reason has no maxLength of 200 in the schema (Field(max_length=200))"
 
 
-def _valid_call(factory: Any) -> None:
-    result = _tool(factory).invoke(dict(_VALID))
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?;:])\s+|\n+", text.lower()) if s.strip()]
+
+
+def _description_contract(answer: Any) -> None:
+    text = _tool(answer).description
+    assert "Args:" not in text, "the description still contains the Args: block; parse it with parse_docstring=True"
+    sentences = _sentences(text)
+    assert any("request" in s for s in sentences), "say that the tool creates a refund *request*"
+    denies = [s for s in sentences if re.search(_MONEY, s) and re.search(rf"\b{_NEGATION}\b", s)]
+    claims = [s for s in sentences if re.search(_MONEY, s) and not re.search(rf"\b{_NEGATION}\b", s)]
+    assert not claims, f"this sentence promises that money moves: {claims[0].strip()!r}"
+    assert denies, "say that the tool does not send money (e.g. 'It does not send money.')"
+
+
+def _valid_call(answer: Any) -> None:
+    result = _tool(answer).invoke(dict(_VALID))
     assert isinstance(result, str) and result.strip(), f"a valid call should return a short confirmation string, got {result!r}"
+    at_limit = _tool(answer).invoke({**_VALID, "amount": 5000})
+    assert isinstance(at_limit, str), "an amount of exactly 5000 is allowed"
 
 
 REFUND_TOOL = Exercise(
@@ -78,13 +106,15 @@ REFUND_TOOL = Exercise(
     "a refund-request tool with a safe schema",
     [
         Case("it is a tool named request_refund", _is_tool),
-        Case("arguments order_id, amount (required) and reason", _has_args),
+        Case("arguments order_id, amount and reason, all required", _has_args),
         Case("every argument is described", _described),
+        Case("the constraints are in the schema the model sees", _constraints_visible),
         Case("the description is a contract: a request, no money sent", _description_contract),
-        Case("a valid call returns a confirmation", _valid_call),
+        Case("valid calls (including amount 5000) return a confirmation", _valid_call),
         Case("amount 0 is rejected", lambda f: _rejects(f, {**_VALID, "amount": 0}, "amount=0")),
-        Case("a negative amount is rejected", lambda f: _rejects(f, {**_VALID, "amount": -20}, "amount=-20")),
+        Case("amount 5000.5 is rejected", lambda f: _rejects(f, {**_VALID, "amount": 5000.5}, "amount=5000.5")),
         Case("a malformed order id is rejected", lambda f: _rejects(f, {**_VALID, "order_id": "order 1024"}, "order_id='order 1024'")),
+        Case("a 201-character reason is rejected", lambda f: _rejects(f, {**_VALID, "reason": "x" * 201}, "a 201-character reason")),
     ],
-    probe=lambda factory: factory(),
+    probe=lambda answer: _tool(answer),
 )

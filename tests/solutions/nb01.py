@@ -1,5 +1,6 @@
 """Reference solutions and known-wrong answers for notebook 01 (exercise 01.1)."""
 
+import re
 from typing import Annotated
 
 from langchain.tools import tool
@@ -9,8 +10,8 @@ from pydantic import BaseModel, Field
 def with_args_schema():
     class Args(BaseModel):
         order_id: str = Field(description="Order id like A1024", pattern=r"^[A-Z]\d{4}$")
-        amount: float = Field(description="Amount to refund", gt=0)
-        reason: str = Field(description="Why the customer wants a refund")
+        amount: float = Field(description="Amount to refund, at most 5000 per request", gt=0, le=5000)
+        reason: str = Field(description="Why the customer wants a refund", max_length=200)
 
     @tool(args_schema=Args)
     def request_refund(order_id: str, amount: float, reason: str) -> str:
@@ -24,16 +25,50 @@ def with_annotated():
     @tool
     def request_refund(
         order_id: Annotated[str, Field(description="Order id like A1024", pattern=r"^[A-Z]\d{4}$")],
-        amount: Annotated[float, Field(description="Amount to refund", gt=0)],
-        reason: Annotated[str, "Why the customer wants a refund"] = "other",
+        amount: Annotated[float, Field(description="Amount to refund", gt=0, le=5000)],
+        reason: Annotated[str, Field(description="Why the customer wants a refund", max_length=200)],
     ) -> str:
-        """Create a refund request. It never transfers money by itself."""
+        """Create a refund request. This tool doesn't send money; it files the request for review."""
         return f"request created for {order_id}"
 
     return request_refund
 
 
-SOLUTIONS = {"args_schema": with_args_schema, "annotated": with_annotated}
+def with_parse_docstring():
+    @tool(parse_docstring=True)
+    def request_refund(
+        order_id: Annotated[str, Field(pattern=r"^[A-Z]\d{4}$")],
+        amount: Annotated[float, Field(gt=0, le=5000)],
+        reason: Annotated[str, Field(max_length=200)],
+    ) -> str:
+        """File a refund request for review, without sending any money.
+
+        Args:
+            order_id: The order id, e.g. A1024.
+            amount: The amount to refund.
+            reason: The customer's reason.
+        """
+        return "filed"
+
+    return request_refund
+
+
+SOLUTIONS = {"args_schema": with_args_schema, "annotated": with_annotated, "parse_docstring": with_parse_docstring}
+
+
+def _with(description: str, *, order=r"^[A-Z]\d{4}$", amount=None, reason_max=200):
+    bounds = amount or {"gt": 0, "le": 5000}
+
+    class Args(BaseModel):
+        order_id: str = Field(description="Order id", pattern=order) if order else Field(description="Order id")
+        amount: float = Field(description="Amount", **bounds)
+        reason: str = Field(description="Reason", max_length=reason_max) if reason_max else Field(description="Reason")
+
+    @tool(args_schema=Args, description=description)
+    def request_refund(order_id: str, amount: float, reason: str) -> str:
+        return "ok"
+
+    return request_refund
 
 
 def _plain_docstring():
@@ -51,42 +86,13 @@ def _plain_docstring():
     return request_refund
 
 
-def _no_constraints():
-    @tool(parse_docstring=True)
-    def request_refund(order_id: str, amount: float, reason: str) -> str:
-        """Create a refund request. It does not send money.
-
-        Args:
-            order_id: The order id.
-            amount: The amount.
-            reason: The reason.
-        """
-        return "ok"
-
-    return request_refund
-
-
-def _promises_money():
+def _validates_in_the_body():
     @tool
-    def request_refund(
-        order_id: Annotated[str, Field(description="Order id", pattern=r"^[A-Z]\d{4}$")],
-        amount: Annotated[float, Field(description="Amount", gt=0)],
-        reason: Annotated[str, "Reason"],
-    ) -> str:
-        """Refund the customer's money right away."""
-        return "ok"
-
-    return request_refund
-
-
-def _wrong_name():
-    @tool("refund")
-    def request_refund(
-        order_id: Annotated[str, Field(description="Order id", pattern=r"^[A-Z]\d{4}$")],
-        amount: Annotated[float, Field(description="Amount", gt=0)],
-        reason: Annotated[str, "Reason"],
-    ) -> str:
+    def request_refund(order_id: Annotated[str, "Order id like A1024"], amount: Annotated[float, "Amount, must be > 0"],
+                       reason: Annotated[str, "Why"]) -> str:
         """Create a refund request. It does not send money."""
+        if amount <= 0 or amount > 5000 or len(reason) > 200 or not re.fullmatch(r"[A-Z]\d{4}", order_id):
+            raise ValueError("bad arguments")
         return "ok"
 
     return request_refund
@@ -99,24 +105,15 @@ def _returns_function():
     return request_refund
 
 
-def _ge_zero():
-    @tool
-    def request_refund(
-        order_id: Annotated[str, Field(description="Order id", pattern=r"^[A-Z]\d{4}$")],
-        amount: Annotated[float, Field(description="Amount", ge=0)],
-        reason: Annotated[str, "Reason"],
-    ) -> str:
-        """Create a refund request. It does not send money."""
-        return "ok"
-
-    return request_refund
-
-
 WRONG = {
     "Args block left in the description": _plain_docstring,
-    "no validation": _no_constraints,
-    "description promises money": _promises_money,
-    "wrong tool name": _wrong_name,
+    "validation inside the function body": _validates_in_the_body,
+    "description promises money": lambda: _with("Refund the customer's money right away."),
+    "says no but pays": lambda: _with("Create a refund request. No review: this pays out the money instantly."),
+    "never mentions a request": lambda: _with("Handle refunds. It does not send money."),
     "a plain function, not a tool": _returns_function,
-    "amount 0 allowed": _ge_zero,
+    "amount 0 allowed": lambda: _with("Create a refund request. It does not send money.", amount={"ge": 0, "le": 5000}),
+    "no upper bound": lambda: _with("Create a refund request. It does not send money.", amount={"gt": 0}),
+    "no order id pattern": lambda: _with("Create a refund request. It does not send money.", order=None),
+    "reason unbounded": lambda: _with("Create a refund request. It does not send money.", reason_max=None),
 }

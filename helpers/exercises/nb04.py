@@ -1,0 +1,136 @@
+"""Exercises of notebook 04 (ToolRuntime): make an order tool user-scoped through the runtime.
+
+``USER_SCOPED_LOOKUP.check(tool)`` takes the learner's ``@tool`` (a ``BaseTool``) and runs it
+the way an agent does: inside a one-node graph whose node is LangGraph's ``ToolNode``, with
+the signed-in user passed as ``context=`` at invoke time. ``ToolNode`` injects the
+``ToolRuntime`` (langgraph-prebuilt 1.1.3), so the check does not depend on what the
+learner named the runtime parameter.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.tools import BaseTool
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from langgraph.graph import END, START, MessagesState, StateGraph
+from langgraph.prebuilt import ToolNode
+
+from ..domain import DomainError
+from .core import Case, Exercise
+
+__all__ = ["USER_SCOPED_LOOKUP", "CheckContext", "run_in_tool_node"]
+
+
+@dataclass
+class CheckContext:
+    """The context the checker passes at invoke time: only the trusted ``user_id``."""
+
+    user_id: str
+
+
+def run_in_tool_node(tool: BaseTool, args: dict[str, Any], *, user_id: str, call_id: str = "call_check") -> ToolMessage:
+    """Run ``tool`` once through ``ToolNode`` as user ``user_id`` and return its ToolMessage.
+
+    Args:
+        tool: a ``BaseTool`` (e.g. from ``@tool``) that may declare ``runtime: ToolRuntime[...]``.
+        args: the arguments "the model" sends.
+        user_id: goes into ``context=CheckContext(user_id)``; ``runtime.context.user_id`` reads it.
+        call_id: the tool call id.
+
+    Returns:
+        the ToolMessage ToolNode produced.
+
+    Raises:
+        whatever the tool raises and ToolNode does not convert (its default handler converts
+        only argument-validation errors), e.g. a ``DomainError`` the tool let escape.
+    """
+    graph = StateGraph(MessagesState, context_schema=CheckContext)
+    graph.add_node("tools", ToolNode([tool]))
+    graph.add_edge(START, "tools")
+    graph.add_edge("tools", END)
+    call = {"name": tool.name, "args": args, "id": call_id, "type": "tool_call"}
+    result = graph.compile().invoke({"messages": [AIMessage(content="", tool_calls=[call])]},
+                                    context=CheckContext(user_id))
+    return result["messages"][-1]
+
+
+def _require_tool(answer: Any) -> BaseTool:
+    assert isinstance(answer, BaseTool), (
+        f"pass the tool object (decorate the function with @tool), got {type(answer).__name__}"
+    )
+    return answer
+
+
+def _result(answer: Any, order_id: str, user_id: str) -> dict[str, Any]:
+    tool = _require_tool(answer)
+    try:
+        message = run_in_tool_node(tool, {"order_id": order_id}, user_id=user_id)
+    except DomainError as exc:
+        raise AssertionError(
+            f"the tool raised {type(exc).__name__} ({exc.code}); inside an agent a raised exception ends "
+            "the whole run. Catch DomainError and return exc.to_dict() so the model reads the refusal"
+        ) from None
+    assert message.status != "error", f"ToolNode reported an error: {message.content}"
+    try:
+        data = json.loads(message.content)
+    except (TypeError, ValueError):
+        raise AssertionError(f"return a dict (ToolNode serialises it to JSON), got content {message.content!r}") from None
+    assert isinstance(data, dict), f"return a dict, got {type(data).__name__}"
+    return data
+
+
+def _schema(answer: Any) -> None:
+    tool = _require_tool(answer)
+    params = convert_to_openai_tool(tool)["function"]["parameters"].get("properties", {})
+    names = sorted(params)
+    assert "user_id" not in names, (
+        "user_id is in the schema the model sees, so the model (or a user talking to it) can fill it. "
+        "Read the user from runtime.context.user_id instead"
+    )
+    assert names == ["order_id"], f"the model should see only order_id, it sees {names}"
+
+
+def _owner_gets_order(answer: Any) -> None:
+    data = _result(answer, "A1024", "user-42")
+    assert "error" not in data and data.get("order_id") == "A1024" and data.get("status") == "delivered", (
+        f"user-42 owns A1024: return ORDERS.get_order(...).to_dict(), got {data}"
+    )
+
+
+def _other_user_denied(answer: Any) -> None:
+    data = _result(answer, "A1024", "user-7")
+    assert data.get("error") == "permission_denied", (
+        f"user-7 asked for user-42's order A1024 and got {data}. Pass user_id=runtime.context.user_id "
+        "to ORDERS.get_order, which checks ownership"
+    )
+    assert "product" not in data and "amount" not in data, "the refusal must not leak the order's details"
+
+
+def _other_user_own_order(answer: Any) -> None:
+    data = _result(answer, "B2048", "user-7")
+    assert "error" not in data and data.get("order_id") == "B2048" and data.get("user_id") == "user-7", (
+        f"user-7 owns B2048 but got {data}: is the user id hard-coded instead of read from runtime.context?"
+    )
+
+
+def _unknown_order(answer: Any) -> None:
+    data = _result(answer, "Z9999", "user-42")
+    assert data.get("error") == "order_not_found", f"an unknown order should give error 'order_not_found', got {data}"
+
+
+USER_SCOPED_LOOKUP = Exercise(
+    "04.1",
+    "a user-scoped order tool",
+    [
+        Case("the model sees only order_id", _schema),
+        Case("user-42 gets their order A1024", _owner_gets_order),
+        Case("user-7 asking for A1024 gets permission_denied (returned, not raised)", _other_user_denied),
+        Case("user-7 gets their own order B2048", _other_user_own_order),
+        Case("an unknown order gives order_not_found", _unknown_order),
+    ],
+    probe=lambda answer: run_in_tool_node(answer, {"order_id": "A1024"}, user_id="user-42"),
+)

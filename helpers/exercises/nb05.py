@@ -1,0 +1,227 @@
+"""Exercises of notebook 05 (return values and ToolOutputMixin): predict, then run.
+
+The learner predicts, for each case below, what comes out of the call: ``"ToolMessage"`` (the
+tool layer wrapped the return value in a new ToolMessage), ``"raw"`` (the value the function
+returned, unchanged, and it is not a Command), ``"Command"`` or ``"error"`` (an exception).
+``PREDICT_THEN_RUN.check(predictions)`` runs every case for real on the pinned versions
+(langchain-core 1.8.3 ``BaseTool._format_output``, langgraph-prebuilt 1.1.3 ``ToolNode``) and
+explains each wrong prediction; :func:`reveal` prints every outcome with its reason.
+
+The code of each case is what :func:`show_cases` prints (``inspect.getsource``), so what the
+learner reads is exactly what runs.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.messages.tool import ToolOutputMixin
+from langchain_core.tools import tool
+from langgraph.graph import END, START, MessagesState, StateGraph
+from langgraph.prebuilt import ToolNode
+from langgraph.types import Command
+
+from .core import Case, Exercise
+
+__all__ = ["CASES", "LABELS", "TITLES", "PREDICT_THEN_RUN", "blank_predictions", "classify", "outcomes", "reveal", "show_cases"]
+
+#: The four possible predictions.
+LABELS = ("ToolMessage", "raw", "Command", "error")
+
+
+# -- the tools the cases call -------------------------------------------------------------
+
+
+class RefundReceipt(ToolOutputMixin):
+    """A home-made result type that inherits the (empty) ToolOutputMixin marker."""
+
+    def __init__(self, request_id: str):
+        self.request_id = request_id
+
+    def __repr__(self) -> str:
+        return f"RefundReceipt({self.request_id!r})"
+
+
+@tool
+def refund_note(order_id: str) -> str:
+    """Return a one-line note about a refund."""
+    return f"refund for {order_id} is possible"
+
+
+@tool
+def order_summary(order_id: str) -> dict:
+    """Return an order summary as a dict."""
+    return {"order_id": order_id, "status": "delivered"}
+
+
+@tool
+def set_stage(stage: str) -> Command:
+    """Set the refund stage in graph state."""
+    return Command(update={"refund_stage": stage})
+
+
+@tool
+def make_receipt(order_id: str) -> RefundReceipt:
+    """Return a RefundReceipt object."""
+    return RefundReceipt("RF-0001")
+
+
+def _call(name: str, args: dict[str, Any], call_id: str = "call_1") -> dict[str, Any]:
+    return {"name": name, "args": args, "id": call_id, "type": "tool_call"}
+
+
+def _tool_node_run(tool_obj: Any, args: dict[str, Any]) -> Any:
+    graph = StateGraph(MessagesState)
+    graph.add_node("tools", ToolNode([tool_obj]))
+    graph.add_edge(START, "tools")
+    graph.add_edge("tools", END)
+    result = graph.compile().invoke({"messages": [AIMessage("", tool_calls=[_call(tool_obj.name, args)])]})
+    return result["messages"][-1]
+
+
+# -- the cases (their source is shown to the learner) -------------------------------------
+
+
+def case_a():
+    return refund_note.invoke({"name": "refund_note", "args": {"order_id": "A1024"}, "id": "call_1", "type": "tool_call"})
+
+
+def case_b():
+    return refund_note.invoke({"order_id": "A1024"})
+
+
+def case_c():
+    return order_summary.invoke({"name": "order_summary", "args": {"order_id": "A1024"}, "id": "call_1", "type": "tool_call"})
+
+
+def case_d():
+    return set_stage.invoke({"name": "set_stage", "args": {"stage": "submitted"}, "id": "call_1", "type": "tool_call"})
+
+
+def case_e():
+    return make_receipt.invoke({"name": "make_receipt", "args": {"order_id": "A1024"}, "id": "call_1", "type": "tool_call"})
+
+
+def case_f():
+    # ToolNode runs the call the way create_agent does (helper: a one-node graph)
+    return _tool_node_run(make_receipt, {"order_id": "A1024"})
+
+
+def case_g():
+    # looks like a ToolCall, but the "type" key is missing
+    return order_summary.invoke({"name": "order_summary", "args": {"order_id": "A1024"}, "id": "call_1"})
+
+
+def case_h():
+    return order_summary.invoke({"order_id": "A1024"})
+
+
+_WHY = {
+    "a": "invoked with a full ToolCall (type='tool_call', so tool_call_id='call_1') and a str is no ToolOutputMixin: "
+         "_format_output wraps it in ToolMessage(content=..., tool_call_id='call_1').",
+    "b": "invoked with plain arguments there is no tool_call_id, so _format_output returns the str unchanged.",
+    "c": "a dict is no ToolOutputMixin and a tool_call_id is known, so it is serialised with json.dumps "
+         "into ToolMessage.content.",
+    "d": "Command inherits ToolOutputMixin, so BaseTool hands it back untouched (it is not a ToolMessage).",
+    "e": "RefundReceipt inherits ToolOutputMixin, so BaseTool hands it back untouched, even with a ToolCall.",
+    "f": "BaseTool lets it through, but ToolNode accepts only ToolMessage, Command or lists of them: "
+         "TypeError 'returned unexpected type'. The marker is not a contract with ToolNode.",
+    "g": "without 'type': 'tool_call' the dict is treated as the arguments themselves; 'order_id' is not "
+         "among its keys, so validation fails (ValidationError: order_id Field required).",
+    "h": "plain arguments, no tool_call_id: the dict comes back as it was returned.",
+}
+
+#: short titles shown in the check report
+TITLES = {
+    "a": "str return, full ToolCall",
+    "b": "str return, plain arguments",
+    "c": "dict return, full ToolCall",
+    "d": "Command return, full ToolCall",
+    "e": "RefundReceipt(ToolOutputMixin) return, full ToolCall",
+    "f": "RefundReceipt(ToolOutputMixin) return, run by ToolNode",
+    "g": "dict shaped like a ToolCall but without 'type'",
+    "h": "dict return, plain arguments",
+}
+
+#: case id -> (the function that runs it, why the outcome is what it is)
+CASES: dict[str, tuple[Callable[[], Any], str]] = {
+    cid: (globals()[f"case_{cid}"], _WHY[cid]) for cid in "abcdefgh"
+}
+
+
+def classify(run: Callable[[], Any]) -> tuple[str, str]:
+    """Run one case and label what came out.
+
+    Returns:
+        ``(label, detail)``: label is one of :data:`LABELS`; detail is a short, deterministic
+        description (the exception as ``Type: first line``, or the type and key fields).
+    """
+    try:
+        result = run()
+    except Exception as exc:  # noqa: BLE001 - an error is one of the outcomes
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        return "error", f"{type(exc).__name__}: {first}"
+    if isinstance(result, Command):
+        return "Command", f"Command(update={result.update!r})"
+    if isinstance(result, ToolMessage):
+        return "ToolMessage", f"ToolMessage(content={result.content!r}, tool_call_id={result.tool_call_id!r})"
+    return "raw", f"{type(result).__name__}: {result!r}"
+
+
+def outcomes() -> dict[str, tuple[str, str]]:
+    """Run every case: ``{case_id: (label, detail)}``."""
+    return {cid: classify(run) for cid, (run, _) in CASES.items()}
+
+
+def blank_predictions() -> dict[str, str]:
+    """``{"a": "?", ...}``: the dict the learner fills in."""
+    return {cid: "?" for cid in CASES}
+
+
+def show_cases() -> None:
+    """Print the tools and the code of every case (exactly what runs)."""
+    parts = [inspect.getsource(RefundReceipt)]
+    parts += [inspect.getsource(t.func) for t in (refund_note, order_summary, set_stage, make_receipt)]
+    print("\n".join(parts))
+    for cid, (run, _) in CASES.items():
+        body = inspect.getsource(run).split("\n", 1)[1]
+        lines = [line[4:] for line in body.rstrip().splitlines()]
+        lines = ["result = " + line[len("return "):] if line.startswith("return ") else line for line in lines]
+        print(f"# case {cid}: {TITLES[cid]}\n" + "\n".join(lines))
+        print()
+
+
+def reveal() -> None:
+    """Print every case's real outcome and the reason for it."""
+    for cid, (label, detail) in outcomes().items():
+        print(f"case {cid}: {label}\n    got: {detail}\n    why: {CASES[cid][1]}")
+
+
+def _probe(answer: Any) -> None:
+    if isinstance(answer, dict) and any(v in (None, "?", "") for v in answer.values()):
+        raise NotImplementedError("fill in every prediction")
+
+
+def _make_case(cid: str) -> Case:
+    run, why = CASES[cid]
+
+    def check(answer: Any) -> None:
+        assert isinstance(answer, dict), f"pass a dict {{case_id: label}}, got {type(answer).__name__}"
+        assert cid in answer, f"add a prediction for case {cid!r}"
+        guess = answer[cid]
+        assert guess in LABELS, f"case {cid}: {guess!r} is not one of {', '.join(LABELS)}"
+        label, detail = classify(run)
+        assert guess == label, f"you predicted {guess}, the real outcome is {label} ({detail}). Why: {why}"
+
+    return Case(f"case {cid} ({TITLES[cid]})", check)
+
+
+PREDICT_THEN_RUN = Exercise(
+    "05.1",
+    "predict what comes out",
+    [_make_case(cid) for cid in CASES],
+    probe=_probe,
+)

@@ -1,0 +1,118 @@
+"""Exercises for notebook 07 · reducers and parallel writes.
+
+``MERGE_QUOTES`` (07.1): write the reducer for a ``refundable`` field, a dict
+``{order_id: refundable amount}`` that parallel lookups write to in the same step.
+On a conflict (two writes report the same order) the reducer keeps the smaller,
+more conservative amount. The hidden checks call the reducer directly and run it in a
+real LangGraph ``StateGraph`` where two or three parallel nodes write in every order.
+
+The graph checks mirror LangGraph 1.2's ``BinaryOperatorAggregate`` channel: the channel
+starts from ``dict()``, the input is merged first, then every write of a step is merged
+with ``reducer(current, update)``, one write at a time, in task order.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from collections.abc import Callable
+from typing import Annotated, Any, TypedDict
+
+from .core import Case, Exercise
+
+__all__ = ["MERGE_QUOTES", "run_parallel_writes"]
+
+Reducer = Callable[[dict[str, float], dict[str, float]], dict[str, float]]
+
+
+def run_parallel_writes(reducer: Reducer, initial: dict[str, float], writes: list[dict[str, float]]) -> dict[str, float]:
+    """Run one LangGraph step in which ``len(writes)`` parallel nodes each write one update.
+
+    Args:
+        reducer: the reducer under test, used as ``Annotated[dict, reducer]``.
+        initial: the graph input for the field (merged into ``{}`` with the reducer first).
+        writes: one update dict per parallel node; node ``write_1`` writes ``writes[0]``, ...
+
+    Returns:
+        the field's final value (``graph.invoke(...)["refundable"]``).
+
+    Raises:
+        whatever the reducer raises (LangGraph re-raises it from ``invoke``).
+    """
+    from langgraph.graph import START, StateGraph
+
+    # functional TypedDict: the reducer is a local value (this module uses postponed annotations)
+    QuoteState = TypedDict("QuoteState", {"refundable": Annotated[dict, reducer]})
+    graph = StateGraph(QuoteState)
+    for number, update in enumerate(writes, start=1):
+        snapshot = copy.deepcopy(update)
+        graph.add_node(f"write_{number}", lambda state, value=snapshot: {"refundable": copy.deepcopy(value)})
+        graph.add_edge(START, f"write_{number}")
+    return graph.compile().invoke({"refundable": copy.deepcopy(initial)})["refundable"]
+
+
+def _expect(label: str, got: Any, want: dict[str, float]) -> None:
+    assert isinstance(got, dict), f"{label}: the reducer must return a dict, it returned {type(got).__name__}"
+    assert got == want, f"{label}: expected {_fmt(want)}, got {_fmt(got)}"
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {value[k]!r}" for k in sorted(value, key=str)) + "}"
+    return repr(value)
+
+
+def _disjoint(reducer: Reducer) -> None:
+    _expect("two different orders", reducer({"A1024": 499.0}, {"A1030": 120.0}), {"A1024": 499.0, "A1030": 120.0})
+    _expect("empty update", reducer({"A1024": 499.0}, {}), {"A1024": 499.0})
+    _expect("empty state", reducer({}, {"A1029": 2899.0}), {"A1029": 2899.0})
+
+
+def _conflict_both_orders(reducer: Reducer) -> None:
+    first = reducer({"A1024": 499.0}, {"A1024": 450.0})
+    second = reducer({"A1024": 450.0}, {"A1024": 499.0})
+    _expect("A1024 reported as 499.0 then 450.0", first, {"A1024": 450.0})
+    _expect("A1024 reported as 450.0 then 499.0", second, {"A1024": 450.0})
+
+
+def _no_mutation(reducer: Reducer) -> None:
+    current = {"A1024": 499.0, "A1030": 120.0}
+    update = {"A1024": 450.0, "A1029": 2899.0}
+    before = (dict(current), dict(update))
+    result = reducer(current, update)
+    assert (current, update) == before, (
+        "the reducer changed its arguments in place; build and return a new dict "
+        "(the old value may still be held by a checkpoint)"
+    )
+    assert result is not current and result is not update, "return a new dict, not one of the arguments"
+
+
+def _graph_two_orders(reducer: Reducer) -> None:
+    a = {"A1024": 499.0, "A1029": 2899.0}
+    b = {"A1024": 450.0}
+    want = {"A1024": 450.0, "A1029": 2899.0, "A1030": 120.0}
+    _expect("graph, write_1 then write_2", run_parallel_writes(reducer, {"A1030": 120.0}, [a, b]), want)
+    _expect("graph, writes swapped", run_parallel_writes(reducer, {"A1030": 120.0}, [b, a]), want)
+
+
+def _graph_three_writes(reducer: Reducer) -> None:
+    writes = [{"A1024": 499.0}, {"A1024": 480.0, "A1030": 120.0}, {"A1030": 100.0, "A1029": 2899.0}]
+    want = {"A1024": 480.0, "A1029": 2899.0, "A1030": 100.0}
+    for order in itertools.permutations(writes):
+        label = "graph, writes in the order " + " / ".join(_fmt(w) for w in order)
+        _expect(label, run_parallel_writes(reducer, {}, list(order)), want)
+
+
+MERGE_QUOTES = Exercise(
+    "07.1",
+    "a reducer for parallel refund quotes",
+    [
+        Case("different orders are merged; empty sides change nothing", _disjoint,
+             "keep every order id from both dicts"),
+        Case("a conflict keeps the smaller amount, whichever write comes first", _conflict_both_orders,
+             "for an order id in both dicts, keep min(old, new)"),
+        Case("the arguments are not modified", _no_mutation, "copy `current` before changing it"),
+        Case("two parallel nodes in a StateGraph, in both orders", _graph_two_orders),
+        Case("three parallel nodes, all six orders", _graph_three_writes),
+    ],
+)

@@ -1,0 +1,216 @@
+"""Exercises for notebook 08 · interrupt and resume.
+
+``FINISH_REFUND`` (08.1): given the approval graph from :func:`build_approval_graph`, a
+``config`` with a ``thread_id`` and a refund request, start the run, answer every approval
+interrupt correctly and return the final state:
+
+* amount within the refundable amount -> resume with ``{"type": "approve"}``;
+* amount above it -> resume with ``{"type": "edit", "amount": <the refundable amount>}``.
+
+The hidden checks build a fresh graph (``InMemorySaver``) per case and look at the
+checkpointed state afterwards: did the run reach its end, were the right amounts
+submitted, was the request sent once (resumed, not restarted) on the same thread.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, TypedDict
+
+from .core import Case, Exercise
+
+__all__ = ["ALLOWED_DECISIONS", "ApprovalState", "FINISH_REFUND", "build_approval_graph"]
+
+#: The decisions the approval node accepts, as listed in every interrupt payload.
+ALLOWED_DECISIONS = ("approve", "edit")
+_MAX_STARTS = 5
+
+
+class ApprovalState(TypedDict, total=False):
+    """State of the approval graph.
+
+    Attributes:
+        items: the request, ``[{"order_id": str, "amount": float}, ...]``.
+        approved: ``[{"order_id", "amount", "decision"}, ...]`` after review.
+        requests: refund request ids created by the submit node (``["RF-0001", ...]``).
+        stage: ``"awaiting_approval"`` -> ``"approved"`` -> ``"submitted"``.
+    """
+
+    items: list[dict]
+    approved: list[dict]
+    requests: list[str]
+    stage: str
+
+
+def _amount_from(decision: Any, item: dict, refundable: float) -> float:
+    if not isinstance(decision, dict) or decision.get("type") not in ALLOWED_DECISIONS:
+        raise ValueError(
+            "resume value must be {'type': 'approve'} or {'type': 'edit', 'amount': <number>}, "
+            f"got {decision!r}"
+        )
+    if decision["type"] == "approve":
+        return float(item["amount"])
+    amount = decision.get("amount")
+    if isinstance(amount, bool) or not isinstance(amount, (int, float)):
+        raise ValueError(f"an 'edit' decision needs a numeric 'amount', got {decision!r}")
+    return float(amount)
+
+
+def build_approval_graph(checkpointer: Any = None, *, counter: Counter | None = None):
+    """Build the refund approval graph used by the notebook and the hidden checks.
+
+    Nodes: ``intake`` -> ``review`` -> ``submit``. ``review`` calls ``interrupt(payload)`` once
+    per item, with ``payload = {"order_id", "amount", "refundable", "allowed"}``, and expects
+    a resume value ``{"type": "approve"}`` or ``{"type": "edit", "amount": x}``. ``submit``
+    creates the refunds with :class:`helpers.domain.RefundService` (user ``user-42``, one
+    idempotency key per order), so an amount above the refundable amount is refused there.
+
+    Args:
+        checkpointer: e.g. ``InMemorySaver()``; needed to resume.
+        counter: optional ``collections.Counter``; ``counter["intake"]`` counts how often a
+            run was started and ``counter["review"]`` how often the review node ran.
+
+    Returns:
+        the compiled graph.
+
+    Raises (from ``invoke``):
+        ValueError: a run started without ``items`` (e.g. a resume sent to another
+            thread_id), or a malformed resume value.
+        helpers.domain.DomainError: the refund service refused a submission.
+        RuntimeError: the request was started more than 5 times on one graph.
+    """
+    from langgraph.graph import END, START, StateGraph
+    from langgraph.types import interrupt
+
+    from helpers.domain import RefundService
+
+    service = RefundService()
+    counts = counter if counter is not None else Counter()
+
+    def intake(state: ApprovalState) -> dict:
+        counts["intake"] += 1
+        if counts["intake"] > _MAX_STARTS:
+            raise RuntimeError("the request was started again and again: answer the interrupt with Command(resume=...)")
+        if not state.get("items"):
+            raise ValueError("this run has no refund items: a resume sent to a new thread_id starts a fresh, empty run")
+        return {"stage": "awaiting_approval", "approved": [], "requests": []}
+
+    def review(state: ApprovalState) -> dict:
+        counts["review"] += 1
+        approved = []
+        for item in state["items"]:
+            refundable = service.quote(item["order_id"], user_id="user-42").refundable_amount
+            decision = interrupt({
+                "order_id": item["order_id"],
+                "amount": item["amount"],
+                "refundable": refundable,
+                "allowed": list(ALLOWED_DECISIONS),
+            })
+            amount = _amount_from(decision, item, refundable)
+            approved.append({"order_id": item["order_id"], "amount": amount, "decision": decision["type"]})
+        return {"approved": approved, "stage": "approved"}
+
+    def submit(state: ApprovalState) -> dict:
+        ids = []
+        for entry in state["approved"]:
+            request = service.submit(entry["order_id"], entry["amount"], user_id="user-42",
+                                     idempotency_key=f"approval-{entry['order_id']}")
+            ids.append(request.request_id)
+        return {"requests": ids, "stage": "submitted"}
+
+    graph = StateGraph(ApprovalState)
+    graph.add_node("intake", intake)
+    graph.add_node("review", review)
+    graph.add_node("submit", submit)
+    graph.add_edge(START, "intake")
+    graph.add_edge("intake", "review")
+    graph.add_edge("review", "submit")
+    graph.add_edge("submit", END)
+    return graph.compile(checkpointer=checkpointer)
+
+
+# -- hidden checks ----------------------------------------------------------------------------
+
+
+def _run(answer, items: list[dict], thread: str) -> tuple[Any, Any, dict, Counter]:
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    counter: Counter = Counter()
+    graph = build_approval_graph(InMemorySaver(), counter=counter)
+    config = {"configurable": {"thread_id": thread}}
+    returned = answer(graph, config, {"items": [dict(i) for i in items]})
+    return graph, returned, config, counter
+
+
+def _approved(graph, config) -> list[tuple[str, float, str]]:
+    snapshot = graph.get_state(config)
+    assert snapshot.next == (), (
+        f"the run is still paused before {list(snapshot.next)} with {len(snapshot.interrupts)} open interrupt(s): "
+        "keep resuming until no interrupt is left"
+    )
+    values = snapshot.values
+    assert values.get("stage") == "submitted", f"the run ended with stage={values.get('stage')!r}, expected 'submitted'"
+    return [(a["order_id"], a["amount"], a["decision"]) for a in values["approved"]]
+
+
+def _within_refundable(answer) -> None:
+    graph, _, config, _ = _run(answer, [{"order_id": "A1024", "amount": 450.0}], "check-approve")
+    got = _approved(graph, config)
+    assert got == [("A1024", 450.0, "approve")], (
+        f"A1024 asks 450.0 of a refundable 499.0: expected an 'approve' for 450.0, got {got}"
+    )
+
+
+def _above_refundable(answer) -> None:
+    graph, _, config, _ = _run(answer, [{"order_id": "A1030", "amount": 150.0}], "check-edit")
+    got = _approved(graph, config)
+    assert got == [("A1030", 120.0, "edit")], (
+        f"A1030 asks 150.0 but only 120.0 is refundable: expected an 'edit' to 120.0, got {got}"
+    )
+
+
+def _two_interrupts(answer) -> None:
+    items = [{"order_id": "A1024", "amount": 499.0}, {"order_id": "A1030", "amount": 200.0}]
+    graph, _, config, _ = _run(answer, items, "check-two")
+    got = _approved(graph, config)
+    assert got == [("A1024", 499.0, "approve"), ("A1030", 120.0, "edit")], (
+        f"two orders mean two interrupts, one after the other; expected A1024 approved at 499.0 and "
+        f"A1030 edited to 120.0, got {got}"
+    )
+
+
+def _started_once(answer) -> None:
+    items = [{"order_id": "A1024", "amount": 100.0}, {"order_id": "A1029", "amount": 2899.0}]
+    graph, _, config, counter = _run(answer, items, "check-once")
+    assert counter["intake"] == 1, (
+        f"the request was started {counter['intake']} times; send it once, then answer with "
+        "graph.invoke(Command(resume=...), config) on the same thread"
+    )
+    _approved(graph, config)
+
+
+def _returns_final_state(answer) -> None:
+    graph, returned, config, _ = _run(answer, [{"order_id": "A1024", "amount": 20.0}], "check-return")
+    value = getattr(returned, "value", returned)  # a GraphOutput (version="v2") or the v1 dict
+    assert isinstance(value, dict), f"return the final state values (a dict), got {type(value).__name__}"
+    final = graph.get_state(config).values
+    assert value.get("stage") == "submitted" and value.get("requests") == final.get("requests"), (
+        f"return the state after the last resume; got stage={value.get('stage')!r}, requests={value.get('requests')!r}"
+    )
+    assert "__interrupt__" not in value, "the returned result still holds '__interrupt__': resume before returning"
+
+
+FINISH_REFUND = Exercise(
+    "08.1",
+    "answer the approval interrupts and finish the run",
+    [
+        Case("an amount within the refundable amount is approved", _within_refundable,
+             "resume with {'type': 'approve'} when amount <= refundable"),
+        Case("an amount above the refundable amount is edited down", _above_refundable,
+             "resume with {'type': 'edit', 'amount': payload['refundable']}"),
+        Case("two orders: both interrupts are answered and the run ends", _two_interrupts,
+             "loop: while the result has interrupts, resume again"),
+        Case("the request is sent once and resumed on the same thread", _started_once),
+        Case("the final state is returned", _returns_final_state),
+    ],
+)

@@ -1,0 +1,81 @@
+"""Reference solution and known-wrong answers for exercise 02.1 (execute the calls of one AIMessage)."""
+
+from __future__ import annotations
+
+from langchain_core.messages import AIMessage, ToolMessage
+
+
+def execute_tool_calls(ai_message: AIMessage, tools_by_name: dict) -> list[ToolMessage]:
+    """Reference: invoke each tool with the whole ToolCall, so LangChain builds the paired ToolMessage."""
+    return [tools_by_name[call["name"]].invoke(call) for call in ai_message.tool_calls]
+
+
+def execute_tool_calls_by_hand(ai_message: AIMessage, tools_by_name: dict) -> list[ToolMessage]:
+    """Also correct: run with the args, then build the ToolMessage yourself (dicts as JSON)."""
+    import json
+
+    messages = []
+    for call in ai_message.tool_calls:
+        result = tools_by_name[call["name"]].invoke(call["args"])
+        content = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
+        messages.append(ToolMessage(content=content, tool_call_id=call["id"], name=call["name"]))
+    return messages
+
+
+# -- known-wrong answers (each must fail at least one case) -------------------------------------
+
+
+def wrong_returns_raw_results(ai_message, tools_by_name):
+    """Passes only the args: gets raw results, never ToolMessages."""
+    return [tools_by_name[c["name"]].invoke(c["args"]) for c in ai_message.tool_calls]
+
+
+def wrong_invented_ids(ai_message, tools_by_name):
+    """Builds ids from positions instead of copying them from the calls."""
+    return [
+        ToolMessage(content=str(tools_by_name[c["name"]].invoke(c["args"])), tool_call_id=f"call_{i}")
+        for i, c in enumerate(ai_message.tool_calls, start=1)
+    ]
+
+
+def wrong_python_str(ai_message, tools_by_name):
+    """Right ids, but str(dict) is not JSON."""
+    return [
+        ToolMessage(content=str(tools_by_name[c["name"]].invoke(c["args"])), tool_call_id=c["id"])
+        for c in ai_message.tool_calls
+    ]
+
+
+def wrong_first_call_only(ai_message, tools_by_name):
+    """Executes only the first call of a reply with several calls."""
+    calls = ai_message.tool_calls[:1]
+    return [tools_by_name[c["name"]].invoke(c) for c in calls]
+
+
+def wrong_never_runs(ai_message, tools_by_name):
+    """Acknowledges every call without running anything."""
+    return [ToolMessage(content="ok", tool_call_id=c["id"]) for c in ai_message.tool_calls]
+
+
+def wrong_runs_twice(ai_message, tools_by_name):
+    """Runs each tool once to 'check' it, then again for the message."""
+    out = []
+    for c in ai_message.tool_calls:
+        tools_by_name[c["name"]].invoke(c["args"])
+        out.append(tools_by_name[c["name"]].invoke(c))
+    return out
+
+
+def crashing(ai_message, tools_by_name):
+    """Crashes with a KeyError (the checker must report it, not raise)."""
+    return tools_by_name[None].invoke(ai_message)  # type: ignore[index]
+
+
+def stub(ai_message, tools_by_name):
+    """The shipped stub."""
+    raise NotImplementedError("write execute_tool_calls")
+
+
+SOLUTIONS = [execute_tool_calls, execute_tool_calls_by_hand]
+WRONG = [wrong_returns_raw_results, wrong_invented_ids, wrong_python_str, wrong_first_call_only,
+         wrong_never_runs, wrong_runs_twice]

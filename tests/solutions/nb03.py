@@ -1,0 +1,139 @@
+"""Reference solutions and known-wrong answers for exercise 03.1 (run_tool_calls)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from langchain_core.messages import AIMessage, ToolMessage
+
+
+def _error(call: dict, text: str) -> ToolMessage:
+    return ToolMessage(content=f"Error: {text}", tool_call_id=call["id"], name=call["name"], status="error")
+
+
+async def run_tool_calls(ai_message: AIMessage, tools: list) -> list[ToolMessage]:
+    """Reference (async): run valid calls concurrently; each result keeps the id of its own call."""
+    by_name = {t.name: t for t in tools}
+
+    async def run_one(call: dict) -> ToolMessage:
+        tool = by_name.get(call["name"])
+        if tool is None:
+            return _error(call, f"{call['name']} is not a valid tool, try one of {sorted(by_name)}")
+        try:
+            return await tool.ainvoke(call)
+        except Exception as exc:  # noqa: BLE001 - every failure becomes a paired error result
+            return _error(call, f"{type(exc).__name__}: {exc}")
+
+    results = list(await asyncio.gather(*(run_one(c) for c in ai_message.tool_calls)))
+    results += [_error(c, f"the arguments of {c['name']} are not valid JSON: {c['args']}")
+                for c in ai_message.invalid_tool_calls]
+    return results
+
+
+def run_tool_calls_sync(ai_message: AIMessage, tools: list) -> list[ToolMessage]:
+    """Reference (plain function): the same pairing, one call after another."""
+    by_name = {t.name: t for t in tools}
+    results = []
+    for call in ai_message.tool_calls:
+        tool = by_name.get(call["name"])
+        if tool is None:
+            results.append(_error(call, f"{call['name']} is not a valid tool"))
+            continue
+        try:
+            results.append(tool.invoke(call))
+        except Exception as exc:  # noqa: BLE001
+            results.append(_error(call, str(exc)))
+    for call in ai_message.invalid_tool_calls:
+        results.append(_error(call, "arguments are not valid JSON"))
+    return results
+
+
+# -- known-wrong answers ---------------------------------------------------------------------
+
+
+async def wrong_pairs_by_completion(ai_message, tools):
+    """Runs concurrently, but zips results in completion order with the calls in request order."""
+    by_name = {t.name: t for t in tools}
+
+    async def run(call):
+        try:
+            return await by_name[call["name"]].ainvoke(call["args"])
+        except Exception as exc:  # noqa: BLE001
+            return exc
+
+    calls = list(ai_message.tool_calls)
+    finished = [await f for f in asyncio.as_completed([run(c) for c in calls])]
+    out = []
+    for call, result in zip(calls, finished):
+        if isinstance(result, Exception):
+            out.append(_error(call, str(result)))
+        else:
+            import json
+            content = result if isinstance(result, str) else json.dumps(result)
+            out.append(ToolMessage(content=content, tool_call_id=call["id"]))
+    out += [_error(c, "invalid") for c in ai_message.invalid_tool_calls]
+    return out
+
+
+def wrong_no_error_handling(ai_message, tools):
+    """Lets unknown names and exceptions escape (KeyError / ValueError)."""
+    by_name = {t.name: t for t in tools}
+    return [by_name[c["name"]].invoke(c) for c in ai_message.tool_calls] + [
+        _error(c, "invalid") for c in ai_message.invalid_tool_calls
+    ]
+
+
+def wrong_skips_invalid_calls(ai_message, tools):
+    """Handles errors but forgets invalid_tool_calls: the provider would reject the next request."""
+    return run_tool_calls_sync(AIMessage(content="", tool_calls=ai_message.tool_calls), tools)
+
+
+def wrong_repairs_invalid_calls(ai_message, tools):
+    """Guesses the arguments of an invalid call (quotes the bare word) and runs the tool anyway."""
+    import json
+    import re
+
+    repaired = []
+    for call in ai_message.invalid_tool_calls:
+        raw = re.sub(r":\s*([A-Za-z0-9]+)", r': "\1"', call["args"] or "{}")
+        repaired.append({"name": call["name"], "args": json.loads(raw), "id": call["id"], "type": "tool_call"})
+    return run_tool_calls_sync(AIMessage(content="", tool_calls=list(ai_message.tool_calls) + repaired), tools)
+
+
+def wrong_error_without_status(ai_message, tools):
+    """Writes the error text but leaves status='success'."""
+    return [ToolMessage(content=m.content, tool_call_id=m.tool_call_id, name=m.name)
+            for m in run_tool_calls_sync(ai_message, tools)]
+
+
+def wrong_catches_only_tool_exception(ai_message, tools):
+    """Catches ToolException only: ValueError and ValidationError escape."""
+    from langchain_core.tools import ToolException
+
+    by_name = {t.name: t for t in tools}
+    out = []
+    for call in ai_message.tool_calls:
+        tool = by_name.get(call["name"])
+        if tool is None:
+            out.append(_error(call, f"{call['name']} is not a valid tool"))
+            continue
+        try:
+            out.append(tool.invoke(call))
+        except ToolException as exc:
+            out.append(_error(call, str(exc)))
+    return out + [_error(c, "invalid") for c in ai_message.invalid_tool_calls]
+
+
+async def crashing(ai_message, tools):
+    """Crashes inside the coroutine (the checker must report it, not raise)."""
+    raise TypeError("boom inside run_tool_calls")
+
+
+async def stub(ai_message, tools):
+    """The shipped stub."""
+    raise NotImplementedError("write run_tool_calls")
+
+
+SOLUTIONS = [run_tool_calls, run_tool_calls_sync]
+WRONG = [wrong_pairs_by_completion, wrong_no_error_handling, wrong_skips_invalid_calls,
+         wrong_repairs_invalid_calls, wrong_error_without_status, wrong_catches_only_tool_exception]

@@ -1,0 +1,81 @@
+"""Reference solution and known-wrong answers for exercise 06.1 (mark_refund_submitted)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from langchain.messages import ToolMessage
+from langchain.tools import ToolRuntime, tool
+from langgraph.types import Command
+
+
+@dataclass
+class SupportContext:
+    user_id: str
+
+
+@tool
+def solution(request_id: str, runtime: ToolRuntime[SupportContext]) -> Command:
+    """Record that a refund request was submitted."""
+    return Command(update={
+        "refund_stage": "submitted",
+        "messages": [ToolMessage(f"Refund request {request_id} is submitted.", tool_call_id=runtime.tool_call_id)],
+    })
+
+
+@tool("mark_refund_submitted")
+def wrong_returns_text(request_id: str, runtime: ToolRuntime[SupportContext]) -> str:
+    """Only the model hears about it: refund_stage never changes."""
+    return f"Refund request {request_id} is submitted."
+
+
+@tool("mark_refund_submitted")
+def wrong_state_only(request_id: str, runtime: ToolRuntime[SupportContext]) -> Command:
+    """Only program state: the tool call is left unanswered."""
+    return Command(update={"refund_stage": "submitted"})
+
+
+@tool("mark_refund_submitted")
+def wrong_message_only(request_id: str, runtime: ToolRuntime[SupportContext]) -> Command:
+    """Only the model: refund_stage never changes."""
+    return Command(update={"messages": [ToolMessage(f"Refund request {request_id} is submitted.",
+                                                    tool_call_id=runtime.tool_call_id)]})
+
+
+@tool("mark_refund_submitted")
+def wrong_hard_coded_id(request_id: str, runtime: ToolRuntime[SupportContext]) -> Command:
+    """A hard-coded tool_call_id answers some other call."""
+    return Command(update={"refund_stage": "submitted",
+                           "messages": [ToolMessage(f"Refund request {request_id} is submitted.", tool_call_id="call_1")]})
+
+
+@tool("mark_refund_submitted")
+def wrong_stage_value(request_id: str, runtime: ToolRuntime[SupportContext]) -> Command:
+    """Writes another stage name."""
+    return Command(update={"refund_stage": "done",
+                           "messages": [ToolMessage(f"Refund request {request_id} is submitted.",
+                                                    tool_call_id=runtime.tool_call_id)]})
+
+
+@tool("mark_refund_submitted")
+def wrong_vague_message(request_id: str, runtime: ToolRuntime[SupportContext]) -> Command:
+    """The model is not told which request was created."""
+    return Command(update={"refund_stage": "submitted",
+                           "messages": [ToolMessage("Success", tool_call_id=runtime.tool_call_id)]})
+
+
+@tool("mark_refund_submitted")
+def wrong_user_id_argument(request_id: str, user_id: str, runtime: ToolRuntime[SupportContext]) -> Command:
+    """Asks the model for the user id."""
+    return solution.func(request_id, runtime)
+
+
+@tool("mark_refund_submitted")
+def crashing(request_id: str, runtime: ToolRuntime[SupportContext]) -> Command:
+    """A bug: raises KeyError."""
+    return {}["missing"]
+
+
+SOLUTIONS = [solution]
+WRONG = [wrong_returns_text, wrong_state_only, wrong_message_only, wrong_hard_coded_id, wrong_stage_value,
+         wrong_vague_message, wrong_user_id_argument]

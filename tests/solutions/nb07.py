@@ -1,0 +1,57 @@
+"""Reference solution and known-wrong answers for exercise 07.1 (``helpers.exercises.nb07.MERGE_QUOTES``)."""
+
+from __future__ import annotations
+
+
+def merge_quotes(current: dict[str, float], update: dict[str, float]) -> dict[str, float]:
+    """Reference: union of both dicts; on a shared order id keep the smaller amount."""
+    merged = dict(current)
+    for order_id, amount in update.items():
+        merged[order_id] = min(merged[order_id], amount) if order_id in merged else amount
+    return merged
+
+
+def merge_quotes_comprehension(current: dict[str, float], update: dict[str, float]) -> dict[str, float]:
+    """Reference, second style: one comprehension over the union of keys."""
+    keys = set(current) | set(update)
+    return {k: min(v for v in (current.get(k), update.get(k)) if v is not None) for k in keys}
+
+
+
+def wrong_last_wins(current, update):
+    """Wrong: ``{**current, **update}`` lets the later write win, so the result depends on order."""
+    return {**current, **update}
+
+
+def wrong_mutates(current, update):
+    """Wrong: right values, but changes ``current`` in place and returns it."""
+    for order_id, amount in update.items():
+        current[order_id] = min(current.get(order_id, amount), amount)
+    return current
+
+
+def wrong_keeps_larger(current, update):
+    """Wrong: keeps the larger amount on a conflict."""
+    merged = dict(current)
+    for order_id, amount in update.items():
+        merged[order_id] = max(merged.get(order_id, amount), amount)
+    return merged
+
+
+def wrong_only_update(current, update):
+    """Wrong: returns the update alone, dropping earlier orders (what a plain last-value channel keeps)."""
+    return dict(update)
+
+
+def crashing(current, update):
+    """Crashes with KeyError for an order id that is not yet in ``current``."""
+    return {**current, **{k: min(current[k], v) for k, v in update.items()}}
+
+
+WRONG = {
+    "last write wins": wrong_last_wins,
+    "mutates its argument": wrong_mutates,
+    "keeps the larger amount": wrong_keeps_larger,
+    "drops earlier orders": wrong_only_update,
+}
+SOLUTIONS = {"loop": merge_quotes, "comprehension": merge_quotes_comprehension}

@@ -1,0 +1,56 @@
+"""Exercise 04.1: reference solutions pass, known-wrong answers fail, a crash is feedback."""
+
+from __future__ import annotations
+
+import pytest
+from langchain.tools import ToolRuntime, tool
+
+from helpers.exercises import nb04
+from tests.solutions import nb04 as sol
+
+
+@pytest.mark.parametrize("answer", sol.SOLUTIONS, ids=lambda t: t.name)
+def test_solutions_pass(answer):
+    result = nb04.USER_SCOPED_LOOKUP.check(answer)
+    assert result.passed, result.text()
+
+
+@pytest.mark.parametrize("answer", sol.WRONG, ids=lambda t: t.name)
+def test_wrong_answers_fail(answer):
+    result = nb04.USER_SCOPED_LOOKUP.check(answer)
+    assert result.solved and not result.passed, result.text()
+
+
+def test_specific_feedback():
+    text = nb04.USER_SCOPED_LOOKUP.check(sol.wrong_user_id_from_model).text()
+    assert "user_id is in the schema" in text
+    text = nb04.USER_SCOPED_LOOKUP.check(sol.wrong_raises).text()
+    assert "return exc.to_dict()" in text
+    text = nb04.USER_SCOPED_LOOKUP.check(sol.wrong_hard_coded_user).text()
+    assert "hard-coded" in text
+
+
+def test_crash_is_feedback_not_exception():
+    result = nb04.USER_SCOPED_LOOKUP.check(sol.crashing)
+    assert result.solved and not result.passed
+    assert any(r.status == "error" and "KeyError" in r.feedback for r in result.results), result.text()
+
+
+def test_stub_is_unsolved():
+    @tool
+    def lookup_my_order(order_id: str, runtime: ToolRuntime[nb04.CheckContext]) -> dict:
+        """Stub."""
+        raise NotImplementedError("read the user id from runtime.context")
+
+    result = nb04.USER_SCOPED_LOOKUP.check(lookup_my_order)
+    assert not result.solved
+    assert "not solved yet" in result.text()
+
+
+def test_plain_function_gets_a_hint():
+    def not_a_tool(order_id):
+        return {}
+
+    result = nb04.USER_SCOPED_LOOKUP.check(not_a_tool)
+    assert not result.passed
+    assert "@tool" in result.text()

@@ -1,0 +1,47 @@
+"""Exercise 06.1: the reference solution passes, known-wrong answers fail, a crash is feedback."""
+
+from __future__ import annotations
+
+import pytest
+from langchain.tools import ToolRuntime, tool
+
+from helpers.exercises import nb06
+from tests.solutions import nb06 as sol
+
+
+@pytest.mark.parametrize("answer", sol.SOLUTIONS, ids=lambda t: t.func.__name__)
+def test_solutions_pass(answer):
+    result = nb06.MARK_SUBMITTED.check(answer)
+    assert result.passed, result.text()
+
+
+@pytest.mark.parametrize("answer", sol.WRONG, ids=lambda t: t.func.__name__)
+def test_wrong_answers_fail(answer):
+    result = nb06.MARK_SUBMITTED.check(answer)
+    assert result.solved and not result.passed, result.text()
+
+
+def test_specific_feedback():
+    text = nb06.MARK_SUBMITTED.check(sol.wrong_state_only).text()
+    assert "tool_call_id=runtime.tool_call_id" in text
+    text = nb06.MARK_SUBMITTED.check(sol.wrong_returns_text).text()
+    assert "refund_stage is 'quoted'" in text
+    text = nb06.MARK_SUBMITTED.check(sol.wrong_hard_coded_id).text()
+    assert "never a hard-coded id" in text
+    text = nb06.MARK_SUBMITTED.check(sol.wrong_vague_message).text()
+    assert "include the request id" in text
+
+
+def test_crash_is_feedback_not_exception():
+    result = nb06.MARK_SUBMITTED.check(sol.crashing)
+    assert result.solved and not result.passed
+    assert any(r.status == "error" and "KeyError" in r.feedback for r in result.results), result.text()
+
+
+def test_stub_is_unsolved():
+    @tool
+    def mark_refund_submitted(request_id: str, runtime: ToolRuntime[nb06.CheckContext]) -> str:
+        """Stub."""
+        raise NotImplementedError("return a Command")
+
+    assert not nb06.MARK_SUBMITTED.check(mark_refund_submitted).solved

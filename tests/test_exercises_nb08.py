@@ -1,0 +1,78 @@
+"""Exercise 08.1: reference answers pass, known-wrong answers fail, crashes become feedback."""
+
+from collections import Counter
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.types import Command
+
+from helpers.exercises import nb08
+from tests.solutions import nb08 as sol
+
+
+@pytest.mark.parametrize("name", sorted(sol.SOLUTIONS))
+def test_solutions_pass(name):
+    result = nb08.FINISH_REFUND.check(sol.SOLUTIONS[name])
+    assert result.passed, result.text()
+
+
+@pytest.mark.parametrize("name", sorted(sol.WRONG))
+def test_wrong_answers_fail(name):
+    result = nb08.FINISH_REFUND.check(sol.WRONG[name])
+    assert result.solved and not result.passed, result.text()
+
+
+def test_wrong_answers_fail_the_expected_case():
+    failed = {name: {r.name for r in nb08.FINISH_REFUND.check(fn).failed} for name, fn in sol.WRONG.items()}
+    assert "two orders: both interrupts are answered and the run ends" in failed["resumes once"]
+    assert "an amount within the refundable amount is approved" in failed["always edits"]
+    assert "the request is sent once and resumed on the same thread" in failed["restarts instead of resuming"]
+    assert failed["returns the interrupted result"] == {"the final state is returned"}
+
+
+@pytest.mark.parametrize("name", sorted(sol.CRASHING))
+def test_crashing_answers_are_reported_not_raised(name):
+    result = nb08.FINISH_REFUND.check(sol.CRASHING[name])
+    assert result.solved and not result.passed
+    assert any(r.status == "error" for r in result.results), result.text()
+
+
+def test_crash_feedback_names_the_cause():
+    text = nb08.FINISH_REFUND.check(sol.crashing_plain_string).text()
+    assert "ValueError: resume value must be" in text
+    text = nb08.FINISH_REFUND.check(sol.crashing_other_thread).text()
+    assert "fresh, empty run" in text
+    text = nb08.FINISH_REFUND.check(sol.crashing_always_approve).text()
+    assert "AmountExceedsRefundable" in text
+
+
+def test_stub_is_not_solved():
+    def stub(graph, config, request):
+        raise NotImplementedError("answer the interrupts")
+
+    assert not nb08.FINISH_REFUND.check(stub).solved
+
+
+def test_graph_interrupts_once_per_item_and_reruns_review():
+    counter = Counter()
+    graph = nb08.build_approval_graph(InMemorySaver(), counter=counter)
+    cfg = {"configurable": {"thread_id": "t"}}
+    items = [{"order_id": "A1024", "amount": 10.0}, {"order_id": "A1030", "amount": 500.0}]
+    out = graph.invoke({"items": items}, cfg, version="v2")
+    assert [i.value["order_id"] for i in out.interrupts] == ["A1024"]
+    out = graph.invoke(Command(resume={"type": "approve"}), cfg, version="v2")
+    assert [i.value for i in out.interrupts] == [
+        {"order_id": "A1030", "amount": 500.0, "refundable": 120.0, "allowed": ["approve", "edit"]}
+    ]
+    out = graph.invoke(Command(resume={"type": "edit", "amount": 120.0}), cfg, version="v2")
+    assert out.interrupts == () and out.value["stage"] == "submitted"
+    assert out.value["requests"] == ["RF-0001", "RF-0002"]
+    assert counter == Counter({"intake": 1, "review": 3})
+
+
+def test_restart_guard_stops_endless_restarts():
+    graph = nb08.build_approval_graph(InMemorySaver())
+    cfg = {"configurable": {"thread_id": "loop"}}
+    with pytest.raises(RuntimeError, match="Command\\(resume"):
+        for _ in range(10):
+            graph.invoke({"items": [{"order_id": "A1024", "amount": 1.0}]}, cfg)
