@@ -7,6 +7,8 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.requirements-installed
 # The tests and the committed outputs are offline: a real-model configuration must not leak in.
 OFFLINE := env -u COURSE_MODEL -u OPENAI_BASE_URL -u OPENAI_API_KEY
+# Jupyter refuses to run as root unless told; containers and CI machines often are root.
+LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .PHONY: lab test notebooks clean-venv
 
@@ -17,7 +19,7 @@ $(STAMP): requirements.txt pyproject.toml
 
 ## Open the course in JupyterLab on notebook 00.
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks/00_start_here.ipynb
+	$(BIN)/jupyter lab $(LAB_FLAGS) notebooks/00_start_here.ipynb
 
 ## One pytest run: unit tests, exercise solutions, hygiene, and strict nbval over notebooks/.
 test: $(STAMP)

@@ -98,7 +98,8 @@ def trace_markdown(messages: Sequence[BaseMessage], *, limit: int = 70) -> str:
 def sequence_diagram(messages: Sequence[BaseMessage], *, limit: int = 40) -> str:
     """A mermaid ``sequenceDiagram`` of a trace: User, App, Model and Tools as participants.
 
-    A human message goes User->App->Model; each tool call Model->App, then App->Tools; each
+    A human message goes User->App->Model; a reply's tool calls Model->App (one arrow listing
+    all calls of that reply), then App->Tools once per call; each
     ToolMessage Tools->App; before the model's next turn the App sends the history with the
     ToolMessages back to the Model; a text answer goes Model->App->User. Arrows name the
     ``tool_call_id`` that pairs a call with its result.
@@ -133,11 +134,13 @@ def sequence_diagram(messages: Sequence[BaseMessage], *, limit: int = 40) -> str
             text = message.text if hasattr(message, "text") else str(message.content)
             if text:
                 lines.append(f"    M-->>A: {label(text)}")
+            calls = [f"{c['name']} tool_call_id={c['id']}" for c in message.tool_calls]
+            calls += [f"INVALID {c['name']} tool_call_id={c['id']}" for c in message.invalid_tool_calls]
+            if calls:  # one reply may hold several calls: one arrow for the reply, then one run per call
+                s = "" if len(calls) == 1 else "s"
+                lines.append(f"    M-->>A: {len(calls)} tool call{s}: " + ", ".join(calls))
             for call in message.tool_calls:
-                lines.append(f"    M-->>A: tool call {call['name']} tool_call_id={call['id']}")
                 lines.append(f"    A->>T: run {call['name']}({label(args_text(call['args']))})")
-            for call in message.invalid_tool_calls:
-                lines.append(f"    M-->>A: INVALID tool call {call['name']} tool_call_id={call['id']}")
             if text and not message.tool_calls and not message.invalid_tool_calls:
                 lines.append("    A->>U: answer")
         elif isinstance(message, ToolMessage):

@@ -167,10 +167,14 @@ class RecordedRequest:
         Messages are converted with ``langchain_core.messages.convert_to_openai_messages``;
         invalid tool calls are added to the assistant message's ``tool_calls`` with their raw
         argument string, as ``langchain_openai`` sends them. ``tools`` is omitted when no
-        tools are bound. Provider integrations differ in small details (ChatOpenAI sends
-        ``"content": null`` for an assistant turn with only tool calls).
+        tools are bound. Tool messages carry ``role``, ``tool_call_id`` and ``content`` only, as
+        ``langchain_openai.ChatOpenAI`` sends them (it also sends ``"content": null`` for an
+        assistant turn with only tool calls; this shows ``""``).
         """
         converted = convert_to_openai_messages(self.messages)
+        for target in converted:
+            if target.get("role") == "tool":
+                target.pop("name", None)  # ChatOpenAI sends only role, tool_call_id and content
         for source, target in zip(self.messages, converted):
             if isinstance(source, AIMessage) and source.invalid_tool_calls:
                 target.setdefault("tool_calls", []).extend(

@@ -52,9 +52,8 @@ def test_trace_markdown_is_a_table_without_message_ids():
 def test_sequence_diagram():
     text = sequence_diagram(TRACE)
     assert text.startswith("sequenceDiagram\n")
-    assert "    M-->>A: tool call lookup_order tool_call_id=call_1" in text
+    assert "    M-->>A: 2 tool calls: lookup_order tool_call_id=call_1, INVALID lookup_order tool_call_id=call_2" in text
     assert "    A->>T: run lookup_order(order_id=A1024)" in text
-    assert "    M-->>A: INVALID tool call lookup_order tool_call_id=call_2" in text
     assert "    T-->>A: ToolMessage tool_call_id=call_2 (error): bad JSON" in text
     assert "    A->>M: history + 2 ToolMessages" in text, "results go back to the model before its next turn"
     assert text.index("history + 2 ToolMessages") < text.index("Your refund request")

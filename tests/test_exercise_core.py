@@ -75,3 +75,9 @@ def test_probe_detects_stub_before_cases_run():
     exercise = Exercise("99.3", "probe", [Case("c", lambda f: calls.append(f()))], probe=lambda f: f())
     assert not exercise.check(lambda: stub(1)).solved
     assert calls == []
+
+
+def test_custom_unsolved_hint():
+    exercise = Exercise("99.4", "predict", [Case("c", lambda d: None)], probe=lambda d: (_ for _ in ()).throw(NotImplementedError()),
+                        unsolved_hint='replace every "?" in predictions')
+    assert exercise.check({}).summary() == 'Exercise 99.4 (predict): not solved yet - replace every "?" in predictions'

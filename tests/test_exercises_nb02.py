@@ -29,3 +29,17 @@ def test_stub_is_not_solved_yet():
     result = nb02.EXECUTE_CALLS.check(sol.stub)
     assert not result.solved
     assert "not solved yet" in result.summary()
+
+
+def test_missing_answer_is_named_not_blamed_on_ids():
+    result = nb02.EXECUTE_CALLS.check(sol.wrong_first_call_only)
+    feedback = {r.name: r.feedback for r in result.failed}
+    ids_case = "ids come from the calls, not from positions"
+    assert ids_case in feedback, result.text()
+    assert "no ToolMessage for toolu_A" in feedback[ids_case], result.text()
+    assert "positions" not in feedback[ids_case], result.text()
+
+
+def test_invented_ids_still_get_the_positions_hint():
+    result = nb02.EXECUTE_CALLS.check(sol.wrong_invented_ids)
+    assert "never build them from positions" in result.text(), result.text()

@@ -1,6 +1,7 @@
 """Exercise 03.1: reference solutions pass, known-wrong answers fail, crashes become feedback."""
 
 import pytest
+from langchain_core.messages import ToolMessage
 
 from helpers.exercises import nb03
 from tests.solutions import nb03 as sol
@@ -35,3 +36,27 @@ def test_async_stub_is_not_solved_yet():
     result = nb03.RUN_TOOL_CALLS.check(sol.stub)
     assert not result.solved
     assert "not solved yet" in result.summary()
+
+
+def test_forgotten_await_is_named_and_leaves_no_runtime_warning():
+    import gc
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = nb03.RUN_TOOL_CALLS.check(sol.wrong_forgets_await)
+        gc.collect()
+    assert result.solved and not result.passed
+    assert "did you forget await?" in result.text(), result.text()
+    never_awaited = [w for w in caught if "never awaited" in str(w.message)]
+    assert not never_awaited, [str(w.message) for w in never_awaited]
+
+
+def test_unknown_tool_and_exception_text_feedback():
+    def names_nothing(ai_message, tools):
+        return [ToolMessage(content="Error: something went wrong", tool_call_id=c["id"], status="error")
+                for c in [*ai_message.tool_calls, *ai_message.invalid_tool_calls]]
+
+    text = nb03.RUN_TOOL_CALLS.check(names_nothing).text()
+    assert "name the unknown tool" in text, text
+    assert "put the error text in the content" in text, text

@@ -54,3 +54,38 @@ def test_plain_function_gets_a_hint():
     result = nb04.USER_SCOPED_LOOKUP.check(not_a_tool)
     assert not result.passed
     assert "@tool" in result.text()
+
+
+def test_shipped_stub_with_unsafe_signature_is_unsolved():
+    result = nb04.USER_SCOPED_LOOKUP.check(sol.stub)
+    assert not result.solved, result.text()
+    assert "not solved yet" in result.text()
+
+
+def test_bare_runtime_fails_and_its_warnings_stay_out_of_the_cell():
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = nb04.USER_SCOPED_LOOKUP.check(sol.wrong_bare_runtime)
+    assert result.solved and not result.passed
+    assert [r.name for r in result.failed] == [
+        "the runtime is typed ToolRuntime[SupportContext] (no Pydantic warnings)"
+    ], result.text()
+    assert "annotate the runtime as ToolRuntime[SupportContext]" in result.text()
+    assert not [w for w in caught if "Pydantic serializer" in str(w.message)], [str(w.message) for w in caught]
+
+
+def test_solutions_emit_no_warnings():
+    import warnings
+
+    for answer in sol.SOLUTIONS:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert nb04.USER_SCOPED_LOOKUP.check(answer).passed
+        assert not caught, [str(w.message) for w in caught]
+
+
+def test_kept_user_id_is_caught_by_the_schema_case():
+    text = nb04.USER_SCOPED_LOOKUP.check(sol.wrong_keeps_user_id).text()
+    assert "user_id is in the schema" in text, text

@@ -30,6 +30,29 @@ def test_feedback_explains():
     assert "ToolNode accepts only ToolMessage, Command" in text
     text = nb05.PREDICT_THEN_RUN.check(sol.WRONG_UNKNOWN_LABEL).text()
     assert "'json' is not one of" in text
+    text = nb05.PREDICT_THEN_RUN.check(sol.WRONG_LIST_IS_A_COMMAND).text()
+    assert "you predicted Command, the real outcome is raw" in text
+    assert "you get the list itself" in text
+    text = nb05.PREDICT_THEN_RUN.check(sol.WRONG_MIXED_LIST_PASSES).text()
+    assert "you predicted raw, the real outcome is ToolMessage" in text
+    assert "all-items rule does not apply" in text
+    text = nb05.PREDICT_THEN_RUN.check(sol.WRONG_ARTIFACT_TUPLE).text()
+    assert "artifact=[{'order_id': 'A1024'}" in text
+    assert "only the content part" in text
+
+
+def test_exactly_the_wrong_cases_fail():
+    for answer, bad in [(sol.WRONG_MIXIN_IS_A_CONTRACT, {"c", "d"}), (sol.WRONG_LIST_IS_A_COMMAND, {"e"}),
+                        (sol.WRONG_MIXED_LIST_PASSES, {"f"}), (sol.WRONG_ARTIFACT_TUPLE, {"g", "h"})]:
+        result = nb05.PREDICT_THEN_RUN.check(answer)
+        failed = {r.name.split()[1] for r in result.failed}
+        assert failed == bad, result.text()
+
+
+def test_unsolved_hint_talks_about_predictions():
+    text = nb05.PREDICT_THEN_RUN.check(nb05.blank_predictions()).text()
+    assert 'replace every "?" in `predictions`' in text
+    assert "NotImplementedError" not in text
 
 
 def test_blank_is_unsolved():

@@ -32,6 +32,24 @@ def test_specific_feedback():
     assert "include the request id" in text
 
 
+def test_routing_and_ending_feedback():
+    result = nb06.MARK_SUBMITTED.check(sol.wrong_goto_end)
+    assert [r.name for r in result.failed] == ["the Command does not route (no goto): the model speaks next"], result.text()
+    assert "goto='__end__'" in result.text() and "goto adds a target" in result.text()
+    result = nb06.MARK_SUBMITTED.check(sol.wrong_return_direct)
+    assert [r.name for r in result.failed] == [
+        "end to end in create_agent: stage submitted, the model gets the last word"], result.text()
+    assert "do not mark this tool return_direct=True" in result.text()
+
+
+def test_duplicate_message_is_a_failure_with_a_hint_not_a_crash():
+    result = nb06.MARK_SUBMITTED.check(sol.wrong_two_messages)
+    assert not result.passed
+    assert all(r.status != "error" for r in result.results), result.text()
+    assert "expected one ToolMessage for the call, found 2" in result.text()
+    assert "[duplicate_tool_message]" in result.text() and "exactly one ToolMessage" in result.text()
+
+
 def test_crash_is_feedback_not_exception():
     result = nb06.MARK_SUBMITTED.check(sol.crashing)
     assert result.solved and not result.passed

@@ -26,6 +26,14 @@ def test_wrong_answers_fail_the_expected_case():
     assert failed["mutates its argument"] == {"the arguments are not modified"}
     assert "a conflict keeps the smaller amount, whichever write comes first" in failed["keeps the larger amount"]
     assert "different orders are merged; empty sides change nothing" in failed["drops earlier orders"]
+    assert failed["forgets to return"] == {r.name for r in nb07.MERGE_QUOTES.check(sol.wrong_forgets_return).results}
+
+
+def test_reducer_returning_none_fails_every_case_with_a_hint():
+    """A reducer that returns None fails each case (also the no-mutation one) and names the likely cause."""
+    result = nb07.MERGE_QUOTES.check(sol.wrong_forgets_return)
+    assert result.solved and not result.passed
+    assert all(r.status == "fail" and "did you forget `return`?" in r.feedback for r in result.results), result.text()
 
 
 def test_crashing_answer_is_reported_not_raised():

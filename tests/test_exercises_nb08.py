@@ -76,3 +76,24 @@ def test_restart_guard_stops_endless_restarts():
     with pytest.raises(RuntimeError, match="Command\\(resume"):
         for _ in range(10):
             graph.invoke({"items": [{"order_id": "A1024", "amount": 1.0}]}, cfg)
+
+
+def test_crash_feedback_carries_no_unrelated_case_hint():
+    """A crash is reported with its own cause only, never with another case's advice."""
+    for name, fn in sol.CRASHING.items():
+        result = nb08.FINISH_REFUND.check(fn)
+        errors = [r for r in result.results if r.status == "error"]
+        assert errors, (name, result.text())
+        for r in errors:
+            assert "(hint:" not in r.feedback, (name, r.name, r.feedback)
+    plain = nb08.FINISH_REFUND.check(sol.crashing_plain_string)
+    assert all("resume value must be" in r.feedback for r in plain.results), plain.text()
+    assert not any("'edit', 'amount': payload" in r.feedback for r in plain.results), plain.text()
+
+
+def test_approving_too_much_says_to_edit():
+    result = nb08.FINISH_REFUND.check(sol.crashing_always_approve)
+    (edit_case,) = [r for r in result.results if r.name == "an amount above the refundable amount is edited down"]
+    assert edit_case.status == "error"
+    assert "AmountExceedsRefundable" in edit_case.feedback
+    assert "answer {'type': 'edit', 'amount': payload['refundable']}" in edit_case.feedback

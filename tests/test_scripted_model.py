@@ -110,7 +110,7 @@ def test_requests_record_messages_and_openai_tool_schemas():
     assert [type(m).__name__ for m in second.messages] == ["HumanMessage", "AIMessage", "ToolMessage"]
     payload = second.payload()
     assert payload["messages"][1]["tool_calls"][0]["function"] == {"name": "lookup_order", "arguments": '{"order_id": "A1024"}'}
-    assert payload["messages"][2] == {"role": "tool", "name": "lookup_order", "tool_call_id": "call_1", "content": "order A1024: delivered"}
+    assert payload["messages"][2] == {"role": "tool", "tool_call_id": "call_1", "content": "order A1024: delivered"}
     assert model.last_request is second
 
 

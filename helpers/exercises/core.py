@@ -67,6 +67,7 @@ class CheckResult:
     title: str
     solved: bool
     results: list[CaseResult] = field(default_factory=list)
+    unsolved_hint: str = "replace the `raise NotImplementedError` and run the check again"
 
     @property
     def passed(self) -> bool:
@@ -82,7 +83,7 @@ class CheckResult:
         """One line: ``Exercise 01.1 (title): 3/4 checks passed``, ``... all N checks passed``, or ``... not solved yet``."""
         head = f"Exercise {self.exercise_id} ({self.title})"
         if not self.solved:
-            return f"{head}: not solved yet - replace the `raise NotImplementedError` and run the check again"
+            return f"{head}: not solved yet - {self.unsolved_hint}"
         good = sum(r.passed for r in self.results)
         if good == len(self.results):
             return f"{head}: all {good} checks passed"
@@ -121,15 +122,19 @@ class Exercise:
         probe: optional ``probe(answer) -> None`` that calls the answer once; if it raises
             ``NotImplementedError`` the answer is treated as the unsolved stub. Without a
             probe, the stub is detected when a case raises ``NotImplementedError``.
+        unsolved_hint: what the "not solved yet" line tells the learner to do (default:
+            replace the ``raise NotImplementedError``).
     """
 
-    def __init__(self, id: str, title: str, cases: Sequence[Case], *, probe: Callable[[Any], Any] | None = None):
+    def __init__(self, id: str, title: str, cases: Sequence[Case], *, probe: Callable[[Any], Any] | None = None,
+                 unsolved_hint: str | None = None):
         if not cases:
             raise ValueError(f"exercise {id} needs at least one case")
         self.id = id
         self.title = title
         self.cases = list(cases)
         self.probe = probe
+        self.unsolved_hint = unsolved_hint or CheckResult.unsolved_hint
 
     def evaluate(self, answer: Any) -> CheckResult:
         """Run every case and return the :class:`CheckResult` (never raises for a bad answer)."""
@@ -145,8 +150,8 @@ class Exercise:
                     pass
             results = [self._run_case(case, answer) for case in self.cases]
         except _Unsolved:
-            return CheckResult(self.id, self.title, solved=False)
-        return CheckResult(self.id, self.title, solved=True, results=results)
+            return CheckResult(self.id, self.title, solved=False, unsolved_hint=self.unsolved_hint)
+        return CheckResult(self.id, self.title, solved=True, results=results, unsolved_hint=self.unsolved_hint)
 
     def check(self, answer: Any) -> CheckResult:
         """Same as :meth:`evaluate`; the result renders as Markdown when it is a cell's last value."""

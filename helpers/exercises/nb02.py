@@ -79,6 +79,13 @@ def _ids_not_invented(answer: Any) -> None:
     )
     got = _messages(answer, ai, tools)
     ids = [m.tool_call_id for m in got]
+    wanted = ["toolu_B", "toolu_A"]
+    missing = [i for i in wanted if i not in ids]
+    invented = [i for i in ids if i not in wanted]
+    assert invented or not missing, (
+        f"no ToolMessage for {', '.join(missing)}: the reply has {len(wanted)} calls and each one needs its "
+        "own answer (loop over every call in ai_message.tool_calls)"
+    )
     assert sorted(ids) == ["toolu_A", "toolu_B"], (
         f"the ToolMessages answer {ids}, but the calls' ids are ['toolu_B', 'toolu_A']: providers choose ids, "
         "never build them from positions"

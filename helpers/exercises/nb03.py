@@ -12,7 +12,10 @@ Hidden cases: every call answered exactly once with its own id; results paired w
 call when the calls finish out of order (different ``asyncio.sleep`` / ``time.sleep`` delays);
 an unknown tool name, a tool exception, arguments that fail the schema and an invalid call
 (arguments that are not JSON) each become ``ToolMessage(status="error")`` with the same id,
-and the function never raises for them; an invalid call never runs the tool.
+and the function never raises for them; an invalid call never runs the tool. The error content
+of an unknown tool must contain the tool's name, and that of a tool exception the exception's
+text. Results that are un-awaited coroutines fail with "did you forget await?" (the coroutines
+are closed, so no ``RuntimeWarning`` reaches the notebook).
 """
 
 from __future__ import annotations
@@ -126,9 +129,30 @@ def call_answer(answer: Any, ai_message: AIMessage, tools: list[BaseTool]) -> An
     return box["value"]
 
 
+def _no_forgotten_await(result: Any) -> None:
+    """Fail with "did you forget await?" when the answer returned awaitables instead of results.
+
+    Un-awaited coroutines are closed first, so Python does not print a ``RuntimeWarning:
+    coroutine ... was never awaited`` into the learner's cell.
+    """
+    items = result if isinstance(result, (list, tuple)) else [result]
+    pending = [item for item in items if inspect.isawaitable(item)]
+    if not pending:
+        return
+    for item in pending:
+        if inspect.iscoroutine(item):
+            item.close()
+    kind = type(pending[0]).__name__
+    raise AssertionError(
+        f"got {len(pending)} {kind} object(s) instead of ToolMessages: did you forget await? "
+        "Write `await tool.ainvoke(call)` (or `await asyncio.gather(...)`) inside an async def"
+    )
+
+
 def _answers(answer: Any, ai_message: AIMessage, tools: list[BaseTool]) -> dict[str, ToolMessage]:
     """Run the answer and check the basic contract: a list of ToolMessages, one per call id."""
     result = call_answer(answer, ai_message, tools)
+    _no_forgotten_await(result)
     assert isinstance(result, list), f"return a list of ToolMessage objects, got {type(result).__name__}"
     for item in result:
         assert isinstance(item, ToolMessage), f"every item must be a ToolMessage, got {type(item).__name__}"

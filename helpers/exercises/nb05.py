@@ -1,8 +1,11 @@
 """Exercises of notebook 05 (return values and ToolOutputMixin): predict, then run.
 
-The learner predicts, for each case below, what comes out of the call: ``"ToolMessage"`` (the
-tool layer wrapped the return value in a new ToolMessage), ``"raw"`` (the value the function
-returned, unchanged, and it is not a Command), ``"Command"`` or ``"error"`` (an exception).
+The learner predicts, for each case below, what comes out of the call: ``"ToolMessage"`` (a
+ToolMessage: the tool layer wrapped the return value), ``"raw"`` (a plain value that is neither
+a ToolMessage nor a single Command: what the function returned, or part of it, unwrapped),
+``"Command"`` (a single Command object) or ``"error"`` (an exception). Four cases repeat
+situations the notebook ran (with other tools); four are new: lists of ToolOutputMixin items
+and ``response_format="content_and_artifact"``.
 ``PREDICT_THEN_RUN.check(predictions)`` runs every case for real on the pinned versions
 (langchain-core 1.8.3 ``BaseTool._format_output``, langgraph-prebuilt 1.1.3 ``ToolNode``) and
 explains each wrong prediction; :func:`reveal` prints every outcome with its reason.
@@ -46,27 +49,33 @@ class RefundReceipt(ToolOutputMixin):
 
 
 @tool
-def refund_note(order_id: str) -> str:
-    """Return a one-line note about a refund."""
-    return f"refund for {order_id} is possible"
-
-
-@tool
 def order_summary(order_id: str) -> dict:
     """Return an order summary as a dict."""
     return {"order_id": order_id, "status": "delivered"}
 
 
 @tool
-def set_stage(stage: str) -> Command:
-    """Set the refund stage in graph state."""
-    return Command(update={"refund_stage": stage})
-
-
-@tool
 def make_receipt(order_id: str) -> RefundReceipt:
     """Return a RefundReceipt object."""
     return RefundReceipt("RF-0001")
+
+
+@tool
+def quote_and_remember(order_id: str) -> list:
+    """Return two Commands: set the stage, remember the order."""
+    return [Command(update={"refund_stage": "quoted"}), Command(update={"last_order": order_id})]
+
+
+@tool
+def quote_with_note(order_id: str) -> list:
+    """Return a Command and a note for the model in one list."""
+    return [Command(update={"refund_stage": "quoted"}), f"quoted {order_id}"]
+
+
+@tool(response_format="content_and_artifact")
+def find_orders(user_id: str) -> tuple[str, list]:
+    """Return (text for the model, full rows for the program)."""
+    return "2 orders found", [{"order_id": "A1024"}, {"order_id": "A1025"}]
 
 
 def _call(name: str, args: dict[str, Any], call_id: str = "call_1") -> dict[str, Any]:
@@ -86,64 +95,69 @@ def _tool_node_run(tool_obj: Any, args: dict[str, Any]) -> Any:
 
 
 def case_a():
-    return refund_note.invoke({"name": "refund_note", "args": {"order_id": "A1024"}, "id": "call_1", "type": "tool_call"})
-
-
-def case_b():
-    return refund_note.invoke({"order_id": "A1024"})
-
-
-def case_c():
     return order_summary.invoke({"name": "order_summary", "args": {"order_id": "A1024"}, "id": "call_1", "type": "tool_call"})
 
 
-def case_d():
-    return set_stage.invoke({"name": "set_stage", "args": {"stage": "submitted"}, "id": "call_1", "type": "tool_call"})
-
-
-def case_e():
+def case_b():
     return make_receipt.invoke({"name": "make_receipt", "args": {"order_id": "A1024"}, "id": "call_1", "type": "tool_call"})
 
 
-def case_f():
+def case_c():
     # ToolNode runs the call the way create_agent does (helper: a one-node graph)
     return _tool_node_run(make_receipt, {"order_id": "A1024"})
 
 
-def case_g():
+def case_d():
     # looks like a ToolCall, but the "type" key is missing
     return order_summary.invoke({"name": "order_summary", "args": {"order_id": "A1024"}, "id": "call_1"})
 
 
+def case_e():
+    return quote_and_remember.invoke({"name": "quote_and_remember", "args": {"order_id": "A1024"}, "id": "call_1", "type": "tool_call"})
+
+
+def case_f():
+    return quote_with_note.invoke({"name": "quote_with_note", "args": {"order_id": "A1024"}, "id": "call_1", "type": "tool_call"})
+
+
+def case_g():
+    return find_orders.invoke({"name": "find_orders", "args": {"user_id": "user-42"}, "id": "call_1", "type": "tool_call"})
+
+
 def case_h():
-    return order_summary.invoke({"order_id": "A1024"})
+    return find_orders.invoke({"user_id": "user-42"})
 
 
 _WHY = {
-    "a": "invoked with a full ToolCall (type='tool_call', so tool_call_id='call_1') and a str is no ToolOutputMixin: "
-         "_format_output wraps it in ToolMessage(content=..., tool_call_id='call_1').",
-    "b": "invoked with plain arguments there is no tool_call_id, so _format_output returns the str unchanged.",
-    "c": "a dict is no ToolOutputMixin and a tool_call_id is known, so it is serialised with json.dumps "
+    "a": "a dict is no ToolOutputMixin and a tool_call_id is known, so it is serialised with json.dumps "
          "into ToolMessage.content.",
-    "d": "Command inherits ToolOutputMixin, so BaseTool hands it back untouched (it is not a ToolMessage).",
-    "e": "RefundReceipt inherits ToolOutputMixin, so BaseTool hands it back untouched, even with a ToolCall.",
-    "f": "BaseTool lets it through, but ToolNode accepts only ToolMessage, Command or lists of them: "
+    "b": "RefundReceipt inherits ToolOutputMixin, so BaseTool hands it back untouched, even with a ToolCall.",
+    "c": "BaseTool lets it through, but ToolNode accepts only ToolMessage, Command or lists of them: "
          "TypeError 'returned unexpected type'. The marker is not a contract with ToolNode.",
-    "g": "without 'type': 'tool_call' the dict is treated as the arguments themselves; 'order_id' is not "
+    "d": "without 'type': 'tool_call' the dict is treated as the arguments themselves; 'order_id' is not "
          "among its keys, so validation fails (ValidationError: order_id Field required).",
-    "h": "plain arguments, no tool_call_id: the dict comes back as it was returned.",
+    "e": "a non-empty list whose items are all ToolOutputMixin instances is returned unchanged: you get the list "
+         "itself, not a Command. (ToolNode accepts such a list only when exactly one item carries the ToolMessage "
+         "that answers the call; this one has none.)",
+    "f": "one item (the str) is no ToolOutputMixin, so the all-items rule does not apply: the whole list is "
+         "wrapped, and since a Command is no content block it is stringified with str(). The Command is lost "
+         "as text.",
+    "g": "with response_format='content_and_artifact' the tool returns (content, artifact): the content goes "
+         "into ToolMessage.content for the model, the artifact into ToolMessage.artifact for the program.",
+    "h": "plain arguments, no tool_call_id: BaseTool returns only the content part ('2 orders found'); the "
+         "artifact is dropped, not returned as a tuple.",
 }
 
 #: short titles shown in the check report
 TITLES = {
-    "a": "str return, full ToolCall",
-    "b": "str return, plain arguments",
-    "c": "dict return, full ToolCall",
-    "d": "Command return, full ToolCall",
-    "e": "RefundReceipt(ToolOutputMixin) return, full ToolCall",
-    "f": "RefundReceipt(ToolOutputMixin) return, run by ToolNode",
-    "g": "dict shaped like a ToolCall but without 'type'",
-    "h": "dict return, plain arguments",
+    "a": "dict return, full ToolCall",
+    "b": "RefundReceipt(ToolOutputMixin) return, full ToolCall",
+    "c": "RefundReceipt(ToolOutputMixin) return, run by ToolNode",
+    "d": "dict shaped like a ToolCall but without 'type'",
+    "e": "list of two Commands, full ToolCall",
+    "f": "list of a Command and a str, full ToolCall",
+    "g": "content_and_artifact tuple, full ToolCall",
+    "h": "content_and_artifact tuple, plain arguments",
 }
 
 #: case id -> (the function that runs it, why the outcome is what it is)
@@ -167,7 +181,8 @@ def classify(run: Callable[[], Any]) -> tuple[str, str]:
     if isinstance(result, Command):
         return "Command", f"Command(update={result.update!r})"
     if isinstance(result, ToolMessage):
-        return "ToolMessage", f"ToolMessage(content={result.content!r}, tool_call_id={result.tool_call_id!r})"
+        artifact = "" if result.artifact is None else f", artifact={result.artifact!r}"
+        return "ToolMessage", f"ToolMessage(content={result.content!r}, tool_call_id={result.tool_call_id!r}{artifact})"
     return "raw", f"{type(result).__name__}: {result!r}"
 
 
@@ -184,7 +199,8 @@ def blank_predictions() -> dict[str, str]:
 def show_cases() -> None:
     """Print the tools and the code of every case (exactly what runs)."""
     parts = [inspect.getsource(RefundReceipt)]
-    parts += [inspect.getsource(t.func) for t in (refund_note, order_summary, set_stage, make_receipt)]
+    parts += [inspect.getsource(t.func) for t in (order_summary, make_receipt, quote_and_remember, quote_with_note,
+                                                   find_orders)]
     print("\n".join(parts))
     for cid, (run, _) in CASES.items():
         body = inspect.getsource(run).split("\n", 1)[1]
@@ -201,7 +217,7 @@ def reveal() -> None:
 
 
 def _probe(answer: Any) -> None:
-    if isinstance(answer, dict) and any(v in (None, "?", "") for v in answer.values()):
+    if isinstance(answer, dict) and any(v is None or v in ("?", "") for v in answer.values()):
         raise NotImplementedError("fill in every prediction")
 
 
@@ -224,4 +240,5 @@ PREDICT_THEN_RUN = Exercise(
     "predict what comes out",
     [_make_case(cid) for cid in CASES],
     probe=_probe,
+    unsolved_hint='replace every "?" in `predictions` and run the check again',
 )

@@ -7,7 +7,9 @@ rejects a history where a tool call has no ToolMessage, like a real provider).
 
 Program state is served when ``refund_stage`` becomes ``"submitted"``; the model is served
 when exactly one ToolMessage with the call's ``tool_call_id`` (and the request id in its
-content) lands in ``messages``.
+content) lands in ``messages``. The model must speak next, so the Command must not route
+(no ``goto``; in ``create_agent`` a ``goto=END`` would not end the run anyway) and the tool
+must not be ``return_direct``.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
+from langgraph.types import Command
 
-from ..scripted_model import ScriptedChatModel, tool_call
+from ..scripted_model import ProviderRuleError, ScriptedChatModel, tool_call
 from .core import Case, Exercise
 
 __all__ = ["MARK_SUBMITTED", "CheckContext", "run_with_state"]
@@ -43,7 +46,8 @@ class _AgentRefundState(AgentState):
     refund_stage: str
 
 
-def run_with_state(tool: BaseTool, request_id: str, *, call_id: str, stage: str = "quoted") -> dict[str, Any]:
+def run_with_state(tool: BaseTool, request_id: str, *, call_id: str, stage: str = "quoted",
+                   returned: list[Any] | None = None) -> dict[str, Any]:
     """Run one ``mark_refund_submitted``-style call through ``ToolNode`` and return the final state.
 
     Args:
@@ -51,6 +55,8 @@ def run_with_state(tool: BaseTool, request_id: str, *, call_id: str, stage: str 
         request_id: the model's argument.
         call_id: the tool call id of the scripted AIMessage.
         stage: ``refund_stage`` before the call.
+        returned: if given, what ToolNode got back from the tool (a ``Command`` or ``ToolMessage``,
+            after ToolNode's own checks) is appended to it, through ToolNode's ``wrap_tool_call`` hook.
 
     Returns:
         the graph's final state: ``{"messages": [...], "refund_stage": ...}``.
@@ -59,8 +65,14 @@ def run_with_state(tool: BaseTool, request_id: str, *, call_id: str, stage: str 
         ValueError: ToolNode's "Expected to have a matching ToolMessage" check
             (langgraph-prebuilt 1.1.3) when a returned Command lacks the matching ToolMessage.
     """
+    def capture(request: Any, execute: Any) -> Any:
+        result = execute(request)
+        if returned is not None:
+            returned.append(result)
+        return result
+
     graph = StateGraph(_RefundState, context_schema=CheckContext)
-    graph.add_node("tools", ToolNode([tool]))
+    graph.add_node("tools", ToolNode([tool], wrap_tool_call=capture))
     graph.add_edge(START, "tools")
     graph.add_edge("tools", END)
     call = {"name": tool.name, "args": {"request_id": request_id}, "id": call_id, "type": "tool_call"}
@@ -77,10 +89,10 @@ def _require_tool(answer: Any) -> BaseTool:
     return answer
 
 
-def _run(answer: Any, request_id: str, call_id: str) -> dict[str, Any]:
+def _run(answer: Any, request_id: str, call_id: str, returned: list[Any] | None = None) -> dict[str, Any]:
     tool = _require_tool(answer)
     try:
-        state = run_with_state(tool, request_id, call_id=call_id)
+        state = run_with_state(tool, request_id, call_id=call_id, returned=returned)
     except ValueError as exc:
         if "matching ToolMessage" in str(exc):
             raise AssertionError(
@@ -128,6 +140,18 @@ def _message_names_request(answer: Any) -> None:
     )
 
 
+def _no_routing(answer: Any) -> None:
+    returned: list[Any] = []
+    _run(answer, "RF-0042", "call_7", returned=returned)
+    commands = [r for r in returned if isinstance(r, Command)]
+    for command in commands:
+        assert not command.goto, (
+            f"the Command has goto={command.goto!r}. The model must speak next (it tells the user the request "
+            "id), so do not route. goto=END would not stop create_agent anyway: goto adds a target and the "
+            "agent's tools -> model edge still runs (section 6)"
+        )
+
+
 def _end_to_end(answer: Any) -> None:
     tool = _require_tool(answer)
     model = ScriptedChatModel(script=[[tool_call(tool.name, {"request_id": "RF-0042"})], "Your refund request RF-0042 is submitted."])
@@ -135,12 +159,21 @@ def _end_to_end(answer: Any) -> None:
     try:
         result = agent.invoke({"messages": [HumanMessage("submit it")], "refund_stage": "confirmed"},
                               context=CheckContext("user-42"))
+    except ProviderRuleError as exc:  # a ValueError subclass: catch it first
+        raise AssertionError(
+            f"the provider rejected the next model request: {exc}. The update must hold exactly one "
+            "ToolMessage, with tool_call_id=runtime.tool_call_id"
+        ) from None
     except ValueError as exc:
         if "matching ToolMessage" in str(exc):
             raise AssertionError("create_agent's ToolNode rejected the Command: no matching ToolMessage") from None
         raise
     assert result["refund_stage"] == "submitted", f"the agent run ended with refund_stage={result['refund_stage']!r}"
-    assert isinstance(result["messages"][-1], AIMessage), "the model should get the last word"
+    assert isinstance(result["messages"][-1], AIMessage), (
+        "the run ended on the ToolMessage, so the model never told the user: the model should get the last word "
+        "(do not mark this tool return_direct=True)"
+    )
+    assert len(model.requests) == 2, f"expected 2 model turns (call the tool, then tell the user), got {len(model.requests)}"
 
 
 MARK_SUBMITTED = Exercise(
@@ -151,7 +184,8 @@ MARK_SUBMITTED = Exercise(
         Case("program state: refund_stage becomes 'submitted'", _state_updated),
         Case("the model: one ToolMessage answers the same tool call id", _message_pairs),
         Case("the ToolMessage tells the model the request id", _message_names_request),
-        Case("end to end in create_agent", _end_to_end),
+        Case("the Command does not route (no goto): the model speaks next", _no_routing),
+        Case("end to end in create_agent: stage submitted, the model gets the last word", _end_to_end),
     ],
     probe=lambda answer: run_with_state(answer, "RF-0001", call_id="call_probe"),
 )

@@ -52,8 +52,13 @@ def run_parallel_writes(reducer: Reducer, initial: dict[str, float], writes: lis
 
 
 def _expect(label: str, got: Any, want: dict[str, float]) -> None:
-    assert isinstance(got, dict), f"{label}: the reducer must return a dict, it returned {type(got).__name__}"
+    _returned_dict(label, got)
     assert got == want, f"{label}: expected {_fmt(want)}, got {_fmt(got)}"
+
+
+def _returned_dict(label: str, got: Any) -> None:
+    forgot = " (did you forget `return`?)" if got is None else ""
+    assert isinstance(got, dict), f"{label}: the reducer must return a dict, it returned {type(got).__name__}{forgot}"
 
 
 def _fmt(value: Any) -> str:
@@ -80,6 +85,7 @@ def _no_mutation(reducer: Reducer) -> None:
     update = {"A1024": 450.0, "A1029": 2899.0}
     before = (dict(current), dict(update))
     result = reducer(current, update)
+    _returned_dict("merging two dicts", result)
     assert (current, update) == before, (
         "the reducer changed its arguments in place; build and return a new dict "
         "(the old value may still be held by a checkpoint)"
@@ -88,6 +94,8 @@ def _no_mutation(reducer: Reducer) -> None:
 
 
 def _graph_two_orders(reducer: Reducer) -> None:
+    # a reducer that returns None would crash inside LangGraph on the next write: report it plainly first
+    _returned_dict("merging two dicts", reducer({"A1030": 120.0}, {"A1024": 450.0}))
     a = {"A1024": 499.0, "A1029": 2899.0}
     b = {"A1024": 450.0}
     want = {"A1024": 450.0, "A1029": 2899.0, "A1030": 120.0}
@@ -98,6 +106,7 @@ def _graph_two_orders(reducer: Reducer) -> None:
 def _graph_three_writes(reducer: Reducer) -> None:
     writes = [{"A1024": 499.0}, {"A1024": 480.0, "A1030": 120.0}, {"A1030": 100.0, "A1029": 2899.0}]
     want = {"A1024": 480.0, "A1029": 2899.0, "A1030": 100.0}
+    _returned_dict("merging two dicts", reducer({"A1024": 499.0}, {"A1030": 120.0}))
     for order in itertools.permutations(writes):
         label = "graph, writes in the order " + " / ".join(_fmt(w) for w in order)
         _expect(label, run_parallel_writes(reducer, {}, list(order)), want)

@@ -76,13 +76,14 @@ def build_approval_graph(checkpointer: Any = None, *, counter: Counter | None = 
     Raises (from ``invoke``):
         ValueError: a run started without ``items`` (e.g. a resume sent to another
             thread_id), or a malformed resume value.
-        helpers.domain.DomainError: the refund service refused a submission.
+        helpers.domain.DomainError: the refund service refused a submission
+            (``AmountExceedsRefundable`` when an approved amount is above the refundable one).
         RuntimeError: the request was started more than 5 times on one graph.
     """
     from langgraph.graph import END, START, StateGraph
     from langgraph.types import interrupt
 
-    from helpers.domain import RefundService
+    from helpers.domain import AmountExceedsRefundable, RefundService
 
     service = RefundService()
     counts = counter if counter is not None else Counter()
@@ -113,8 +114,16 @@ def build_approval_graph(checkpointer: Any = None, *, counter: Counter | None = 
     def submit(state: ApprovalState) -> dict:
         ids = []
         for entry in state["approved"]:
-            request = service.submit(entry["order_id"], entry["amount"], user_id="user-42",
-                                     idempotency_key=f"approval-{entry['order_id']}")
+            try:
+                request = service.submit(entry["order_id"], entry["amount"], user_id="user-42",
+                                         idempotency_key=f"approval-{entry['order_id']}")
+            except AmountExceedsRefundable as exc:
+                # same error type and details, plus what the approver should have answered
+                raise AmountExceedsRefundable(
+                    f"{exc}; the '{entry['decision']}' answer for {entry['order_id']} asked too much: "
+                    "above the payload's 'refundable', answer {'type': 'edit', 'amount': payload['refundable']}",
+                    **exc.details,
+                ) from None
             ids.append(request.request_id)
         return {"requests": ids, "stage": "submitted"}
 
@@ -204,12 +213,12 @@ FINISH_REFUND = Exercise(
     "08.1",
     "answer the approval interrupts and finish the run",
     [
-        Case("an amount within the refundable amount is approved", _within_refundable,
-             "resume with {'type': 'approve'} when amount <= refundable"),
-        Case("an amount above the refundable amount is edited down", _above_refundable,
-             "resume with {'type': 'edit', 'amount': payload['refundable']}"),
-        Case("two orders: both interrupts are answered and the run ends", _two_interrupts,
-             "loop: while the result has interrupts, resume again"),
+        # No generic per-case hints: they would also be printed under unrelated crashes (a wrong
+        # resume shape, another thread). Each failed assertion and each error the graph raises
+        # says what to change for that case.
+        Case("an amount within the refundable amount is approved", _within_refundable),
+        Case("an amount above the refundable amount is edited down", _above_refundable),
+        Case("two orders: both interrupts are answered and the run ends", _two_interrupts),
         Case("the request is sent once and resumed on the same thread", _started_once),
         Case("the final state is returned", _returns_final_state),
     ],

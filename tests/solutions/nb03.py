@@ -124,6 +124,14 @@ def wrong_catches_only_tool_exception(ai_message, tools):
     return out + [_error(c, "invalid") for c in ai_message.invalid_tool_calls]
 
 
+async def wrong_forgets_await(ai_message, tools):
+    """Calls tool.ainvoke(call) without await: a list of coroutines, not ToolMessages."""
+    by_name = {t.name: t for t in tools}
+    return [by_name[c["name"]].ainvoke(c) for c in ai_message.tool_calls if c["name"] in by_name] + [
+        _error(c, "invalid") for c in ai_message.invalid_tool_calls
+    ]
+
+
 async def crashing(ai_message, tools):
     """Crashes inside the coroutine (the checker must report it, not raise)."""
     raise TypeError("boom inside run_tool_calls")
@@ -136,4 +144,5 @@ async def stub(ai_message, tools):
 
 SOLUTIONS = [run_tool_calls, run_tool_calls_sync]
 WRONG = [wrong_pairs_by_completion, wrong_no_error_handling, wrong_skips_invalid_calls,
-         wrong_repairs_invalid_calls, wrong_error_without_status, wrong_catches_only_tool_exception]
+         wrong_repairs_invalid_calls, wrong_error_without_status, wrong_catches_only_tool_exception,
+         wrong_forgets_await]

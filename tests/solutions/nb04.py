@@ -72,10 +72,35 @@ def wrong_returns_text(order_id: str, runtime: ToolRuntime[SupportContext]) -> s
 
 
 @tool
+def wrong_bare_runtime(order_id: str, runtime: ToolRuntime) -> dict:
+    """Right logic, but a bare ToolRuntime: Pydantic warns 'Expected `none`' on every call."""
+    try:
+        return ORDERS.get_order(order_id, user_id=runtime.context.user_id).to_dict()
+    except DomainError as exc:
+        return exc.to_dict()
+
+
+@tool
+def wrong_keeps_user_id(order_id: str, user_id: str, runtime: ToolRuntime[SupportContext]) -> dict:
+    """Added the runtime but left user_id in the signature (and so in the model's schema)."""
+    try:
+        return ORDERS.get_order(order_id, user_id=runtime.context.user_id).to_dict()
+    except DomainError as exc:
+        return exc.to_dict()
+
+
+@tool
+def stub(order_id: str, user_id: str) -> dict:
+    """The shipped stub: the unsafe signature, to be migrated."""
+    raise NotImplementedError("move user_id from the model's arguments to runtime.context")
+
+
+@tool
 def crashing(order_id: str, runtime: ToolRuntime[SupportContext]) -> dict:
     """A bug: raises KeyError."""
     return {}["missing"]
 
 
 SOLUTIONS = [solution, solution_other_param_name]
-WRONG = [wrong_user_id_from_model, wrong_hard_coded_user, wrong_no_ownership_check, wrong_raises, wrong_returns_text]
+WRONG = [wrong_user_id_from_model, wrong_hard_coded_user, wrong_no_ownership_check, wrong_raises, wrong_returns_text,
+         wrong_bare_runtime, wrong_keeps_user_id]

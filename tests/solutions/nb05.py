@@ -3,11 +3,11 @@
 SOLUTION = {
     "a": "ToolMessage",
     "b": "raw",
-    "c": "ToolMessage",
-    "d": "Command",
+    "c": "error",
+    "d": "error",
     "e": "raw",
-    "f": "error",
-    "g": "error",
+    "f": "ToolMessage",
+    "g": "ToolMessage",
     "h": "raw",
 }
 
@@ -15,15 +15,22 @@ SOLUTION = {
 WRONG_ALWAYS_TOOLMESSAGE = {cid: "ToolMessage" for cid in SOLUTION}
 
 #: the marker is taken for a contract with ToolNode, and the look-alike dict for a ToolCall
-WRONG_MIXIN_IS_A_CONTRACT = {**SOLUTION, "f": "raw", "g": "ToolMessage"}
+WRONG_MIXIN_IS_A_CONTRACT = {**SOLUTION, "c": "raw", "d": "ToolMessage"}
 
-#: "a Command comes back as text" and plain-args calls still get wrapped
-WRONG_COMMAND_AS_TEXT = {**SOLUTION, "d": "ToolMessage", "b": "ToolMessage", "h": "ToolMessage"}
+#: a list of Commands is taken for a Command
+WRONG_LIST_IS_A_COMMAND = {**SOLUTION, "e": "Command"}
+
+#: "a list that starts with a Command passes through too" (the all-items rule is missed)
+WRONG_MIXED_LIST_PASSES = {**SOLUTION, "f": "raw"}
+
+#: "(content, artifact) comes back as the tuple" / "plain args still build a ToolMessage with the artifact"
+WRONG_ARTIFACT_TUPLE = {**SOLUTION, "g": "raw", "h": "ToolMessage"}
 
 #: a label that does not exist
-WRONG_UNKNOWN_LABEL = {**SOLUTION, "c": "json"}
+WRONG_UNKNOWN_LABEL = {**SOLUTION, "a": "json"}
 
-WRONG = [WRONG_ALWAYS_TOOLMESSAGE, WRONG_MIXIN_IS_A_CONTRACT, WRONG_COMMAND_AS_TEXT, WRONG_UNKNOWN_LABEL]
+WRONG = [WRONG_ALWAYS_TOOLMESSAGE, WRONG_MIXIN_IS_A_CONTRACT, WRONG_LIST_IS_A_COMMAND, WRONG_MIXED_LIST_PASSES,
+         WRONG_ARTIFACT_TUPLE, WRONG_UNKNOWN_LABEL]
 
 
 class CrashingPredictions(dict):

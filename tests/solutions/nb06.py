@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from langchain.messages import ToolMessage
 from langchain.tools import ToolRuntime, tool
+from langgraph.graph import END
 from langgraph.types import Command
 
 
@@ -71,6 +72,30 @@ def wrong_user_id_argument(request_id: str, user_id: str, runtime: ToolRuntime[S
 
 
 @tool("mark_refund_submitted")
+def wrong_goto_end(request_id: str, runtime: ToolRuntime[SupportContext]) -> Command:
+    """Tries to end the run after recording: create_agent ignores it, and the model must speak next anyway."""
+    return Command(goto=END, update={
+        "refund_stage": "submitted",
+        "messages": [ToolMessage(f"Refund request {request_id} is submitted.", tool_call_id=runtime.tool_call_id)],
+    })
+
+
+@tool("mark_refund_submitted")
+def wrong_two_messages(request_id: str, runtime: ToolRuntime[SupportContext]) -> Command:
+    """Answers the same call twice."""
+    message = f"Refund request {request_id} is submitted."
+    return Command(update={"refund_stage": "submitted",
+                           "messages": [ToolMessage(message, tool_call_id=runtime.tool_call_id),
+                                        ToolMessage(message, tool_call_id=runtime.tool_call_id)]})
+
+
+@tool("mark_refund_submitted", return_direct=True)
+def wrong_return_direct(request_id: str, runtime: ToolRuntime[SupportContext]) -> Command:
+    """Ends the agent run on the ToolMessage: the model never tells the user."""
+    return solution.func(request_id, runtime)
+
+
+@tool("mark_refund_submitted")
 def crashing(request_id: str, runtime: ToolRuntime[SupportContext]) -> Command:
     """A bug: raises KeyError."""
     return {}["missing"]
@@ -78,4 +103,4 @@ def crashing(request_id: str, runtime: ToolRuntime[SupportContext]) -> Command:
 
 SOLUTIONS = [solution]
 WRONG = [wrong_returns_text, wrong_state_only, wrong_message_only, wrong_hard_coded_id, wrong_stage_value,
-         wrong_vague_message, wrong_user_id_argument]
+         wrong_vague_message, wrong_user_id_argument, wrong_goto_end, wrong_two_messages, wrong_return_direct]

@@ -17,7 +17,6 @@ def merge_quotes_comprehension(current: dict[str, float], update: dict[str, floa
     return {k: min(v for v in (current.get(k), update.get(k)) if v is not None) for k in keys}
 
 
-
 def wrong_last_wins(current, update):
     """Wrong: ``{**current, **update}`` lets the later write win, so the result depends on order."""
     return {**current, **update}
@@ -43,6 +42,13 @@ def wrong_only_update(current, update):
     return dict(update)
 
 
+def wrong_forgets_return(current, update):
+    """Wrong: builds the right dict on a copy, then forgets to return it (returns None)."""
+    merged = dict(current)
+    for order_id, amount in update.items():
+        merged[order_id] = min(merged.get(order_id, amount), amount)
+
+
 def crashing(current, update):
     """Crashes with KeyError for an order id that is not yet in ``current``."""
     return {**current, **{k: min(current[k], v) for k, v in update.items()}}
@@ -53,5 +59,6 @@ WRONG = {
     "mutates its argument": wrong_mutates,
     "keeps the larger amount": wrong_keeps_larger,
     "drops earlier orders": wrong_only_update,
+    "forgets to return": wrong_forgets_return,
 }
 SOLUTIONS = {"loop": merge_quotes, "comprehension": merge_quotes_comprehension}
