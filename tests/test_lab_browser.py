@@ -133,6 +133,8 @@ def test_start_here_runs_in_jupyterlab(lab_url, tmp_path):
             # No cell raised: JupyterLab marks error outputs with this MIME type.
             assert notebook.locator('[data-mime-type="application/vnd.jupyter.error"]').count() == 0
             assert notebook.locator(".jp-OutputArea-output", has_text="Traceback").count() == 0
-            page.screenshot(path=str(tmp_path / "00_start_here.png"), full_page=True)
+            diagram.scroll_into_view_if_needed()
+            diagram.screenshot(path=str(tmp_path / "sequence_diagram.png"))  # for a human to look at
+            page.screenshot(path=str(tmp_path / "00_start_here.png"))
         finally:
             browser.close()
