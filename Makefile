@@ -10,7 +10,7 @@ OFFLINE := env -u COURSE_MODEL -u OPENAI_BASE_URL -u OPENAI_API_KEY
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test notebooks clean-venv
+.PHONY: lab test nbval notebooks clean-venv
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ lab: $(STAMP)
 ## One pytest run: unit tests, exercise solutions, hygiene, and strict nbval over notebooks/.
 test: $(STAMP)
 	$(OFFLINE) $(BIN)/python -m pytest
+
+## Strict nbval over the notebooks only (CI runs it after `make test`: outputs must be stable run after run).
+nbval: $(STAMP)
+	$(OFFLINE) $(BIN)/python -m pytest notebooks
 
 ## Re-execute notebooks after changing a helper (all, or NB=notebooks/03_x.ipynb), then commit outputs.
 notebooks: $(STAMP)

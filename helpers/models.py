@@ -13,13 +13,15 @@ and the course must stay offline unless asked.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
+from pydantic import PrivateAttr
 
-from .scripted_model import ScriptedChatModel
+from .scripted_model import RecordedRequest, ScriptedChatModel
 
 __all__ = ["ModelConfigError", "chat_model", "describe_model", "real_model_configured"]
 
@@ -47,9 +49,10 @@ def chat_model(script: Sequence[Any] = (), *, env: Mapping[str, str] | None = No
         **scripted_kwargs: extra arguments for :class:`ScriptedChatModel` (e.g. ``strict_tool_names``).
 
     Returns:
-        ``ScriptedChatModel(script=...)`` when no real model is configured; otherwise
+        ``ScriptedChatModel(script=...)`` when no real model is configured; otherwise a
         ``langchain_openai.ChatOpenAI(model=COURSE_MODEL, base_url=OPENAI_BASE_URL or None,
-        temperature=0)``, which speaks the chat.completions API (langchain-openai 1.7.4).
+        temperature=0)`` subclass that also records its requests (``.requests``,
+        ``.last_request``), speaking the chat.completions API (langchain-openai 1.7.4).
 
     Raises:
         ModelConfigError: ``COURSE_MODEL`` set without ``OPENAI_API_KEY``, or
@@ -72,9 +75,67 @@ def chat_model(script: Sequence[Any] = (), *, env: Mapping[str, str] | None = No
             f"COURSE_MODEL={name} is set but OPENAI_API_KEY is missing: set OPENAI_API_KEY, "
             "or unset COURSE_MODEL to stay on the offline scripted model"
         )
-    from langchain_openai import ChatOpenAI  # imported only on the opt-in path (about 1.5 s)
+    return _recording_chat_openai()(model=name, api_key=key, base_url=base_url, temperature=0)
 
-    return ChatOpenAI(model=name, api_key=key, base_url=base_url, temperature=0)
+
+@functools.lru_cache(maxsize=1)
+def _recording_chat_openai() -> type:
+    """Build :class:`RecordingChatOpenAI` on first use (importing langchain_openai takes about 1.5 s)."""
+    from langchain_openai import ChatOpenAI
+
+    class RecordingChatOpenAI(ChatOpenAI):
+        """``ChatOpenAI`` (langchain-openai 1.7.4) that records each request like the scripted model.
+
+        ``requests`` / ``last_request`` hold :class:`~helpers.scripted_model.RecordedRequest`
+        objects (messages and bound tool schemas), so notebook cells that show "what the model
+        sees" work with a real model too. ``steps_left`` is ``None``: a real model has no script.
+        """
+
+        _requests: list = PrivateAttr(default_factory=list)
+
+        @property
+        def requests(self) -> list[RecordedRequest]:
+            """All requests sent so far (a copy of the list)."""
+            return list(self._requests)
+
+        @property
+        def last_request(self) -> RecordedRequest:
+            """The most recent request. Raises ``LookupError`` if there was none."""
+            if not self._requests:
+                raise LookupError("the model has not received a request yet")
+            return self._requests[-1]
+
+        @property
+        def steps_left(self) -> None:
+            """Always ``None``: a real model is not scripted."""
+            return None
+
+        def _record(self, messages: list, kwargs: dict) -> None:
+            self._requests.append(RecordedRequest(
+                index=len(self._requests) + 1,
+                messages=[m.model_copy(deep=True) for m in messages],
+                tools=list(kwargs.get("tools") or []),
+                tool_choice=kwargs.get("tool_choice"),
+            ))
+
+        def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+            self._record(messages, kwargs)
+            return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+        async def _agenerate(self, messages, stop=None, run_manager=None, **kwargs):
+            self._record(messages, kwargs)
+            return await super()._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+        def _stream(self, messages, stop=None, run_manager=None, **kwargs):
+            self._record(messages, kwargs)
+            yield from super()._stream(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+        async def _astream(self, messages, stop=None, run_manager=None, **kwargs):
+            self._record(messages, kwargs)
+            async for chunk in super()._astream(messages, stop=stop, run_manager=run_manager, **kwargs):
+                yield chunk
+
+    return RecordingChatOpenAI
 
 
 def describe_model(model: BaseChatModel) -> str:
@@ -84,4 +145,5 @@ def describe_model(model: BaseChatModel) -> str:
         return f"scripted model ({steps} step{'' if steps == 1 else 's'}, offline)"
     name = getattr(model, "model_name", None) or getattr(model, "model", "?")
     endpoint = " via a custom OPENAI_BASE_URL" if getattr(model, "openai_api_base", None) else ""
-    return f"{type(model).__name__} {name}{endpoint}"
+    library_class = next((c for c in type(model).__mro__ if c.__module__.startswith("langchain")), type(model))
+    return f"{library_class.__name__} {name}{endpoint}"

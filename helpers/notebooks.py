@@ -44,16 +44,29 @@ def _mark_allowed_errors(nb: nbformat.NotebookNode) -> None:
                 tags.append("raises-exception")
 
 
-def execute_notebook(path: Path, *, timeout: int = 600) -> None:
-    """Execute one notebook in place (see the module docstring for what is normalised).
+def execute_notebook(path: Path, *, timeout: int = 600, offline: bool = True, output: Path | None = None,
+                     allow_errors: bool = False) -> nbformat.NotebookNode:
+    """Execute one notebook (see the module docstring for what is normalised).
+
+    Args:
+        path: the notebook to run; its folder is the kernel's working directory.
+        timeout: seconds allowed per cell.
+        offline: remove the real-model variables from the kernel's environment (default).
+            ``False`` keeps them, to try the notebook against a configured model.
+        output: where to write the executed notebook; default: in place.
+        allow_errors: record errors as outputs and go on instead of stopping.
+
+    Returns:
+        the executed notebook.
 
     Raises:
-        nbclient.exceptions.CellExecutionError: an unmarked cell raised; the file is left unchanged.
+        nbclient.exceptions.CellExecutionError: an unmarked cell raised (unless ``allow_errors``);
+            nothing is written.
     """
     path = Path(path).resolve()
     nb = nbformat.read(path, as_version=4)
     _mark_allowed_errors(nb)
-    env = {k: v for k, v in os.environ.items() if k not in OFFLINE_UNSET}
+    env = {k: v for k, v in os.environ.items() if not (offline and k in OFFLINE_UNSET)}
     old_env = os.environ.copy()
     os.environ.clear()
     os.environ.update(env)  # the kernel inherits this process's environment
@@ -65,6 +78,7 @@ def execute_notebook(path: Path, *, timeout: int = 600) -> None:
             resources={"metadata": {"path": str(path.parent)}},
             store_widget_state=False,
             record_timing=False,
+            allow_errors=allow_errors,
         )
         client.execute()
     finally:
@@ -75,7 +89,8 @@ def execute_notebook(path: Path, *, timeout: int = 600) -> None:
         cell["id"] = f"cell-{number:03d}"
         cell.metadata.pop("execution", None)
     nbformat.validate(nb)
-    nbformat.write(nb, path)
+    nbformat.write(nb, output or path)
+    return nb
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -286,7 +286,8 @@ class ScriptedChatModel(BaseChatModel):
         stream_chunk_chars: size of the text/argument pieces when streaming (characters).
 
     Attributes:
-        requests: every :class:`RecordedRequest` received, in order.
+        requests: every :class:`RecordedRequest` the model answered, in order (a request
+            rejected by a provider rule raises before it is recorded and uses no step).
 
     Raises:
         ProviderRuleError: a request's history breaks a provider rule, or a reply calls
@@ -361,8 +362,9 @@ class ScriptedChatModel(BaseChatModel):
             )
             check_history(messages)
             if len(self._requests) >= len(self.script):
+                steps = len(self.script)
                 raise ScriptExhaustedError(
-                    f"script has {len(self.script)} steps and all were used; "
+                    f"script has {steps} step{'' if steps == 1 else 's'} and all were used; "
                     f"request {request.index} has no reply (add a step to the script)"
                 )
             self._requests.append(request)

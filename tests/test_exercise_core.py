@@ -81,3 +81,52 @@ def test_custom_unsolved_hint():
     exercise = Exercise("99.4", "predict", [Case("c", lambda d: None)], probe=lambda d: (_ for _ in ()).throw(NotImplementedError()),
                         unsolved_hint='replace every "?" in predictions')
     assert exercise.check({}).summary() == 'Exercise 99.4 (predict): not solved yet - replace every "?" in predictions'
+
+
+def test_system_exit_and_cancelled_error_become_feedback():
+    import asyncio
+
+    def exits(x):
+        raise SystemExit(3)
+
+    def cancelled(x):
+        raise asyncio.CancelledError()
+
+    for answer, name in ((exits, "SystemExit"), (cancelled, "CancelledError")):
+        result = EXERCISE.check(answer)
+        assert result.solved and not result.passed
+        assert all(r.status == "error" and name in r.feedback for r in result.results)
+
+
+def test_an_exception_whose_message_cannot_be_shown():
+    class Weird(Exception):
+        def __str__(self):
+            raise RuntimeError("no")
+
+    def answer(x):
+        raise Weird()
+
+    result = EXERCISE.check(answer)
+    assert result.results[0].feedback == "your code raised Weird: <Weird whose message could not be shown>"
+
+
+def test_keyboard_interrupt_still_stops_the_check():
+    def answer(x):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        EXERCISE.check(answer)
+
+
+def test_not_implemented_in_a_later_branch_is_reported_not_hidden():
+    def answer(x):
+        if x == 2:
+            return 4
+        raise NotImplementedError
+
+    exercise = Exercise("99.5", "branches", [Case("two", lambda f: f(2) == 4 or (_ for _ in ()).throw(AssertionError())),
+                                             Case("three", lambda f: f(3))])
+    result = exercise.check(answer)
+    assert result.solved
+    assert [(r.name, r.status) for r in result.results] == [("two", "pass"), ("three", "error")]
+    assert "not finished" in result.results[1].feedback

@@ -123,7 +123,7 @@ def test_start_here_runs_in_jupyterlab(lab_url, tmp_path):
             page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', timeout=60_000)
 
             expect(notebook.locator(".jp-OutputArea-output", has_text="not solved yet")).to_have_count(1)
-            expect(notebook.locator(".jp-OutputArea-output", has_text="scripted model (1 step, offline)")).to_have_count(1)
+            expect(notebook.locator(".jp-OutputArea-output", has_text="scripted model (1 step, offline)").first).to_be_visible()
             # Markdown tables: the trace table (and the static tables in Markdown cells).
             expect(notebook.locator(".jp-OutputArea-output table", has_text="answers call_1")).to_have_count(1)
             # Mermaid: the sequence diagram output is drawn as an SVG image, not left as code.

@@ -217,7 +217,7 @@ def test_running_past_the_script_names_the_step_count():
 
 def test_agent_that_loops_past_the_script_gets_the_clear_error_not_stopiteration():
     model = ScriptedChatModel(script=[[tool_call("lookup_order", {"order_id": "A1"})]])
-    with pytest.raises(ScriptExhaustedError, match="script has 1 steps"):
+    with pytest.raises(ScriptExhaustedError, match="script has 1 step and all were used"):
         create_agent(model, [lookup_order]).invoke(ask())
 
 

@@ -20,8 +20,12 @@ from typing import Any
 __all__ = ["Case", "CaseResult", "CheckResult", "Exercise"]
 
 
-class _Unsolved(Exception):
-    """Internal: the answer is still the stub."""
+def _safe_str(exc: BaseException) -> str:
+    """``str(exc)``, or a placeholder when the exception's own ``__str__`` fails."""
+    try:
+        return str(exc)
+    except Exception:  # noqa: BLE001
+        return f"<{type(exc).__name__} whose message could not be shown>"
 
 
 @dataclass(frozen=True)
@@ -137,20 +141,34 @@ class Exercise:
         self.unsolved_hint = unsolved_hint or CheckResult.unsolved_hint
 
     def evaluate(self, answer: Any) -> CheckResult:
-        """Run every case and return the :class:`CheckResult` (never raises for a bad answer)."""
-        try:
-            if answer is None:
-                raise _Unsolved
-            if self.probe is not None:
-                try:
-                    self.probe(answer)
-                except NotImplementedError:
-                    raise _Unsolved from None
-                except Exception:  # noqa: BLE001 - the cases report it properly
-                    pass
-            results = [self._run_case(case, answer) for case in self.cases]
-        except _Unsolved:
-            return CheckResult(self.id, self.title, solved=False, unsolved_hint=self.unsolved_hint)
+        """Run every case and return the :class:`CheckResult`.
+
+        Never raises for a bad answer: anything the answer raises (``SystemExit`` and
+        ``asyncio.CancelledError`` included, ``KeyboardInterrupt`` excepted, so the learner
+        can still stop a hanging answer) becomes per-case feedback. ``NotImplementedError``
+        means "unsolved" only when the probe (or, without a probe, the first case) raises it;
+        from a later case it is reported as an unfinished branch.
+        """
+        unsolved = CheckResult(self.id, self.title, solved=False, unsolved_hint=self.unsolved_hint)
+        if answer is None:
+            return unsolved
+        if self.probe is not None:
+            try:
+                self.probe(answer)
+            except NotImplementedError:
+                return unsolved
+            except KeyboardInterrupt:
+                raise
+            except BaseException:  # noqa: BLE001 - the cases report it properly
+                pass
+        results = []
+        for number, case in enumerate(self.cases):
+            result = self._run_case(case, answer)
+            if result is None:  # NotImplementedError
+                if self.probe is None and number == 0:
+                    return unsolved
+                result = CaseResult(case.name, "error", "your code raised NotImplementedError: a branch is not finished yet")
+            results.append(result)
         return CheckResult(self.id, self.title, solved=True, results=results, unsolved_hint=self.unsolved_hint)
 
     def check(self, answer: Any) -> CheckResult:
@@ -158,16 +176,19 @@ class Exercise:
         return self.evaluate(answer)
 
     @staticmethod
-    def _run_case(case: Case, answer: Any) -> CaseResult:
+    def _run_case(case: Case, answer: Any) -> CaseResult | None:
+        """One case's result, or ``None`` when the answer raised ``NotImplementedError``."""
         try:
             case.run(answer)
         except NotImplementedError:
-            raise _Unsolved from None
+            return None
         except AssertionError as exc:
-            message = str(exc) or case.hint or "the result is not what this case expects"
+            message = _safe_str(exc) or case.hint or "the result is not what this case expects"
             return CaseResult(case.name, "fail", message)
-        except Exception as exc:  # noqa: BLE001 - the learner's exception becomes feedback
-            text = f"your code raised {type(exc).__name__}: {exc}"
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - the learner's exception becomes feedback
+            text = f"your code raised {type(exc).__name__}: {_safe_str(exc)}"
             if case.hint:
                 text += f" (hint: {case.hint})"
             return CaseResult(case.name, "error", " ".join(text.split()))
