@@ -5,6 +5,7 @@
 * :mod:`helpers.domain`: orders, refund policies, the refund service and its error codes.
 * :mod:`helpers.display`: traces, mermaid diagrams, state diffs, ``show_error``.
 * :mod:`helpers.exercises`: the exercise core and one module of exercises per notebook.
+* :mod:`helpers.widgets`: ipywidgets whose every control is also a plain method (imported on demand).
 * :mod:`helpers.notebooks`: execute notebooks with nbclient (``python -m helpers.notebooks``).
 
 The concept a notebook teaches is never hidden here: tools, graphs, ToolMessages and

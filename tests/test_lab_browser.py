@@ -138,3 +138,42 @@ def test_start_here_runs_in_jupyterlab(lab_url, tmp_path):
             page.screenshot(path=str(tmp_path / "00_start_here.png"))
         finally:
             browser.close()
+
+
+def test_you_are_the_model_widget_works_in_jupyterlab(lab_url, tmp_path):
+    """Notebook 02's widget renders, and typing arguments + clicking Send shows ToolNode's answer."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(f"{lab_url}/lab/tree/notebooks/02_tool_calls_are_requests.ipynb?reset&token={TOKEN}")
+            page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', timeout=90_000)
+            notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook")
+            _menu(page, "Edit", "Clear Outputs of All Cells")
+            _menu(page, "Run", "Run All Cells")
+            widget = notebook.locator(".widget-vbox", has_text="Can I get my money back for order A1024?")
+            expect(widget).to_be_visible(timeout=120_000)
+            page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', timeout=120_000)
+            assert notebook.locator('[data-mime-type="application/vnd.jupyter.error"]').count() == 0
+
+            # Wait until the front end shows the last scripted send (call_4): the kernel's state has synced.
+            expect(widget).to_contain_text("call_4", timeout=30_000)
+            expect(widget.locator("textarea")).to_have_value('{"order_id": "Z9999"}', timeout=30_000)
+            widget.scroll_into_view_if_needed()
+            widget.locator("select").select_option("submit_refund_request")
+            arguments = widget.locator("textarea")
+            expect(arguments).to_have_value('{"order_id": "", "amount": 0}', timeout=15_000)
+            arguments.fill('{"order_id": "A1024"}')
+            widget.locator("button", has_text="Send tool call").click()
+            # The scripted cell below already sent 4 calls from the kernel, so this click is call_5.
+            expect(widget).to_contain_text("ToolMessage(tool_call_id=call_5, status=error)", timeout=15_000)
+            expect(widget).to_contain_text("amount: Field required")
+
+            arguments.fill('{"order_id": A1024}')
+            widget.locator("button", has_text="Send tool call").click()
+            expect(widget).to_contain_text("No tool ran", timeout=15_000)
+            widget.screenshot(path=str(tmp_path / "you_are_the_model.png"))
+        finally:
+            browser.close()
