@@ -11,6 +11,7 @@ is skipped, unless ``COURSE_REQUIRE_BROWSER=1`` (set by ``.ci/run``) turns the s
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -97,83 +98,81 @@ def _menu(page, menu: str, item: str) -> None:
     entry.click()
 
 
-def test_start_here_runs_in_jupyterlab(lab_url, tmp_path):
+@contextlib.contextmanager
+def _run_notebook_in_lab(lab_url: str, name: str):
+    """Open ``notebooks/<name>`` in JupyterLab, clear its saved outputs, Run All; yield (page, notebook locator)."""
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(f"{lab_url}/lab/tree/notebooks/00_start_here.ipynb?reset&token={TOKEN}")
+            page.goto(f"{lab_url}/lab/tree/notebooks/{name}?reset&token={TOKEN}")
             page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', timeout=90_000)
             notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook")
-            # Saved outputs are shown until the cells run again; clear them so every output below is fresh.
+            # Saved outputs are shown until the cells run again; clear them so every output checked is fresh.
             _menu(page, "Edit", "Clear Outputs of All Cells")
             expect(notebook.locator(".jp-OutputArea-output")).to_have_count(0, timeout=10_000)
             _menu(page, "Run", "Run All Cells")
-
-            # The last cell's check renders as Markdown; wait for it, then for the kernel to go idle.
-            try:
-                expect(notebook.locator(".jp-OutputArea-output", has_text="all 4 checks passed")).to_be_visible(timeout=120_000)
-            except AssertionError:
-                page.screenshot(path=str(tmp_path / "failure.png"), full_page=True)
-                log = (tmp_path / "lab.log").read_text()[-3000:]
-                raise AssertionError(f"notebook 00 did not finish in JupyterLab; screenshot {tmp_path}/failure.png; "
-                                     f"server log tail:\n{log}") from None
-            page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', timeout=60_000)
-
-            expect(notebook.locator(".jp-OutputArea-output", has_text="not solved yet")).to_have_count(1)
-            expect(notebook.locator(".jp-OutputArea-output", has_text="scripted model (1 step, offline)").first).to_be_visible()
-            # Markdown tables: the trace table (and the static tables in Markdown cells).
-            expect(notebook.locator(".jp-OutputArea-output table", has_text="answers call_1")).to_have_count(1)
-            # Mermaid: the sequence diagram output is drawn as an SVG image, not left as code.
-            diagram = notebook.locator('.jp-OutputArea-output .jp-RenderedMermaid img[src^="data:image/svg+xml"]')
-            expect(diagram).to_have_count(1, timeout=30_000)
-            assert notebook.locator(".jp-RenderedMermaid .jp-RenderedMermaid-error, .jp-mermaid-error").count() == 0
-            # No cell raised: JupyterLab marks error outputs with this MIME type.
-            assert notebook.locator('[data-mime-type="application/vnd.jupyter.error"]').count() == 0
-            assert notebook.locator(".jp-OutputArea-output", has_text="Traceback").count() == 0
-            diagram.scroll_into_view_if_needed()
-            diagram.screenshot(path=str(tmp_path / "sequence_diagram.png"))  # for a human to look at
-            page.screenshot(path=str(tmp_path / "00_start_here.png"))
+            yield page, notebook
         finally:
             browser.close()
+
+
+def test_start_here_runs_in_jupyterlab(lab_url, tmp_path):
+    from playwright.sync_api import expect
+
+    with _run_notebook_in_lab(lab_url, "00_start_here.ipynb") as (page, notebook):
+        # The last cell's check renders as Markdown; wait for it, then for the kernel to go idle.
+        try:
+            expect(notebook.locator(".jp-OutputArea-output", has_text="all 4 checks passed")).to_be_visible(timeout=120_000)
+        except AssertionError:
+            page.screenshot(path=str(tmp_path / "failure.png"), full_page=True)
+            log = (tmp_path / "lab.log").read_text()[-3000:]
+            raise AssertionError(f"notebook 00 did not finish in JupyterLab; screenshot {tmp_path}/failure.png; "
+                                 f"server log tail:\n{log}") from None
+        page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', timeout=60_000)
+
+        expect(notebook.locator(".jp-OutputArea-output", has_text="not solved yet")).to_have_count(1)
+        expect(notebook.locator(".jp-OutputArea-output", has_text="scripted model (1 step, offline)").first).to_be_visible()
+        # Markdown tables: the trace table (and the static tables in Markdown cells).
+        expect(notebook.locator(".jp-OutputArea-output table", has_text="answers call_1")).to_have_count(1)
+        # Mermaid: the sequence diagram output is drawn as an SVG image, not left as code.
+        diagram = notebook.locator('.jp-OutputArea-output .jp-RenderedMermaid img[src^="data:image/svg+xml"]')
+        expect(diagram).to_have_count(1, timeout=30_000)
+        assert notebook.locator(".jp-RenderedMermaid .jp-RenderedMermaid-error, .jp-mermaid-error").count() == 0
+        # No cell raised: JupyterLab marks error outputs with this MIME type.
+        assert notebook.locator('[data-mime-type="application/vnd.jupyter.error"]').count() == 0
+        assert notebook.locator(".jp-OutputArea-output", has_text="Traceback").count() == 0
+        diagram.scroll_into_view_if_needed()
+        diagram.screenshot(path=str(tmp_path / "sequence_diagram.png"))  # for a human to look at
+        page.screenshot(path=str(tmp_path / "00_start_here.png"))
 
 
 def test_you_are_the_model_widget_works_in_jupyterlab(lab_url, tmp_path):
     """Notebook 02's widget renders, and typing arguments + clicking Send shows ToolNode's answer."""
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(f"{lab_url}/lab/tree/notebooks/02_tool_calls_are_requests.ipynb?reset&token={TOKEN}")
-            page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', timeout=90_000)
-            notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook")
-            _menu(page, "Edit", "Clear Outputs of All Cells")
-            _menu(page, "Run", "Run All Cells")
-            widget = notebook.locator(".widget-vbox", has_text="Can I get my money back for order A1024?")
-            expect(widget).to_be_visible(timeout=120_000)
-            page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', timeout=120_000)
-            assert notebook.locator('[data-mime-type="application/vnd.jupyter.error"]').count() == 0
+    with _run_notebook_in_lab(lab_url, "02_tool_calls_are_requests.ipynb") as (page, notebook):
+        widget = notebook.locator(".widget-vbox", has_text="Can I get my money back for order A1024?")
+        expect(widget).to_be_visible(timeout=120_000)
+        page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', timeout=120_000)
+        assert notebook.locator('[data-mime-type="application/vnd.jupyter.error"]').count() == 0
 
-            # Wait until the front end shows the last scripted send (call_4): the kernel's state has synced.
-            expect(widget).to_contain_text("call_4", timeout=30_000)
-            expect(widget.locator("textarea")).to_have_value('{"order_id": "Z9999"}', timeout=30_000)
-            widget.scroll_into_view_if_needed()
-            widget.locator("select").select_option("submit_refund_request")
-            arguments = widget.locator("textarea")
-            expect(arguments).to_have_value('{"order_id": "", "amount": 0}', timeout=15_000)
-            arguments.fill('{"order_id": "A1024"}')
-            widget.locator("button", has_text="Send tool call").click()
-            # The scripted cell below already sent 4 calls from the kernel, so this click is call_5.
-            expect(widget).to_contain_text("ToolMessage(tool_call_id=call_5, status=error)", timeout=15_000)
-            expect(widget).to_contain_text("amount: Field required")
+        # Wait until the front end shows the last scripted send (call_4): the kernel's state has synced.
+        expect(widget).to_contain_text("call_4", timeout=30_000)
+        expect(widget.locator("textarea")).to_have_value('{"order_id": "Z9999"}', timeout=30_000)
+        widget.scroll_into_view_if_needed()
+        widget.locator("select").select_option("submit_refund_request")
+        arguments = widget.locator("textarea")
+        expect(arguments).to_have_value('{"order_id": "", "amount": 0}', timeout=15_000)
+        arguments.fill('{"order_id": "A1024"}')
+        widget.locator("button", has_text="Send tool call").click()
+        # The scripted cell below already sent 4 calls from the kernel, so this click is call_5.
+        expect(widget).to_contain_text("ToolMessage(tool_call_id=call_5, status=error)", timeout=15_000)
+        expect(widget).to_contain_text("amount: Field required")
 
-            arguments.fill('{"order_id": A1024}')
-            widget.locator("button", has_text="Send tool call").click()
-            expect(widget).to_contain_text("No tool ran", timeout=15_000)
-            widget.screenshot(path=str(tmp_path / "you_are_the_model.png"))
-        finally:
-            browser.close()
+        arguments.fill('{"order_id": A1024}')
+        widget.locator("button", has_text="Send tool call").click()
+        expect(widget).to_contain_text("No tool ran", timeout=15_000)
+        widget.screenshot(path=str(tmp_path / "you_are_the_model.png"))
