@@ -1,9 +1,7 @@
-"""Interactive widgets (ipywidgets 8.1) for the notebooks.
+"""The "you are the model" widget of notebook 02.
 
-Every action a learner can take with the mouse is also a plain method (``choose``,
-``set_arguments``, ``send``), so tests drive the widgets headless and notebooks can show a
-scripted run. Handlers never ``print`` (nbval compares cell output); results go to ``HTML``
-widgets, whose values are the widget state.
+Every control is also a plain method (``choose``, ``set_arguments``, ``send``), so tests drive it
+headless and the notebook can show a scripted run. Handlers never ``print``.
 """
 
 from __future__ import annotations
@@ -22,7 +20,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 
-from .display import format_error
+from ..display import format_error
 
 __all__ = ["ModelTurn", "YouAreTheModel"]
 

@@ -1,0 +1,12 @@
+"""Interactive widgets (ipywidgets 8.1) for the notebooks.
+
+Every action a learner can take with the mouse is also a plain method, so tests drive the
+widgets headless and notebooks can show a scripted run. Handlers never ``print`` (nbval
+compares cell output); results go to ``HTML`` widgets, whose values are the widget state.
+
+* :class:`YouAreTheModel` (notebook 02): play the model, see what ``ToolNode`` does with the call.
+"""
+
+from .you_are_the_model import ModelTurn, YouAreTheModel
+
+__all__ = ["ModelTurn", "YouAreTheModel"]
