@@ -21,7 +21,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from pydantic import PrivateAttr
 
-from .scripted_model import RecordedRequest, ScriptedChatModel
+from .scripted_model import RequestLog, ScriptedChatModel
 
 __all__ = ["ModelConfigError", "chat_model", "describe_model", "real_model_configured"]
 
@@ -83,7 +83,7 @@ def _recording_chat_openai() -> type:
     """Build :class:`RecordingChatOpenAI` on first use (importing langchain_openai takes about 1.5 s)."""
     from langchain_openai import ChatOpenAI
 
-    class RecordingChatOpenAI(ChatOpenAI):
+    class RecordingChatOpenAI(RequestLog, ChatOpenAI):
         """``ChatOpenAI`` (langchain-openai 1.7.4) that records each request like the scripted model.
 
         ``requests`` / ``last_request`` hold :class:`~helpers.scripted_model.RecordedRequest`
@@ -94,44 +94,27 @@ def _recording_chat_openai() -> type:
         _requests: list = PrivateAttr(default_factory=list)
 
         @property
-        def requests(self) -> list[RecordedRequest]:
-            """All requests sent so far (a copy of the list)."""
-            return list(self._requests)
-
-        @property
-        def last_request(self) -> RecordedRequest:
-            """The most recent request. Raises ``LookupError`` if there was none."""
-            if not self._requests:
-                raise LookupError("the model has not received a request yet")
-            return self._requests[-1]
-
-        @property
         def steps_left(self) -> None:
             """Always ``None``: a real model is not scripted."""
             return None
 
-        def _record(self, messages: list, kwargs: dict) -> None:
-            self._requests.append(RecordedRequest(
-                index=len(self._requests) + 1,
-                messages=[m.model_copy(deep=True) for m in messages],
-                tools=list(kwargs.get("tools") or []),
-                tool_choice=kwargs.get("tool_choice"),
-            ))
+        def _log(self, messages: list, kwargs: dict) -> None:
+            self._record(self._new_request(messages, kwargs.get("tools"), kwargs.get("tool_choice")))
 
         def _generate(self, messages, stop=None, run_manager=None, **kwargs):
-            self._record(messages, kwargs)
+            self._log(messages, kwargs)
             return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
 
         async def _agenerate(self, messages, stop=None, run_manager=None, **kwargs):
-            self._record(messages, kwargs)
+            self._log(messages, kwargs)
             return await super()._agenerate(messages, stop=stop, run_manager=run_manager, **kwargs)
 
         def _stream(self, messages, stop=None, run_manager=None, **kwargs):
-            self._record(messages, kwargs)
+            self._log(messages, kwargs)
             yield from super()._stream(messages, stop=stop, run_manager=run_manager, **kwargs)
 
         async def _astream(self, messages, stop=None, run_manager=None, **kwargs):
-            self._record(messages, kwargs)
+            self._log(messages, kwargs)
             async for chunk in super()._astream(messages, stop=stop, run_manager=run_manager, **kwargs):
                 yield chunk
 

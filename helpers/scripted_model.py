@@ -51,6 +51,7 @@ from pydantic import ConfigDict, PrivateAttr
 __all__ = [
     "ProviderRuleError",
     "RecordedRequest",
+    "RequestLog",
     "ScriptExhaustedError",
     "ScriptedChatModel",
     "Step",
@@ -189,6 +190,40 @@ class RecordedRequest:
         return body
 
 
+class RequestLog:
+    """Mixin for chat models that keep one :class:`RecordedRequest` per request.
+
+    The class using it declares ``_requests: list = PrivateAttr(default_factory=list)``
+    (pydantic private attribute) and calls :meth:`_record` for each request.
+    """
+
+    _requests: list[RecordedRequest]
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        """All requests recorded so far (a copy of the list)."""
+        return list(self._requests)
+
+    @property
+    def last_request(self) -> RecordedRequest:
+        """The most recent request. Raises ``LookupError`` if there was none."""
+        if not self._requests:
+            raise LookupError("the model has not received a request yet")
+        return self._requests[-1]
+
+    def _new_request(self, messages: Sequence[BaseMessage], tools: Sequence[dict] | None, tool_choice: Any) -> RecordedRequest:
+        """A :class:`RecordedRequest` numbered after the recorded ones (copies the messages; not yet recorded)."""
+        return RecordedRequest(
+            index=len(self._requests) + 1,
+            messages=[m.model_copy(deep=True) for m in messages],
+            tools=list(tools or []),
+            tool_choice=tool_choice,
+        )
+
+    def _record(self, request: RecordedRequest) -> None:
+        self._requests.append(request)
+
+
 #: A script step: a reply, text, a list of tool calls, or a callable that picks one.
 Step = Union[AIMessage, str, list, Callable[[RecordedRequest], Any]]
 
@@ -269,7 +304,7 @@ def _next_ai_id(messages: Sequence[BaseMessage]) -> str:
     return f"ai-{highest + 1}"
 
 
-class ScriptedChatModel(BaseChatModel):
+class ScriptedChatModel(RequestLog, BaseChatModel):
     """A chat model that replays a script and enforces provider rules.
 
     Args:
@@ -313,18 +348,6 @@ class ScriptedChatModel(BaseChatModel):
         return "scripted-chat-model"
 
     @property
-    def requests(self) -> list[RecordedRequest]:
-        """All requests received so far (a copy of the list)."""
-        return list(self._requests)
-
-    @property
-    def last_request(self) -> RecordedRequest:
-        """The most recent request. Raises ``LookupError`` if there was none."""
-        if not self._requests:
-            raise LookupError("the scripted model has not received a request yet")
-        return self._requests[-1]
-
-    @property
     def steps_left(self) -> int:
         """How many script steps have not been played yet."""
         return len(self.script) - len(self._requests)
@@ -354,12 +377,7 @@ class ScriptedChatModel(BaseChatModel):
 
     def _next_reply(self, messages: list[BaseMessage], tools: list[dict] | None, tool_choice: Any) -> AIMessage:
         with self._lock:
-            request = RecordedRequest(
-                index=len(self._requests) + 1,
-                messages=[m.model_copy(deep=True) for m in messages],
-                tools=list(tools or []),
-                tool_choice=tool_choice,
-            )
+            request = self._new_request(messages, tools, tool_choice)
             check_history(messages)
             if len(self._requests) >= len(self.script):
                 steps = len(self.script)
@@ -367,7 +385,7 @@ class ScriptedChatModel(BaseChatModel):
                     f"script has {steps} step{'' if steps == 1 else 's'} and all were used; "
                     f"request {request.index} has no reply (add a step to the script)"
                 )
-            self._requests.append(request)
+            self._record(request)
             step = self.script[request.index - 1]
             if callable(step) and not isinstance(step, BaseMessage):
                 step = step(request)
