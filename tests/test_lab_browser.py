@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -98,6 +99,24 @@ def _menu(page, menu: str, item: str) -> None:
     entry.click()
 
 
+def _run_all(page, notebook) -> None:
+    """Run > Run All Cells, and make sure it took.
+
+    Seen here about once in twenty runs under load: the click lands while the notebook is still
+    connecting and nothing is queued. Queued cells show ``[*]`` (or a number once run) in their
+    prompt; if none does within 30 s, nothing was queued, so a second Run All cannot run twice.
+    """
+    started = notebook.locator(".jp-CodeCell .jp-InputPrompt").filter(has_text=re.compile(r"\[(\*|\d+)\]"))
+    for attempt in range(2):
+        _menu(page, "Run", "Run All Cells")
+        try:
+            started.first.wait_for(state="attached", timeout=30_000)
+            return
+        except Exception:  # noqa: BLE001 - playwright's TimeoutError
+            if attempt == 1:
+                raise
+
+
 @contextlib.contextmanager
 def _run_notebook_in_lab(lab_url: str, name: str):
     """Open ``notebooks/<name>`` in JupyterLab, clear its saved outputs, Run All; yield (page, notebook locator)."""
@@ -113,7 +132,8 @@ def _run_notebook_in_lab(lab_url: str, name: str):
             # Saved outputs are shown until the cells run again; clear them so every output checked is fresh.
             _menu(page, "Edit", "Clear Outputs of All Cells")
             expect(notebook.locator(".jp-OutputArea-output")).to_have_count(0, timeout=10_000)
-            _menu(page, "Run", "Run All Cells")
+            expect(notebook.locator(".jp-CodeCell .jp-InputPrompt").filter(has_text=re.compile(r"\d"))).to_have_count(0)
+            _run_all(page, notebook)
             yield page, notebook
         finally:
             browser.close()

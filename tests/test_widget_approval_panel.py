@@ -1,0 +1,307 @@
+"""The approval panel of notebook 08, driven headless through its plain methods and its buttons.
+
+Every resume goes through a real LangGraph graph with an ``InMemorySaver``; the checks look at the
+checkpoint afterwards to prove that refused input sent nothing.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections import Counter
+from typing import Annotated, Any, TypedDict
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import interrupt
+
+from helpers.exercises import nb08
+from helpers.widgets import ApprovalPanel, PanelResult, SentDecision
+
+TWO_ORDERS = {"items": [{"order_id": "A1024", "amount": 450.0}, {"order_id": "A1030", "amount": 150.0}]}
+
+
+@pytest.fixture
+def counter():
+    return Counter()
+
+
+@pytest.fixture
+def panel(counter):
+    """A panel on nb08's approval graph, paused at the first of two interrupts."""
+    graph = nb08.build_approval_graph(InMemorySaver(), counter=counter)
+    config = {"configurable": {"thread_id": "panel"}}
+    graph.invoke(TWO_ORDERS, config)
+    return ApprovalPanel(graph, config)
+
+
+class Decided(TypedDict, total=False):
+    order_id: str
+    decision: Any
+
+
+def _single(node, checkpointer=None):
+    builder = StateGraph(Decided)
+    builder.add_node("review", node)
+    builder.add_edge(START, "review")
+    builder.add_edge("review", END)
+    return builder.compile(checkpointer=checkpointer or InMemorySaver())
+
+
+def _open_review(state: Decided) -> dict:
+    """A payload without an "allowed" list: every decision of the panel is accepted."""
+    return {"decision": interrupt({"order_id": state["order_id"], "question": "refund?"})}
+
+
+def _paused(node, thread="t", **kwargs) -> ApprovalPanel:
+    graph = _single(node)
+    config = {"configurable": {"thread_id": thread}}
+    graph.invoke({"order_id": "A1029"}, config)
+    return ApprovalPanel(graph, config, **kwargs)
+
+
+# -- construction ---------------------------------------------------------------------------------
+
+
+def test_needs_a_checkpointer_and_a_thread_id():
+    builder = StateGraph(Decided)
+    builder.add_node("review", _open_review)
+    builder.add_edge(START, "review")
+    with pytest.raises(ValueError, match="checkpointer"):
+        ApprovalPanel(builder.compile(), {"configurable": {"thread_id": "x"}})
+    with pytest.raises(ValueError, match="thread_id"):
+        ApprovalPanel(_single(_open_review), {"configurable": {}})
+    with pytest.raises(ValueError, match="decisions must be"):
+        ApprovalPanel(_single(_open_review), {"configurable": {"thread_id": "x"}}, decisions=("approve", "escalate"))
+
+
+def test_a_thread_without_checkpoint_is_not_started_and_nothing_can_be_sent():
+    graph = nb08.build_approval_graph(InMemorySaver())
+    panel = ApprovalPanel(graph, {"configurable": {"thread_id": "empty"}})
+    assert panel.last.outcome == "not_started"
+    assert panel.pending == [] and panel.allowed() == ()
+    assert panel.approve_button.disabled and panel.edit_button.disabled and panel.reject_button.disabled
+    result = panel.approve()
+    assert result.outcome == "refused" and result.sent is None
+    assert "Nothing is pending on thread 'empty'" in result.message and "Nothing was sent" in result.message
+    assert "Nothing is pending" in panel.message_view.value
+    assert panel.history == []
+    assert graph.get_state({"configurable": {"thread_id": "empty"}}).values == {}  # no fresh run was started
+
+
+# -- what it shows ----------------------------------------------------------------------------------
+
+
+def test_shows_the_payload_never_the_interrupt_id(panel):
+    assert panel.last.outcome == "paused"
+    assert panel.pending == [{"order_id": "A1024", "amount": 450.0, "refundable": 499.0, "allowed": ["approve", "edit"]}]
+    interrupt_id = panel.graph.get_state(panel.config).interrupts[0].id
+    for view in (panel.pending_view, panel.result_view, panel.history_view, panel.header):
+        assert interrupt_id not in view.value
+    assert "refundable: 499.0" in panel.pending_view.value and "order_id: &quot;A1024&quot;" in panel.pending_view.value
+    assert "The run is paused" in panel.result_view.value
+    assert "Allowed here: approve, edit" in panel.pending_view.value
+    assert "No decision sent yet" in panel.history_view.value
+
+
+def test_the_payloads_allowed_list_switches_reject_off(panel):
+    assert panel.allowed() == ("approve", "edit")
+    assert not panel.approve_button.disabled and not panel.edit_button.disabled
+    assert panel.reject_button.disabled
+
+
+def test_plain_text_repr_is_deterministic(panel):
+    assert repr(panel.view).startswith("VBox(children=(HTML(value='<b>Approval panel</b> · thread <code>panel</code>')")
+
+
+# -- sending --------------------------------------------------------------------------------------
+
+
+def test_approve_then_edit_runs_to_the_end(panel, counter):
+    first = panel.approve()
+    assert isinstance(first, PanelResult)
+    assert (first.action, first.outcome, first.sent) == ("approve", "paused", {"type": "approve"})
+    assert first.interrupts == [{"order_id": "A1030", "amount": 150.0, "refundable": 120.0, "allowed": ["approve", "edit"]}]
+    assert "A1030" in panel.pending_view.value
+
+    second = panel.edit(120)
+    assert (second.outcome, second.sent) == ("finished", {"type": "edit", "amount": 120.0})
+    assert second.interrupts == [] and second.state["stage"] == "submitted"
+    assert second.state["requests"] == ["RF-0001", "RF-0002"]
+    assert panel.graph.get_state(panel.config).values["approved"] == [
+        {"order_id": "A1024", "amount": 450.0, "decision": "approve"},
+        {"order_id": "A1030", "amount": 120.0, "decision": "edit"},
+    ]
+    assert "Final state:" in panel.result_view.value and "RF-0002" in panel.result_view.value
+    assert "No interrupt is pending" in panel.pending_view.value
+    assert panel.approve_button.disabled and panel.edit_button.disabled
+    assert panel.history == [
+        SentDecision({"order_id": "A1024", "amount": 450.0, "refundable": 499.0, "allowed": ["approve", "edit"]},
+                     {"type": "approve"}, "paused"),
+        SentDecision({"order_id": "A1030", "amount": 150.0, "refundable": 120.0, "allowed": ["approve", "edit"]},
+                     {"type": "edit", "amount": 120.0}, "finished"),
+    ]
+    assert panel.summary() == ('1. A1024: {"type": "approve"} -> paused\n'
+                               '2. A1030: {"type": "edit", "amount": 120.0} -> finished')
+    assert "Sent decisions" in panel.history_view.value
+    assert counter["intake"] == 1  # resumed, never restarted
+    assert panel.amount_field.value == ""  # a sent edit clears the field
+
+    after = panel.approve()
+    assert after.outcome == "refused" and "Nothing is pending" in after.message
+    assert len(panel.history) == 2
+
+
+def test_edit_reads_the_amount_field(panel):
+    panel.amount_field.value = " 300 "
+    result = panel.edit()
+    assert result.sent == {"type": "edit", "amount": 300.0} and result.outcome == "paused"
+
+
+@pytest.mark.parametrize(("typed", "expected"), [
+    ("abc", "The amount 'abc' is not a number."),
+    ("", "The amount '' is not a number."),
+    ("-5", "The amount must be more than 0, got -5.0."),
+    ("0", "The amount must be more than 0, got 0.0."),
+    ("nan", "The amount 'nan' is not a finite number."),
+    ("inf", "The amount 'inf' is not a finite number."),
+    ("500", "The amount 500.0 is above the refundable 499.0"),
+])
+def test_a_bad_amount_is_refused_and_nothing_is_sent(panel, counter, typed, expected):
+    before = panel.graph.get_state(panel.config)
+    result = panel.edit(typed)
+    assert result.outcome == "refused" and result.sent is None
+    assert result.message.startswith(expected) and result.message.endswith("Nothing was sent.")
+    assert panel.amount_field.value == typed  # the typed text stays
+    assert expected.split(".")[0] in panel.message_view.value.replace("&#x27;", "'")
+    after = panel.graph.get_state(panel.config)
+    assert after.next == before.next == ("review",)
+    assert after.config == before.config  # no new checkpoint
+    assert counter["review"] == 1 and panel.history == []
+    # and the thread is not poisoned: a correct answer still works
+    assert panel.approve().outcome == "paused"
+
+
+def test_edit_with_a_number_or_bool_argument(panel):
+    assert panel.edit(True).outcome == "refused"  # written as 'True': not a number
+    assert panel.amount_field.value == "True"
+    assert panel.edit(450.5).sent == {"type": "edit", "amount": 450.5}
+
+
+def test_reject_refused_when_the_payload_does_not_allow_it(panel):
+    result = panel.reject("too much")
+    assert result.outcome == "refused"
+    assert result.message == "This interrupt does not accept 'reject'; it allows: approve, edit. Nothing was sent."
+    assert panel.reason_field.value == "too much" and panel.history == []
+
+
+def test_reject_with_a_reason_on_a_graph_that_accepts_it():
+    panel = _paused(_open_review)
+    assert panel.allowed() == ("approve", "edit", "reject") and not panel.reject_button.disabled
+    for empty in ("", "   "):
+        refused = panel.reject(empty)
+        assert refused.outcome == "refused"
+        assert refused.message == "A rejection needs a reason: type one in the reason field. Nothing was sent."
+    assert panel.graph.get_state(panel.config).next == ("review",)
+    result = panel.reject(" photo of the damage missing ")
+    assert result.outcome == "finished"
+    assert result.sent == {"type": "reject", "reason": "photo of the damage missing"}
+    assert panel.graph.get_state(panel.config).values["decision"] == result.sent
+    assert panel.reason_field.value == ""
+    assert panel.summary() == '1. A1029: {"type": "reject", "reason": "photo of the damage missing"} -> finished'
+
+
+def test_reject_reads_the_reason_field():
+    panel = _paused(_open_review)
+    panel.reason_field.value = "duplicate"
+    assert panel.reject().sent == {"type": "reject", "reason": "duplicate"}
+
+
+def test_decisions_argument_limits_the_panel():
+    panel = _paused(_open_review, decisions=("approve",))
+    assert panel.allowed() == ("approve",)
+    assert panel.edit_button.disabled and panel.reject_button.disabled
+    assert panel.edit(10).outcome == "refused"
+    assert panel.approve().outcome == "finished"
+
+
+def test_a_graph_error_after_sending_is_shown_not_raised():
+    def strict(state: Decided) -> dict:
+        decision = interrupt({"order_id": state["order_id"]})
+        if decision["type"] != "approve":
+            raise ValueError(f"only approvals are handled here, got {decision['type']!r}")
+        return {"decision": decision}
+
+    panel = _paused(strict)
+    result = panel.edit(10)
+    assert result.outcome == "error" and result.sent == {"type": "edit", "amount": 10.0}
+    assert result.message == "ValueError: only approvals are handled here, got 'edit'"
+    assert "ValueError" in panel.result_view.value
+    assert panel.history[-1].outcome == "error"
+    # this is the poisoned thread of notebook 08: a correct answer gets the stored one again
+    assert panel.approve().message == "ValueError: only approvals are handled here, got 'edit'"
+
+
+def test_several_pending_interrupts_are_answered_first_by_id():
+    class Both(TypedDict, total=False):
+        answers: Annotated[list, operator.add]
+
+    def ask(name):
+        return lambda state: {"answers": [(name, interrupt({"order_id": name}))]}
+
+    builder = StateGraph(Both)
+    builder.add_node("left", ask("L-1"))
+    builder.add_node("right", ask("R-1"))
+    builder.add_edge(START, "left")
+    builder.add_edge(START, "right")
+    builder.add_edge("left", END)
+    builder.add_edge("right", END)
+    graph = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "both"}}
+    graph.invoke({"answers": []}, config)
+    panel = ApprovalPanel(graph, config)
+    assert panel.pending == [{"order_id": "L-1"}, {"order_id": "R-1"}]
+    assert "1. (answered next)" in panel.pending_view.value and "2. (waits)" in panel.pending_view.value
+    first = panel.approve()
+    assert first.outcome == "paused" and first.interrupts == [{"order_id": "R-1"}]
+    second = panel.reject("no")
+    assert second.outcome == "finished"
+    assert dict(map(tuple, second.state["answers"])) == {"L-1": {"type": "approve"},
+                                                         "R-1": {"type": "reject", "reason": "no"}}
+
+
+def test_refresh_sees_a_resume_sent_elsewhere(panel):
+    from langgraph.types import Command
+
+    panel.graph.invoke(Command(resume={"type": "approve"}), panel.config)
+    result = panel.refresh()
+    assert result.action == "refresh" and result.outcome == "paused"
+    assert result.interrupts[0]["order_id"] == "A1030"
+    panel.graph.invoke(Command(resume={"type": "edit", "amount": 120.0}), panel.config)
+    assert panel.refresh().outcome == "finished"
+    assert panel.history == []  # only the panel's own decisions are recorded
+
+
+def test_an_action_answers_what_is_pending_now_not_a_stale_view(panel):
+    from langgraph.types import Command
+
+    panel.graph.invoke(Command(resume={"type": "approve"}), panel.config)  # answered elsewhere
+    result = panel.edit(120)  # the panel re-reads the checkpoint: this answers A1030, not A1024
+    assert result.outcome == "finished"
+    assert panel.history[0].payload["order_id"] == "A1030"
+
+
+def test_buttons_call_the_methods_and_handlers_print_nothing(panel, capsys):
+    panel.amount_field.value = "oops"
+    panel.edit_button.click()
+    assert panel.last.outcome == "refused" and panel.amount_field.value == "oops"
+    panel.approve_button.click()
+    assert panel.last.outcome == "paused"
+    panel.amount_field.value = "120"
+    panel.edit_button.click()
+    assert panel.last.outcome == "finished"
+    other = _paused(_open_review)
+    other.reason_field.value = "not needed"
+    other.reject_button.click()
+    assert other.last.sent == {"type": "reject", "reason": "not needed"}
+    assert capsys.readouterr() == ("", "")

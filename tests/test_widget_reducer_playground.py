@@ -1,0 +1,215 @@
+"""The reducer playground of notebook 07, driven headless through its plain methods and its button."""
+
+from __future__ import annotations
+
+import json
+import operator
+
+import pytest
+
+from helpers.widgets import PlaygroundResult, ReducerPlayground
+from helpers.widgets.reducer_playground import DEFAULT_A, DEFAULT_B, NO_REDUCER, merge_audit
+
+A = json.loads(DEFAULT_A)
+B = json.loads(DEFAULT_B)
+
+
+@pytest.fixture
+def playground():
+    return ReducerPlayground()
+
+
+def values(result: PlaygroundResult) -> list:
+    return [run.value for run in result.runs]
+
+
+def test_starts_with_the_plain_key_and_the_audit_writes_of_section_4(playground):
+    assert playground.reducer_names == [NO_REDUCER, "operator.add", "last_one_wins", "merge_first_seen", "merge_audit"]
+    assert playground.reducer_picker.value == NO_REDUCER
+    assert json.loads(playground.write_a.value) == [{"key": "refund-A1024", "event": "requested"}]
+    assert len(json.loads(playground.write_b.value)) == 2
+    assert "audit: Any" in playground.declaration.value and "plain key" in playground.declaration.value
+    assert "Not run yet" in playground.result_view.value
+    assert playground.results == []
+
+
+def test_choosing_a_reducer_shows_its_annotated_declaration(playground):
+    playground.choose_reducer("merge_audit")
+    assert playground.reducer_picker.value == "merge_audit"
+    assert "audit: Annotated[Any, merge_audit]" in playground.declaration.value
+
+
+def test_an_unknown_reducer_cannot_be_chosen(playground):
+    with pytest.raises(ValueError, match="unknown reducer 'add_messages'; offered: no reducer"):
+        playground.choose_reducer("add_messages")
+    assert playground.reducer_picker.value == NO_REDUCER
+
+
+def test_set_write_types_into_the_boxes_and_rejects_other_nodes(playground):
+    playground.set_write("a", "1")
+    playground.set_write("B", "2")
+    assert (playground.write_a.value, playground.write_b.value) == ("1", "2")
+    with pytest.raises(ValueError, match="node must be 'a' or 'b', got 'c'"):
+        playground.set_write("c", "3")
+
+
+def test_no_reducer_fails_with_the_real_invalid_update_error_in_both_orders(playground):
+    result = playground.run()
+    assert result.outcome == "invalid_update"
+    assert [run.first for run in result.runs] == ["a", "b"]
+    for run in result.runs:
+        assert run.error.startswith("InvalidUpdateError: At key 'audit': Can receive only one value per step.")
+        assert "INVALID_CONCURRENT_GRAPH_UPDATE" in run.error
+        assert "Traceback" not in run.error and run.value is None and run.calls == []
+    assert "data-outcome='invalid_update'" in playground.result_view.value
+    assert "Can receive only one value per step" in playground.result_view.value
+
+
+def test_no_reducer_fails_even_for_equal_values(playground):
+    playground.set_write("a", '"same"')
+    playground.set_write("b", '"same"')
+    assert playground.run().outcome == "invalid_update"
+
+
+def test_operator_add_concatenates_in_the_order_the_writes_are_applied(playground):
+    playground.choose_reducer("operator.add")
+    result = playground.run()
+    assert result.outcome == "differ"
+    assert values(result) == [A + B, B + A]
+    assert result.runs[0].calls == [(A, B)] and result.runs[1].calls == [(B, A)]
+    assert "the two write orders DIFFER" in playground.result_view.value
+
+
+def test_operator_add_on_numbers_agrees(playground):
+    playground.choose_reducer("operator.add")
+    playground.set_write("a", "1")
+    playground.set_write("b", "2.5")
+    result = playground.run()
+    assert result.outcome == "agree" and values(result) == [3.5, 3.5]
+    assert "data-outcome='agree'" in playground.result_view.value
+
+
+def test_last_one_wins_keeps_the_second_write(playground):
+    playground.choose_reducer("last_one_wins")
+    result = playground.run()
+    assert result.outcome == "differ" and values(result) == [B, A]
+
+
+def test_merge_first_seen_depends_on_the_order_and_merge_audit_does_not(playground):
+    playground.choose_reducer("merge_first_seen")
+    first_seen = playground.run()
+    assert first_seen.outcome == "differ"
+    assert [v[0]["event"] for v in values(first_seen)] == ["requested", "approved"]
+    playground.choose_reducer("merge_audit")
+    audit = playground.run()
+    assert audit.outcome == "agree"
+    assert values(audit) == [merge_audit(A, B)] * 2
+    assert [entry["key"] for entry in audit.runs[0].value] == ["refund-A1024", "refund-A1030"]
+
+
+def test_a_reducer_that_raises_is_reported_not_raised(playground):
+    playground.choose_reducer("operator.add")
+    playground.set_write("a", '{"A1024": 499.0}')
+    playground.set_write("b", '{"A1030": 120.0}')
+    result = playground.run()
+    assert result.outcome == "reducer_error"
+    assert [run.error for run in result.runs] == ["TypeError: unsupported operand type(s) for +: 'dict' and 'dict'"] * 2
+    assert "data-outcome='reducer_error'" in playground.result_view.value
+    playground.choose_reducer("merge_audit")
+    playground.set_write("a", "[1]")
+    playground.set_write("b", "[2]")
+    assert playground.run().outcome == "reducer_error"
+
+
+@pytest.mark.parametrize("box, text, expected", [
+    ("a", '[{"key": refund-A1024}]', "Write A is not valid JSON (Expecting value: line 1 column 10 (char 9)): fix it"),
+    ("b", "", "Write B is empty: fix it"),
+    ("b", "{'key': 1}", "Write B is not valid JSON (Expecting property name enclosed in double quotes"),
+])
+def test_invalid_json_runs_nothing_and_keeps_the_text(playground, box, text, expected):
+    playground.choose_reducer("operator.add")
+    playground.run()
+    before = playground.result_view.value
+    playground.set_write(box, text)
+    result = playground.run()
+    assert result.outcome == "invalid_json" and result.runs == []
+    assert result.message.startswith(expected)
+    assert getattr(playground, f"write_{box}").value == text
+    assert "data-outcome='invalid_json'" in playground.result_view.value and playground.result_view.value != before
+    assert "Your text is still in the box" in playground.result_view.value
+    assert len(playground.results) == 2
+    assert result.summary().startswith("operator.add: invalid JSON, nothing ran\n  Write")
+
+
+def test_a_reducer_that_modifies_its_argument_does_not_leak_between_runs():
+    def append_in_place(current, update):
+        current.extend(update)
+        return current
+
+    playground = ReducerPlayground({"append_in_place": append_in_place}, key="log", a="[1]", b="[2]")
+    result = playground.run()
+    assert values(result) == [[1, 2], [2, 1]]
+    assert result.runs[0].calls == [([1], [2])]  # recorded before the reducer changed them
+    assert "log: Annotated[Any, append_in_place]" in playground.declaration.value
+
+
+def test_custom_reducers_and_key_and_bad_constructor_arguments():
+    playground = ReducerPlayground({"plain": None, "add": operator.add}, key="checked_orders", a='["A1024"]',
+                                   b='["A1030"]')
+    assert playground.run().runs[0].error.startswith("InvalidUpdateError: At key 'checked_orders'")
+    playground.choose_reducer("add")
+    assert values(playground.run()) == [["A1024", "A1030"], ["A1030", "A1024"]]
+    with pytest.raises(ValueError, match="at least one reducer"):
+        ReducerPlayground({})
+    with pytest.raises(ValueError, match="key must be a Python identifier"):
+        ReducerPlayground(key="not a key")
+
+
+def test_summary_text(playground):
+    playground.choose_reducer("merge_audit")
+    summary = playground.run().summary()
+    assert summary.splitlines()[0] == "merge_audit: the two write orders agree"
+    assert summary.splitlines()[1].startswith('  A first -> audit = [{"key": "refund-A1024", "event": "approved"}')
+    assert summary.splitlines()[2].startswith("  B first -> audit = ")
+    playground.choose_reducer(NO_REDUCER)
+    lines = playground.run().summary().splitlines()
+    assert lines[0] == f"{NO_REDUCER}: LangGraph refuses the step in both orders"
+    assert lines[2].startswith("    For troubleshooting")  # continuation lines are indented
+
+
+def test_result_html_shows_both_orders_side_by_side_with_reducer_calls(playground):
+    playground.choose_reducer("operator.add")
+    playground.set_write("a", "[1]")
+    playground.set_write("b", "[2]")
+    playground.run()
+    html = playground.result_view.value
+    assert html.count("<td") == 2
+    assert html.index("A first") < html.index("B first")
+    assert "node_1 writes A, node_2 writes B" in html and "node_1 writes B, node_2 writes A" in html
+    assert "operator.add(current=[1], update=[2])" in html and "operator.add(current=[2], update=[1])" in html
+    assert "audit = [1, 2]" in html and "audit = [2, 1]" in html
+
+
+def test_the_widget_controls_drive_the_same_methods_and_print_nothing(playground, capsys):
+    playground.reducer_picker.value = "merge_audit"
+    assert "Annotated[Any, merge_audit]" in playground.declaration.value
+    playground.write_a.value = "[]"
+    playground.run_button.click()
+    assert playground.results[-1].outcome == "agree"
+    assert playground.results[-1].runs[0].value == merge_audit([], B)
+    playground.write_b.value = "not json"
+    playground.run_button.click()
+    assert playground.results[-1].outcome == "invalid_json"
+    playground.reducer_picker.value = NO_REDUCER
+    playground.write_b.value = "[]"
+    playground.run_button.click()
+    assert playground.results[-1].outcome == "invalid_update"
+    assert capsys.readouterr() == ("", "")
+
+
+def test_displays_its_vbox(playground, monkeypatch):
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))
+    playground._ipython_display_()
+    assert shown == [playground.view]
+    assert repr(playground.view).startswith("VBox(children=(HTML(value='<b>Reducer playground:</b>")
