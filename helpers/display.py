@@ -20,6 +20,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
 __all__ = [
+    "ADDRESS_PATTERN",
     "ErrorReport",
     "expect_error",
     "format_error",
@@ -231,7 +232,9 @@ def show_state_diff(before: Mapping[str, Any], after: Mapping[str, Any]) -> None
 
 _PATH = re.compile(r"(?<![\w:/.])(?:/[\w.\-+@~]+){2,}/([\w.\-+@~]+)")
 _WINDOWS_PATH = re.compile(r"(?:\b[A-Za-z]:|\\\\[\w.\-]+)(?:[\\/][\w.\-+@~ ]+?)*[\\/]([\w.\-+@~]+\.\w+)")
-_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+#: `` at 0x7f...`` in reprs: a memory address, different on every run (never show it).
+ADDRESS_PATTERN = re.compile(r" at 0x[0-9a-fA-F]+")
+_ADDRESS = ADDRESS_PATTERN
 
 
 def format_error(exc: BaseException) -> str:

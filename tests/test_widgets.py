@@ -112,3 +112,36 @@ def test_handlers_print_nothing(widget, capsys):
 def test_needs_tools():
     with pytest.raises(ValueError, match="at least one tool"):
         YouAreTheModel([])
+
+
+def test_absurdly_deep_json_is_invalid_not_a_crash(widget):
+    widget.set_arguments("[" * 100000 + "]" * 100000)
+    assert widget.send().outcome == "invalid_json"
+
+
+def test_a_lone_surrogate_is_escaped_before_it_reaches_the_browser():
+    @tool
+    def echo(text: str) -> str:
+        """Echo the text."""
+        return text
+
+    widget = YouAreTheModel([echo])
+    widget.set_arguments('{"text": "\\ud800"}')
+    widget.send()
+    widget.reply_view.value.encode("utf-8")  # would raise UnicodeEncodeError, as jupyter_client does
+    assert "\\ud800" in widget.reply_view.value
+
+
+def test_no_memory_address_from_a_tool_returning_an_object():
+    class Receipt:
+        pass
+
+    @tool
+    def make_receipt(order_id: str) -> object:
+        """Make a receipt."""
+        return Receipt()
+
+    widget = YouAreTheModel([make_receipt])
+    widget.set_arguments('{"order_id": "A1024"}')
+    turn = widget.send()
+    assert " at 0x" not in turn.summary() and " at 0x" not in widget.reply_view.value

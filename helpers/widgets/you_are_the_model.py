@@ -20,7 +20,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 
-from ..display import format_error
+from ..display import ADDRESS_PATTERN, format_error
 
 __all__ = ["ModelTurn", "YouAreTheModel"]
 
@@ -59,7 +59,12 @@ class ModelTurn:
             lines.append("No tool ran: a reply with only invalid tool calls has nothing to execute.")
         if self.outcome == "tool_raised":
             lines.append(f"The run stopped: {self.error}")
-        return "\n".join(lines)
+        return ADDRESS_PATTERN.sub("", "\n".join(lines))  # a tool returning an object: str() holds its address
+
+
+def _sendable(text: str) -> str:
+    """Text that can travel to the browser: lone surrogates (valid in JSON, invalid in UTF-8) escaped."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _template(schema: dict[str, Any]) -> str:
@@ -140,7 +145,7 @@ class YouAreTheModel:
             args = json.loads(raw)
             if not isinstance(args, dict):
                 raise ValueError("tool arguments must be a JSON object")
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
             ai = AIMessage(content="", invalid_tool_calls=[make_invalid_tool_call(name=name, args=raw, id=call_id,
                                                                                   error=f"not a JSON object: {exc}")])
             turn = ModelTurn(ai, [], "invalid_json")
@@ -155,7 +160,7 @@ class YouAreTheModel:
                 outcome = "argument_error" if any(m.status == "error" for m in tool_messages) else "ran"
                 turn = ModelTurn(ai, tool_messages, outcome)
         self.turns.append(turn)
-        self.reply_view.value = self._turn_html(turn)
+        self.reply_view.value = _sendable(self._turn_html(turn))
         return turn
 
     # -- rendering ------------------------------------------------------------------------------
@@ -174,8 +179,8 @@ class YouAreTheModel:
             "ran": "The application ran the tool and answered with a ToolMessage carrying the same id.",
             "argument_error": "The tool rejected the arguments; ToolNode answered with an error ToolMessage "
                               "(same id), so the model can fix its call.",
-            "invalid_json": "Not JSON: the reply holds an invalid tool call. Nothing ran, and create_agent "
-                            "would end the run here (section 5).",
+            "invalid_json": "Not a JSON object: the reply holds an invalid tool call. Nothing ran, and "
+                            "create_agent would end the run here (section 5).",
             "tool_raised": "The tool raised. ToolNode's default error handler re-raises everything except "
                            "argument errors, so the whole run stops and the call stays unanswered (notebook 09).",
         }
