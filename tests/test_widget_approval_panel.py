@@ -305,3 +305,168 @@ def test_buttons_call_the_methods_and_handlers_print_nothing(panel, capsys):
     other.reject_button.click()
     assert other.last.sent == {"type": "reject", "reason": "not needed"}
     assert capsys.readouterr() == ("", "")
+
+
+# -- regressions from the widget break report --------------------------------------------------------
+
+
+@pytest.mark.parametrize(("typed", "expected"), [
+    ("120.555", "The amount '120.555' has more than 2 decimals: refunds are paid in whole cents."),
+    ("0.001", "The amount '0.001' has more than 2 decimals"),
+    ("1e-320", "The amount '1e-320' rounds to 0.00: it must be at least 0.01."),
+])
+def test_amounts_that_are_not_whole_cents_are_refused(panel, counter, typed, expected):
+    """Break 1: 120.555 was sent, the refund service refused it in 'submit' and the thread was stuck."""
+    result = panel.edit(typed)
+    assert result.outcome == "refused" and result.sent is None
+    assert result.message.startswith(expected) and result.message.endswith("Nothing was sent.")
+    assert panel.amount_field.value == typed and panel.history == []
+    assert panel.graph.get_state(panel.config).next == ("review",) and counter["review"] == 1
+    assert panel.edit("120.50000000001").sent == {"type": "edit", "amount": 120.5}  # float noise is rounded
+
+
+def test_approving_an_amount_above_the_refundable_is_refused(panel):
+    assert panel.approve().outcome == "paused"  # A1024: 450.0 <= 499.0
+    result = panel.approve()  # A1030: 150.0 > 120.0
+    assert result.outcome == "refused" and result.sent is None
+    assert result.message.startswith("Approving keeps the amount 150.0, above the refundable 120.0")
+    assert len(panel.history) == 1 and panel.graph.get_state(panel.config).next == ("review",)
+    assert panel.edit(120).outcome == "finished"
+
+
+def test_a_stuck_thread_is_reported_as_stuck_not_finished(panel):
+    """Break 1: refresh() said 'finished' while snapshot.next == ('submit',)."""
+    from langgraph.types import Command
+
+    panel.graph.invoke(Command(resume={"type": "approve"}), panel.config)
+    with pytest.raises(Exception, match="at most 2 decimals"):  # sent around the panel's checks
+        panel.graph.invoke(Command(resume={"type": "edit", "amount": 120.555}), panel.config)
+    assert panel.graph.get_state(panel.config).next == ("submit",)
+    result = panel.refresh()
+    assert result.outcome == "stuck"
+    assert result.message.startswith("No interrupt is pending, but the run has NOT finished: it stopped before 'submit'")
+    assert "data-outcome='stuck'" in panel.result_view.value and "State at the checkpoint:" in panel.result_view.value
+    assert "Final state" not in panel.result_view.value and "finished;" not in panel.result_view.value
+    assert panel.approve_button.disabled and panel.edit_button.disabled and panel.reject_button.disabled
+    assert panel.approve().outcome == "refused"
+
+
+def test_an_error_that_leaves_the_run_stuck_says_so():
+    class Flow(TypedDict, total=False):
+        order_id: str
+        decision: Any
+
+    def submit(state):
+        raise RuntimeError("refund service down")
+
+    builder = StateGraph(Flow)
+    builder.add_node("review", _open_review)
+    builder.add_node("submit", submit)
+    builder.add_edge(START, "review")
+    builder.add_edge("review", "submit")
+    graph = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "stuck"}}
+    graph.invoke({"order_id": "A1024"}, config)
+    panel = ApprovalPanel(graph, config)
+    result = panel.approve()
+    assert result.outcome == "error" and result.sent == {"type": "approve"}
+    assert result.message.splitlines()[0] == "RuntimeError: refund service down"
+    assert "it stopped before 'submit'" in result.message
+    assert panel.refresh().outcome == "stuck"
+
+
+def test_a_breakpoint_after_the_resume_is_stuck_not_finished():
+    builder = StateGraph(Decided)
+    builder.add_node("review", _open_review)
+    builder.add_node("after", lambda state: {})
+    builder.add_edge(START, "review")
+    builder.add_edge("review", "after")
+    graph = builder.compile(checkpointer=InMemorySaver(), interrupt_before=["after"])
+    config = {"configurable": {"thread_id": "bp"}}
+    graph.invoke({"order_id": "A1024"}, config)
+    panel = ApprovalPanel(graph, config)
+    result = panel.approve()
+    assert result.outcome == "stuck" and result.message.startswith("Sent. No interrupt is pending")
+    assert result.state["decision"] == {"type": "approve"}
+
+
+def test_a_dataclass_state_schema_works():
+    """Break 4: dict(out.value) raised TypeError after the resume had been sent."""
+    from dataclasses import dataclass
+
+    @dataclass
+    class DS:
+        order_id: str = ""
+        decision: Any = None
+
+    builder = StateGraph(DS)
+    builder.add_node("review", _open_review)
+    builder.add_edge(START, "review")
+    graph = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "ds"}}
+    graph.invoke({"order_id": "A1029"}, config)
+    panel = ApprovalPanel(graph, config)
+    result = panel.approve()
+    assert result.outcome == "finished" and result.state == {"order_id": "A1029", "decision": {"type": "approve"}}
+    assert len(panel.history) == 1 and "Final state:" in panel.result_view.value
+
+
+def test_message_ids_never_show_in_the_final_state():
+    """Break 5: str(BaseMessage) put the random UUID ids of a messages key into the HTML."""
+    from langchain_core.messages import AIMessage
+    from langgraph.graph import MessagesState
+
+    def ask(state):
+        decision = interrupt({"order_id": "A1024", "allowed": ["approve", "reject"]})
+        return {"messages": [AIMessage("done: " + decision["type"])]}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("ask", ask)
+    builder.add_edge(START, "ask")
+    graph = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "m"}}
+    graph.invoke({"messages": [{"role": "user", "content": "refund"}]}, config)
+    panel = ApprovalPanel(graph, config, decisions=("approve", "reject"))
+    assert panel.approve().outcome == "finished"
+    ids = [m.id for m in graph.get_state(config).values["messages"]]
+    assert all(ids) and not any(i in panel.result_view.value for i in ids)
+    assert "id=" not in panel.result_view.value
+    assert ('messages: [{&quot;type&quot;: &quot;human&quot;, &quot;content&quot;: &quot;refund&quot;}, '
+            '{&quot;type&quot;: &quot;ai&quot;, &quot;content&quot;: &quot;done: approve&quot;}]') in panel.result_view.value
+
+
+def test_a_lone_surrogate_is_escaped_in_every_widget_value():
+    """Break 6: a lone surrogate in a widget value breaks the kernel's message packing."""
+    panel = _paused(_open_review, thread="\ud800", title="t\udc00")
+    panel.reject("bad \ud800 photo")
+    assert panel.reason_field.value == ""  # sent: the field is cleared
+    assert panel.history[0].resume == {"type": "reject", "reason": "bad \\ud800 photo"}
+    panel.edit("\ud800")  # refused: nothing pending
+    for widget in (panel.header, panel.pending_view, panel.message_view, panel.result_view, panel.history_view,
+                   panel.amount_field, panel.reason_field):
+        widget.value.encode("utf-8")
+    assert panel.amount_field.value == "\\ud800"
+    panel.summary().encode("utf-8")
+
+
+def test_an_order_id_with_a_line_break_keeps_history_and_summary_one_line_each():
+    """Break 8: _history_html split summary lines on '. ' and raised IndexError."""
+    def ask(state):
+        return {"decision": interrupt({"order_id": "A10\n24. x"})}
+
+    panel = _paused(ask)
+    result = panel.approve()
+    assert result.outcome == "finished" and len(panel.history) == 1
+    assert panel.summary() == '1. "A10\\n24. x": {"type": "approve"} -> finished'
+    assert "<li>&quot;A10\\n24. x&quot;: {&quot;type&quot;: &quot;approve&quot;} -&gt; finished</li>" in panel.history_view.value
+
+
+def test_edit_accepts_any_number_type(panel):
+    """Break 9: edit(Decimal('120')) wrote "Decimal('120')" into the field and was refused."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    assert panel.edit(Decimal("450.50")).sent == {"type": "edit", "amount": 450.5}
+    assert panel.amount_field.value == ""  # sent and cleared
+    result = panel.edit(Fraction(239, 2))
+    assert result.sent == {"type": "edit", "amount": 119.5} and result.outcome == "finished"

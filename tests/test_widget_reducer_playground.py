@@ -213,3 +213,85 @@ def test_displays_its_vbox(playground, monkeypatch):
     playground._ipython_display_()
     assert shown == [playground.view]
     assert repr(playground.view).startswith("VBox(children=(HTML(value='<b>Reducer playground:</b>")
+
+
+# -- regressions from the widget break report --------------------------------------------------------
+
+
+@pytest.mark.parametrize("deep", ["[" * 600 + "]" * 600, "[" * 100_000 + "]" * 100_000, '{"k": ' * 150 + "1" + "}" * 150])
+def test_deeply_nested_json_is_refused_not_raised(playground, capsys, deep):
+    """Break 2: RecursionError escaped run() and the click handler."""
+    playground.choose_reducer("operator.add")
+    playground.set_write("a", deep)
+    playground.set_write("b", "[]")
+    result = playground.run()
+    assert result.outcome == "invalid_json" and result.runs == []
+    assert result.message == "Write A nests deeper than 100 levels: fix it and run again."
+    assert playground.write_a.value == deep  # the typed text stays
+    playground.run_button.click()  # the handler does not raise either
+    assert playground.results[-1].outcome == "invalid_json"
+    assert capsys.readouterr() == ("", "")
+
+
+def test_nesting_up_to_the_limit_still_runs(playground):
+    playground.choose_reducer("operator.add")
+    playground.set_write("a", "[" * 100 + "]" * 100)
+    playground.set_write("b", "[]")
+    assert playground.run().outcome == "agree"
+
+
+def test_show_never_raises_on_a_deep_value():
+    from helpers.widgets.reducer_playground import _show
+
+    deep: list = []
+    for _ in range(5000):
+        deep = [deep]
+    assert _show(deep) == "<a value nested too deeply to show>"
+
+
+@pytest.mark.parametrize(("a", "b", "outcome"), [
+    ("true", "1", "differ"), ("1", "1.0", "differ"), ("0", "false", "differ"),
+    ("NaN", "NaN", "agree"), ('{"x": 1, "y": 2}', '{"y": 2, "x": 1}', "agree"), ("2", "2", "agree"),
+])
+def test_the_verdict_compares_what_is_shown(playground, a, b, outcome):
+    """Break 3: == said 'agree' for true vs 1 (shown differently) and 'differ' for NaN vs NaN."""
+    playground.choose_reducer("last_one_wins")
+    playground.set_write("a", a)
+    playground.set_write("b", b)
+    result = playground.run()
+    assert result.outcome == outcome, result.summary()
+    assert f"data-outcome='{outcome}'" in playground.result_view.value
+
+
+def test_a_lone_surrogate_is_escaped_in_every_widget_value(playground):
+    """Break 6: jupyter_client cannot send a lone surrogate; every widget value must encode as UTF-8."""
+    playground.choose_reducer("operator.add")
+    playground.set_write("a", '"\\ud800"')  # valid JSON for a lone surrogate
+    playground.set_write("b", '"x"')
+    result = playground.run()
+    assert result.outcome == "differ"
+    assert values(result) == ["\ud800x", "x\ud800"]  # the real values are untouched
+    for widget in (playground.result_view, playground.declaration, playground.write_a, playground.write_b):
+        widget.value.encode("utf-8")  # would raise UnicodeEncodeError on a surrogate
+    assert "audit = &quot;\\ud800x&quot;" in playground.result_view.value
+    result.summary().encode("utf-8")
+    playground.set_write("a", "\udc00 raw")  # a raw surrogate typed through the method
+    assert playground.write_a.value == "\\udc00 raw"
+
+
+def test_memory_addresses_are_not_shown():
+    """Break 7: a reducer returning a custom object showed '<Obj object at 0x...>'."""
+    class Obj:
+        pass
+
+    playground = ReducerPlayground({"odd": lambda current, update: Obj()}, a="[1]", b="[2]")
+    result = playground.run()
+    assert "0x" not in playground.result_view.value and "0x" not in result.summary()
+    assert "Obj object&gt;" in playground.result_view.value
+
+
+@pytest.mark.parametrize("key", ["__start__", "__end__", "__pregel_tasks", "__root__"])
+def test_reserved_keys_are_refused_clearly(key):
+    """Minor: '__start__' or '__pregel_tasks' gave confusing errors from inside LangGraph."""
+    with pytest.raises(ValueError, match=f"key must not start with '__'.*got '{key}'"):
+        ReducerPlayground(key=key)

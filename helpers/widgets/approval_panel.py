@@ -6,16 +6,19 @@ drive it headless and the notebook can show a scripted run. Handlers never ``pri
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 import math
+import numbers
 from dataclasses import dataclass, field
 from typing import Any
 
 import ipywidgets as widgets
+from langchain_core.messages import BaseMessage
 from langgraph.types import Command
 
-from ..display import format_error
+from ..display import _ADDRESS, format_error
 
 __all__ = ["ApprovalPanel", "PanelResult", "SentDecision"]
 
@@ -30,10 +33,13 @@ class PanelResult:
     Attributes:
         action: ``"approve"``, ``"edit"``, ``"reject"`` or ``"refresh"``.
         outcome: ``"paused"`` (the run waits at an interrupt), ``"finished"`` (no interrupt is
-            left; ``state`` holds the final values), ``"not_started"`` (the thread has no
-            checkpoint yet), ``"refused"`` (the input was checked and nothing was sent), or
-            ``"error"`` (the resume was sent and the graph raised; ``message`` says
-            ``Type: message``).
+            left and no node is due: ``state`` holds the final values), ``"stuck"`` (no interrupt
+            is pending but the checkpoint still has nodes to run, ``snapshot.next``: a node raised
+            after the last resume, or a static breakpoint; the panel cannot answer it),
+            ``"not_started"`` (the thread has no checkpoint yet), ``"refused"`` (the input was
+            checked and nothing was sent), or ``"error"`` (the resume was sent and the graph
+            raised; ``message`` says ``Type: message``, followed by the stuck note when the run
+            is left stuck).
         message: one plain sentence for the learner.
         sent: the resume value passed to ``Command(resume=...)``; ``None`` when nothing was sent.
         interrupts: the payloads (``Interrupt.value``) pending after the action, in order.
@@ -63,11 +69,68 @@ class SentDecision:
     outcome: str
 
 
+def _clean(text: str) -> str:
+    """``text`` with lone surrogates written as ``\\ud800`` escapes.
+
+    A widget value must be encodable as UTF-8: jupyter_client's JSON packer fails on a lone
+    surrogate (valid in JSON as ``"\\ud800"``) and the front end would never see the update.
+    """
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _plain(value: Any) -> Any:
+    """``json.dumps`` fallback for what is not JSON, without random ids or memory addresses.
+
+    A LangChain message (``BaseMessage``, e.g. in a ``messages`` state key) becomes
+    ``{"type": ..., "content": ...}``: its ``str`` would show its random UUID ``id``. A dataclass
+    becomes its fields; anything else its ``str`` with `` at 0x...`` removed.
+    """
+    if isinstance(value, BaseMessage):
+        return {"type": value.type, "content": value.content}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    if isinstance(value, (set, frozenset, tuple)):
+        return sorted(value, key=repr) if isinstance(value, (set, frozenset)) else list(value)
+    return _ADDRESS.sub("", str(value))
+
+
+def _json(value: Any, **kwargs: Any) -> str:
+    """``json.dumps`` with :func:`_plain` as fallback; never raises."""
+    try:
+        return json.dumps(value, default=_plain, ensure_ascii=False, **kwargs)
+    except (TypeError, ValueError, RecursionError):
+        return _ADDRESS.sub("", repr(value))
+
+
 def _dumps(value: Any) -> str:
     """A payload as text: one ``key: json`` line per key for a dict, else indented JSON."""
     if isinstance(value, dict):
-        return "\n".join(f"{key}: {json.dumps(item, default=str, ensure_ascii=False)}" for key, item in value.items())
-    return json.dumps(value, indent=2, default=str, ensure_ascii=False)
+        return "\n".join(f"{key}: {_json(item)}" for key, item in value.items())
+    return _json(value, indent=2)
+
+
+def _values(snapshot: Any) -> dict:
+    """A checkpoint's state values as a dict (``StateSnapshot.values``; a dataclass or model too)."""
+    values = snapshot.values
+    if isinstance(values, dict):
+        return dict(values)
+    if dataclasses.is_dataclass(values) and not isinstance(values, type):
+        return dataclasses.asdict(values)
+    if hasattr(values, "model_dump"):
+        return values.model_dump()
+    return dict(vars(values))
+
+
+def _number(value: Any) -> bool:
+    """``value`` is an ``int`` or ``float`` (not a ``bool``)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _about(order_id: Any) -> str:
+    """An ``order_id`` for one summary line: as it is when it is printable text, else as JSON."""
+    if isinstance(order_id, str) and order_id.isprintable():
+        return order_id
+    return _json(order_id)
 
 
 class ApprovalPanel:
@@ -88,8 +151,13 @@ class ApprovalPanel:
     value with the paused task: if the node then raises, a later correct resume does not replace
     it (the thread is poisoned). Refused, with a message and nothing sent: an action when nothing
     is pending; a decision the payload's ``"allowed"`` list (if it has one) does not contain; an
-    edit amount that is not a finite number, not above 0, or above the payload's ``"refundable"``
-    (if it has one); an empty reject reason. Typed text stays in its field when refused.
+    approval of a payload whose ``"amount"`` is above its ``"refundable"``; an edit amount that
+    is not a finite number, not above 0, not whole cents (more than 2 decimals, as
+    ``helpers.domain.RefundService`` requires; float noise such as ``120.50000000001`` is
+    rounded), or above the payload's ``"refundable"`` (if it has one); an empty reject reason.
+    Typed text stays in its field when refused. If a run is left stuck anyway (no interrupt
+    pending, ``snapshot.next`` not empty), the panel says so (outcome ``"stuck"``), never
+    "finished".
 
     Args:
         graph: a compiled graph with a checkpointer.
@@ -122,7 +190,8 @@ class ApprovalPanel:
         self.decisions = tuple(decisions)
         self.history: list[SentDecision] = []
         self._pending: list[Any] = []  # Interrupt objects, kept for their ids; only .value is ever shown
-        self.header = widgets.HTML(f"<b>{html.escape(title)}</b> · thread <code>{html.escape(self.thread_id)}</code>")
+        self.header = widgets.HTML(_clean(f"<b>{html.escape(title)}</b> · thread "
+                                          f"<code>{html.escape(self.thread_id)}</code>"))
         self.pending_view = widgets.HTML()
         self.amount_field = widgets.Text(value="", description="amount:", placeholder="e.g. 120.0")
         self.reason_field = widgets.Text(value="", description="reason:", placeholder="why it is rejected")
@@ -165,34 +234,51 @@ class ApprovalPanel:
         """Read the thread's checkpoint again and show what is pending. Sends nothing.
 
         Returns:
-            a :class:`PanelResult` with outcome ``paused``, ``finished`` or ``not_started``.
+            a :class:`PanelResult` with outcome ``paused``, ``finished``, ``stuck`` or ``not_started``.
         """
         snapshot = self.graph.get_state(self.config)
         self._pending = list(snapshot.interrupts)
-        values = dict(snapshot.values)
+        values = _values(snapshot)
         if self._pending:
             result = PanelResult("refresh", "paused", "The run is paused: answer the interrupt shown above.",
                                  interrupts=self.pending, state=values)
-        elif not values and not snapshot.next:
+        elif snapshot.next:
+            result = PanelResult("refresh", "stuck", self._stuck_message(snapshot.next), state=values)
+        elif not values:
             result = PanelResult("refresh", "not_started",
                                  f"Thread {self.thread_id!r} has no checkpoint: start the run first.", state=values)
         else:
-            result = PanelResult("refresh", "finished", "No interrupt is pending.", state=values)
+            result = PanelResult("refresh", "finished", "No interrupt is pending; the run finished.", state=values)
         return self._show(result)
 
+    @staticmethod
+    def _stuck_message(next_nodes: tuple[str, ...]) -> str:
+        names = ", ".join(repr(name) for name in next_nodes)
+        return (f"No interrupt is pending, but the run has NOT finished: it stopped before {names} "
+                "(a node raised after the last resume, or a breakpoint). There is nothing this panel can answer; "
+                "fix the cause, then continue with graph.invoke(None, config).")
+
     def approve(self) -> PanelResult:
-        """Answer the first pending interrupt with ``{"type": "approve"}``."""
-        return self._resume("approve", lambda: {"type": "approve"})
+        """Answer the first pending interrupt with ``{"type": "approve"}``.
+
+        Refused when the payload's ``"amount"`` is above its ``"refundable"`` (both numbers): the
+        approved amount would be refused by the refund service after the review, leaving the run
+        stuck; edit the amount instead.
+        """
+        return self._resume("approve", self._checked_approve)
 
     def edit(self, amount: Any = None) -> PanelResult:
         """Answer with ``{"type": "edit", "amount": x}``.
 
         Args:
-            amount: the new amount (number or text); ``None`` uses what is typed in the amount field.
-                A given value is written into the field first, as if typed.
+            amount: the new amount (number, e.g. ``int``/``float``/``Decimal``, or text); ``None``
+                uses what is typed in the amount field. A given value is written into the field
+                first, as if typed (``str(amount)``; a ``Fraction`` as its float).
         """
         if amount is not None:
-            self.amount_field.value = amount if isinstance(amount, str) else repr(amount)
+            if isinstance(amount, numbers.Real) and not isinstance(amount, (bool, int, float)):
+                amount = float(amount)  # e.g. Fraction(241, 2), whose str "241/2" is not a number
+            self.amount_field.value = _clean(amount if isinstance(amount, str) else str(amount))
         return self._resume("edit", self._checked_amount)
 
     def reject(self, reason: str | None = None) -> PanelResult:
@@ -202,7 +288,7 @@ class ApprovalPanel:
             reason: why (text); ``None`` uses what is typed in the reason field.
         """
         if reason is not None:
-            self.reason_field.value = str(reason)
+            self.reason_field.value = _clean(str(reason))
         return self._resume("reject", self._checked_reason)
 
     # -- checks and the real resume -----------------------------------------------------------
@@ -217,12 +303,27 @@ class ApprovalPanel:
             raise _Refused(f"The amount {text!r} is not a finite number.")
         if amount <= 0:
             raise _Refused(f"The amount must be more than 0, got {amount}.")
+        cents = round(amount, 2)
+        if abs(cents - amount) > 1e-9:  # the tolerance of helpers.domain._cents
+            raise _Refused(f"The amount {text!r} has more than 2 decimals: refunds are paid in whole cents.")
+        if cents <= 0:
+            raise _Refused(f"The amount {text!r} rounds to 0.00: it must be at least 0.01.")
+        amount = cents
         payload = self._pending[0].value
         refundable = payload.get("refundable") if isinstance(payload, dict) else None
-        if isinstance(refundable, (int, float)) and not isinstance(refundable, bool) and amount > refundable:
+        if _number(refundable) and amount > refundable:
             raise _Refused(f"The amount {amount} is above the refundable {float(refundable)}; "
                            "the refund service would refuse it after the review.")
         return {"type": "edit", "amount": amount}
+
+    def _checked_approve(self) -> dict:
+        payload = self._pending[0].value
+        if isinstance(payload, dict) and _number(payload.get("amount")) and _number(payload.get("refundable")) \
+                and payload["amount"] > payload["refundable"]:
+            raise _Refused(f"Approving keeps the amount {float(payload['amount'])}, above the refundable "
+                           f"{float(payload['refundable'])}; the refund service would refuse it after the review. "
+                           "Edit the amount instead.")
+        return {"type": "approve"}
 
     def _checked_reason(self) -> dict:
         reason = self.reason_field.value.strip()
@@ -246,17 +347,25 @@ class ApprovalPanel:
         try:
             out = self.graph.invoke(command, self.config, version="v2")
         except Exception as exc:  # noqa: BLE001 - the graph's error is shown, never raised from a click
-            result = PanelResult(action, "error", format_error(exc), sent=value, state=None)
-            self._pending = list(self.graph.get_state(self.config).interrupts)
-            result.interrupts = self.pending
+            snapshot = self.graph.get_state(self.config)
+            self._pending = list(snapshot.interrupts)
+            message = format_error(exc)
+            if not self._pending and snapshot.next:
+                message += "\n" + self._stuck_message(snapshot.next)
+            result = PanelResult(action, "error", message, sent=value, interrupts=self.pending, state=None)
         else:
+            # The state from the checkpoint is a dict whatever the schema (out.value may be a dataclass).
+            snapshot = self.graph.get_state(self.config)
             self._pending = list(out.interrupts)
             if self._pending:
                 result = PanelResult(action, "paused", "Sent. The run paused again at the next interrupt.",
-                                     sent=value, interrupts=self.pending, state=dict(out.value))
+                                     sent=value, interrupts=self.pending, state=_values(snapshot))
+            elif snapshot.next:
+                result = PanelResult(action, "stuck", "Sent. " + self._stuck_message(snapshot.next),
+                                     sent=value, state=_values(snapshot))
             else:
                 result = PanelResult(action, "finished", "Sent. The run finished; no interrupt is left.",
-                                     sent=value, state=dict(out.value))
+                                     sent=value, state=_values(snapshot))
         self.history.append(SentDecision(first.value, value, result.outcome))
         if action == "edit":
             self.amount_field.value = ""
@@ -267,7 +376,8 @@ class ApprovalPanel:
     def _refuse(self, action: str, message: str) -> PanelResult:
         result = PanelResult(action, "refused", message + " Nothing was sent.", interrupts=self.pending)
         self.last = result
-        self.message_view.value = f"<p class='course-refused' style='color:#b00020'>{html.escape(result.message)}</p>"
+        self.message_view.value = _clean(f"<p class='course-refused' style='color:#b00020'>"
+                                         f"{html.escape(result.message)}</p>")
         self._update_buttons()
         return result
 
@@ -276,9 +386,9 @@ class ApprovalPanel:
     def _show(self, result: PanelResult) -> PanelResult:
         self.last = result
         self.message_view.value = ""
-        self.pending_view.value = self._pending_html()
-        self.result_view.value = self._result_html(result)
-        self.history_view.value = self._history_html()
+        self.pending_view.value = _clean(self._pending_html())
+        self.result_view.value = _clean(self._result_html(result))
+        self.history_view.value = _clean(self._history_html())
         self._update_buttons()
         return result
 
@@ -303,28 +413,34 @@ class ApprovalPanel:
     def _result_html(result: PanelResult) -> str:
         lines = [result.message]
         if result.sent is not None:
-            lines.insert(0, f"Command(resume={json.dumps(result.sent)})")
-        if result.outcome == "finished" and result.state is not None:
-            lines.append("Final state:")
-            lines += [f"  {key}: {json.dumps(value, default=str, ensure_ascii=False)}" for key, value in result.state.items()]
+            lines.insert(0, f"Command(resume={_json(result.sent)})")
+        if result.outcome in ("finished", "stuck") and result.state is not None:
+            lines.append("Final state:" if result.outcome == "finished" else "State at the checkpoint:")
+            lines += [f"  {key}: {_json(value)}" for key, value in result.state.items()]
         return (f"<pre class='course-result' data-outcome='{result.outcome}'>"
                 f"{html.escape(chr(10).join(lines))}</pre>")
 
     def _history_html(self) -> str:
         if not self.history:
             return "<p class='course-history'><i>No decision sent yet.</i></p>"
-        rows = "".join(f"<li>{html.escape(line.split('. ', 1)[1])}</li>" for line in self.summary().splitlines())
+        rows = "".join(f"<li>{html.escape(self._line(decision))}</li>" for decision in self.history)
         return f"<div class='course-history'><b>Sent decisions</b><ol>{rows}</ol></div>"
 
+    @staticmethod
+    def _line(decision: SentDecision) -> str:
+        payload = decision.payload
+        about = payload.get("order_id") if isinstance(payload, dict) else None
+        prefix = f"{_about(about)}: " if about is not None else ""
+        return f"{prefix}{_json(decision.resume)} -> {decision.outcome}"
+
     def summary(self) -> str:
-        """Plain text: each decision sent, with the payload's ``order_id`` when it has one, and its outcome."""
-        lines = []
-        for number, decision in enumerate(self.history, 1):
-            payload = decision.payload
-            about = payload.get("order_id") if isinstance(payload, dict) else None
-            prefix = f"{number}. {about}: " if about is not None else f"{number}. "
-            lines.append(f"{prefix}{json.dumps(decision.resume)} -> {decision.outcome}")
-        return "\n".join(lines) or "no decision sent"
+        """Plain text: each decision sent, with the payload's ``order_id`` when it has one, and its outcome.
+
+        One line per decision (an ``order_id`` that is not printable text, e.g. one with a line
+        break, is shown as JSON).
+        """
+        lines = [f"{number}. {self._line(decision)}" for number, decision in enumerate(self.history, 1)]
+        return _clean("\n".join(lines)) or "no decision sent"
 
     def _ipython_display_(self) -> None:
         from IPython.display import display

@@ -20,9 +20,9 @@ import ipywidgets as widgets
 from langgraph.errors import InvalidUpdateError
 from langgraph.graph import START, StateGraph
 
-from ..display import format_error
+from ..display import _ADDRESS, format_error
 
-__all__ = ["DEFAULT_REDUCERS", "NO_REDUCER", "ReducerPlayground", "PlaygroundResult", "WriteOrderRun"]
+__all__ = ["DEFAULT_REDUCERS", "MAX_DEPTH", "NO_REDUCER", "ReducerPlayground", "PlaygroundResult", "WriteOrderRun"]
 
 Reducer = Callable[[Any, Any], Any]
 
@@ -73,12 +73,63 @@ DEFAULT_B = '[{"key": "refund-A1030", "event": "requested"}, {"key": "refund-A10
 ORDERS = (("a", "b"), ("b", "a"))  # whose value node_1 writes, whose node_2 writes
 
 
+#: Writes nested deeper than this are refused as ``invalid_json`` (deeper values hit Python's recursion limit).
+MAX_DEPTH = 100
+
+
+def _clean(text: str) -> str:
+    """``text`` with lone surrogates (valid in JSON, e.g. ``"\\ud800"``) written as ``\\ud800``.
+
+    A widget value must be encodable as UTF-8: jupyter_client's JSON packer fails on a lone
+    surrogate, and the front end would silently never see the update.
+    """
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _show(value: Any) -> str:
-    """JSON text of a value (``repr`` if a reducer returned something that is not JSON)."""
+    """JSON text of a value (``repr`` if a reducer returned something that is not JSON).
+
+    The ``repr`` fallback drops memory addresses (``<Obj object at 0x7f...>`` becomes
+    ``<Obj object>``), so the text is the same in every run. Never raises.
+    """
     try:
-        return json.dumps(value, ensure_ascii=False)
+        text = json.dumps(value, ensure_ascii=False)
+    except RecursionError:
+        return "<a value nested too deeply to show>"
     except (TypeError, ValueError):
-        return repr(value)
+        try:
+            text = _ADDRESS.sub("", repr(value))
+        except RecursionError:
+            return "<a value nested too deeply to show>"
+        except Exception as exc:  # noqa: BLE001 - a broken __repr__ must not break the widget
+            return f"<{type(value).__name__} whose repr raised {type(exc).__name__}>"
+    return _clean(text)
+
+
+def _same_text(value: Any) -> str:
+    """The text the verdict compares: key-sorted JSON, else what :func:`_show` displays.
+
+    ``true`` and ``1``, ``1`` and ``1.0``, ``0`` and ``false`` are equal in Python but shown
+    differently, so they must not "agree"; ``NaN`` and ``NaN`` are shown alike, so they do.
+    """
+    try:
+        return json.dumps(value, sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return _show(value)
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists/dicts nest in a parsed JSON value (a scalar is 0); iterative, no recursion."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (list, dict)):
+            level += 1
+            deepest = max(deepest, level)
+            if deepest > MAX_DEPTH:
+                return deepest
+            stack.extend((child, level) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 @dataclass
@@ -120,10 +171,11 @@ class PlaygroundResult:
     Attributes:
         reducer: the reducer's name (a key of the playground's ``reducers``).
         key: the state key both nodes write.
-        outcome: ``"agree"`` (both orders give equal values), ``"differ"`` (the value depends on the
-            order), ``"invalid_update"`` (a plain key: LangGraph refused the step with
+        outcome: ``"agree"`` (both orders give the same value, compared as the key-sorted JSON
+            text the learner sees: ``true`` and ``1`` differ, ``NaN`` and ``NaN`` agree), ``"differ"``
+            (the value depends on the order), ``"invalid_update"`` (a plain key: LangGraph refused the step with
             ``InvalidUpdateError``), ``"reducer_error"`` (the reducer raised in at least one order),
-            or ``"invalid_json"`` (a write is not JSON: nothing ran).
+            or ``"invalid_json"`` (a write is not JSON, or nests deeper than :data:`MAX_DEPTH`: nothing ran).
         runs: the two :class:`WriteOrderRun` objects (A first, then B first); empty for ``"invalid_json"``.
         message: for ``"invalid_json"``, which write is wrong and why.
     """
@@ -155,7 +207,7 @@ class PlaygroundResult:
         for run in self.runs:
             text = run.error if run.error else f"{self.key} = {_show(run.value)}"
             lines.append(f"  {run.label} -> " + text.replace("\n", "\n    "))
-        return "\n".join(lines)
+        return _clean("\n".join(lines))
 
 
 class ReducerPlayground:
@@ -189,7 +241,8 @@ class ReducerPlayground:
         view: the ``ipywidgets.VBox`` (displayed when the object is a cell's value).
 
     Raises:
-        ValueError: no reducers, or ``key`` is not a Python identifier.
+        ValueError: no reducers, ``key`` is not a Python identifier, or it starts with ``__``
+            (LangGraph reserves such names for its own channels: ``__start__``, ``__pregel_tasks``, ...).
     """
 
     def __init__(self, reducers: Mapping[str, Reducer | None] | None = None, *, key: str = "audit",
@@ -199,11 +252,14 @@ class ReducerPlayground:
             raise ValueError("ReducerPlayground needs at least one reducer to offer")
         if not key.isidentifier():
             raise ValueError(f"key must be a Python identifier, got {key!r}")
+        if key.startswith("__"):
+            raise ValueError(f"key must not start with '__': LangGraph reserves such names for its own channels "
+                             f"(__start__, __pregel_tasks, ...), got {key!r}")
         self.key = key
         self.results: list[PlaygroundResult] = []
         first = next(iter(self.reducers))
         self.reducer_picker = widgets.Dropdown(options=list(self.reducers), value=first, description="reducer:")
-        self.declaration = widgets.HTML(self._declaration_html(first))
+        self.declaration = widgets.HTML(_clean(self._declaration_html(first)))
         box = widgets.Layout(width="95%", height="4.5em")
         self.write_a = widgets.Textarea(value=a, description="write A (JSON):", layout=box,
                                         style={"description_width": "initial"})
@@ -214,8 +270,8 @@ class ReducerPlayground:
         self.reducer_picker.observe(self._on_pick, names="value")
         self.run_button.on_click(lambda _button: self.run())
         self.view = widgets.VBox([
-            widgets.HTML(f"<b>Reducer playground:</b> two parallel nodes write the key <code>{html.escape(key)}</code> "
-                         "in the same step"),
+            widgets.HTML(_clean(f"<b>Reducer playground:</b> two parallel nodes write the key "
+                                f"<code>{html.escape(key)}</code> in the same step")),
             self.reducer_picker, self.declaration, self.write_a, self.write_b, self.run_button, self.result_view,
         ])
 
@@ -239,27 +295,38 @@ class ReducerPlayground:
     def set_write(self, node: str, text: str) -> None:
         """Type the JSON value that node ``"a"`` or ``"b"`` writes.
 
+        A lone surrogate character in ``text`` is stored as its escape (``\\ud800``) so the widget
+        can still sync with the front end.
+
         Raises:
             ValueError: ``node`` is not ``"a"`` or ``"b"``.
         """
         box = {"a": self.write_a, "b": self.write_b}.get(node.lower() if isinstance(node, str) else node)
         if box is None:
             raise ValueError(f"node must be 'a' or 'b', got {node!r}")
-        box.value = text
+        box.value = _clean(text)
 
     def run(self) -> PlaygroundResult:
         """Run the graph in both write orders; show and return the :class:`PlaygroundResult`.
 
-        Invalid JSON in either box gives outcome ``"invalid_json"``: nothing runs and the typed text stays.
-        Errors from the graph (``InvalidUpdateError``, a reducer's exception) are caught and reported.
+        Invalid JSON in either box, or JSON nested deeper than :data:`MAX_DEPTH` levels, gives
+        outcome ``"invalid_json"``: nothing runs and the typed text stays. Errors from the graph
+        (``InvalidUpdateError``, a reducer's exception) are caught and reported. Never raises.
         """
         name = self.reducer_picker.value
         values = {}
         for node, box in (("a", self.write_a), ("b", self.write_b)):
+            problem = ""
             try:
                 values[node] = json.loads(box.value)
+            except RecursionError:
+                problem = f"nests deeper than {MAX_DEPTH} levels"
             except ValueError as exc:
                 problem = "is empty" if not box.value.strip() else f"is not valid JSON ({exc})"
+            else:
+                if _depth(values[node]) > MAX_DEPTH:
+                    problem = f"nests deeper than {MAX_DEPTH} levels"
+            if problem:
                 result = PlaygroundResult(name, self.key, "invalid_json",
                                           message=f"Write {node.upper()} {problem}: fix it and run again.")
                 break
@@ -268,7 +335,7 @@ class ReducerPlayground:
                     for first, second in ORDERS]
             result = PlaygroundResult(name, self.key, self._outcome(runs), runs)
         self.results.append(result)
-        self.result_view.value = self._result_html(result)
+        self.result_view.value = _clean(self._result_html(result))
         return result
 
     # -- the graph ------------------------------------------------------------------------------
@@ -284,14 +351,14 @@ class ReducerPlayground:
                 return reducer(current, update)
 
             annotation = Annotated[Any, recorded]
-        state = TypedDict("PlaygroundState", {self.key: annotation}, total=False)  # type: ignore[misc]
-        builder = StateGraph(state)
-        # Fresh copies: a reducer that modifies its arguments must not leak into the other run.
-        builder.add_node("node_1", lambda _state, v=copy.deepcopy(value_1): {self.key: v})
-        builder.add_node("node_2", lambda _state, v=copy.deepcopy(value_2): {self.key: v})
-        builder.add_edge(START, "node_1")
-        builder.add_edge(START, "node_2")
         try:
+            state = TypedDict("PlaygroundState", {self.key: annotation}, total=False)  # type: ignore[misc]
+            builder = StateGraph(state)
+            # Fresh copies: a reducer that modifies its arguments must not leak into the other run.
+            builder.add_node("node_1", lambda _state, v=copy.deepcopy(value_1): {self.key: v})
+            builder.add_node("node_2", lambda _state, v=copy.deepcopy(value_2): {self.key: v})
+            builder.add_edge(START, "node_1")
+            builder.add_edge(START, "node_2")
             run.value = builder.compile().invoke({}).get(self.key)
         except Exception as exc:  # noqa: BLE001 - shown to the learner, as show_error does
             run.error = format_error(exc)
@@ -303,12 +370,12 @@ class ReducerPlayground:
         if any(run.error for run in runs):
             return "invalid_update" if all(run.error.startswith(f"{InvalidUpdateError.__name__}:") for run in runs) \
                 else "reducer_error"
-        return "agree" if runs[0].value == runs[1].value else "differ"
+        return "agree" if _same_text(runs[0].value) == _same_text(runs[1].value) else "differ"
 
     # -- rendering ------------------------------------------------------------------------------
 
     def _on_pick(self, change: dict) -> None:
-        self.declaration.value = self._declaration_html(change["new"])
+        self.declaration.value = _clean(self._declaration_html(change["new"]))
 
     def _declaration_html(self, name: str) -> str:
         reducer = self.reducers[name]
