@@ -1,7 +1,9 @@
 """Plumbing for the course "Tool Calling, Step by Step".
 
 * :mod:`helpers.scripted_model`: the offline scripted chat model (``ScriptedChatModel``).
-* :mod:`helpers.models`: ``chat_model(script)``, the scripted model unless a real one is configured.
+* :mod:`helpers.live`: ``scripted_model`` (a protocol case, always scripted), ``live_model`` (a live cell:
+  the configured real model, scripted offline) and ``live_verdict`` (what the live model did).
+* :mod:`helpers.models`: the model factory behind them (environment variables, ``describe_model``).
 * :mod:`helpers.domain`: orders, refund policies, the refund service and its error codes.
 * :mod:`helpers.display`: traces, mermaid diagrams, state diffs, ``show_error``.
 * :mod:`helpers.exercises`: the exercise core and one module of exercises per notebook.
@@ -22,6 +24,7 @@ from .display import (
     show_state_diff,
     show_trace,
 )
+from .live import LiveVerdict, is_live, live_model, live_verdict, scripted_model
 from .models import ModelConfigError, chat_model, describe_model
 from .scripted_model import (
     ProviderRuleError,
@@ -34,6 +37,11 @@ from .scripted_model import (
 )
 
 __all__ = [
+    "LiveVerdict",
+    "is_live",
+    "live_model",
+    "live_verdict",
+    "scripted_model",
     "ModelConfigError",
     "ProviderRuleError",
     "RecordedRequest",
