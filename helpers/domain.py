@@ -43,6 +43,7 @@ __all__ = [
     "RefundService",
     "ServiceUnavailable",
     "User",
+    "refund_key",
 ]
 
 #: The course's data folder (``<repo>/data``).
@@ -232,6 +233,27 @@ def _cents(amount: Any) -> float | None:
 
 def _parse_date(value: str | None) -> date | None:
     return date.fromisoformat(value) if value else None
+
+
+def refund_key(order_id: str, amount: Any) -> str:
+    """The course's idempotency key for a refund: built from the business facts, ``refund:<order>:<amount>``.
+
+    A key from the facts (which order, how much; :class:`RefundService` scopes keys per user)
+    catches both kinds of repeat: a replay of the same tool call (a node re-run on resume) and
+    the model retrying with a *new* tool call id after a lost reply. A key built from the tool
+    call id catches only the first. The price: two genuinely separate refunds of the same
+    amount on the same order count as one request (notebook 09 discusses it).
+
+    Args:
+        order_id: the order id as the model sent it.
+        amount: the amount; a valid amount is written with two decimals (``12.5`` -> ``12.50``),
+            anything else as its ``repr`` (the service then refuses it as ``invalid_amount``).
+
+    Returns:
+        e.g. ``"refund:A1024:499.00"``.
+    """
+    cents = _cents(amount)
+    return f"refund:{order_id}:{cents:.2f}" if cents is not None else f"refund:{order_id}:{amount!r}"
 
 
 class OrderStore:
