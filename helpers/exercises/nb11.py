@@ -1,0 +1,194 @@
+"""Exercises of notebook 11 (the Deep Agents control plane): a deep agent whose policy writes need approval.
+
+``POLICY_APPROVAL`` (11.1) takes the learner's ``build_policy_agent(model, checkpointer)``, which
+returns a deep agent (``deepagents.create_deep_agent``, deepagents 0.7.32) configured so that
+every change to a file under ``/policies/`` (``write_file`` and ``edit_file``) waits for a
+person's approval, while reads and writes elsewhere run at once.
+
+Each hidden check builds a fresh agent with a fresh :class:`~helpers.scripted_model.ScriptedChatModel`
+(the model's move is the check's fixture: one tool call, then a closing text) and a fresh
+``InMemorySaver``, starts a thread with one policy file already in the ``files`` state, and then
+looks at what happened: did the run pause (``GraphOutput.interrupts``, ``invoke(...,
+version="v2")``), which action was put up for review, and what ``state["files"]`` holds after
+``Command(resume={"decisions": [{"type": "approve"}]})`` or a ``reject`` decision (the resume
+shape of ``langchain.agents.middleware.HumanInTheLoopMiddleware``, langchain 1.5.2).
+The checks read the default ``StateBackend``'s ``files`` state, so the agent must keep it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..scripted_model import tool_call
+from .core import Case, Exercise
+
+__all__ = ["CURRENT_POLICY", "POLICY_APPROVAL", "POLICY_FILE", "start_thread"]
+
+#: The policy file every check starts with (in the ``files`` state), and its content.
+POLICY_FILE = "/policies/refunds.md"
+CURRENT_POLICY = "Refunds within 30 days of delivery.\n"
+_NEW_POLICY = "/policies/returns.md"
+_NEW_TEXT = "Returns are free for faulty items.\n"
+_DRAFT = "/drafts/returns-idea.md"
+_CLOSING = "Done."
+
+
+def _initial_files() -> dict[str, Any]:
+    from deepagents.backends.utils import create_file_data
+
+    return {POLICY_FILE: create_file_data(CURRENT_POLICY)}
+
+
+def start_thread(answer: Any, call: dict[str, Any], thread: str) -> tuple[Any, dict, Any]:
+    """Build the learner's agent on a scripted model that makes ``call`` and then says "Done.", and start it.
+
+    Args:
+        answer: the learner's ``build_policy_agent(model, checkpointer)``.
+        call: the tool call the scripted model makes first (from :func:`helpers.tool_call`).
+        thread: the ``thread_id`` to run on.
+
+    Returns:
+        ``(agent, config, out)`` where ``out`` is the ``GraphOutput`` of the first ``invoke``
+        (``version="v2"``), started with the policy file of :data:`POLICY_FILE` in ``files``.
+
+    Raises:
+        AssertionError: the answer did not return something with ``invoke``.
+    """
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from ..live import scripted_model
+
+    model = scripted_model([[call], _CLOSING])
+    agent = answer(model, InMemorySaver())
+    assert hasattr(agent, "invoke"), (
+        f"build_policy_agent must return the agent that create_deep_agent(...) builds, got {type(agent).__name__}"
+    )
+    config = {"configurable": {"thread_id": thread}}
+    request = {"messages": [{"role": "user", "content": f"Please handle {call['args'].get('file_path')}."}],
+               "files": _initial_files()}
+    out = agent.invoke(request, config, version="v2")
+    return agent, config, out
+
+
+def _files(out: Any) -> dict[str, str]:
+    return {path: data.get("content") for path, data in (out.value.get("files") or {}).items()}
+
+
+def _gated_actions(out: Any) -> list[tuple[str, Any]]:
+    actions = []
+    for pending in out.interrupts:
+        value = pending.value if isinstance(pending.value, dict) else {}
+        actions += [(a.get("name"), (a.get("args") or {}).get("file_path")) for a in value.get("action_requests", [])]
+    return actions
+
+
+def _assert_paused_for(out: Any, name: str, path: str) -> None:
+    assert out.interrupts, (
+        f"the {name} of {path} ran without a pause: gate {name} for paths under /policies/ "
+        "(interrupt_on=... with a `when` predicate, or permissions=[FilesystemPermission(..., mode='interrupt')])"
+    )
+    assert _gated_actions(out) == [(name, path)], (
+        f"the pause should put up one action, {name} on {path}; it put up {_gated_actions(out)}"
+    )
+
+
+def _assert_ran_without_pause(out: Any, name: str, path: str) -> None:
+    assert not out.interrupts, (
+        f"the {name} of {path} paused for approval ({_gated_actions(out)}), but only changes under /policies/ "
+        "need a person: gate by path, not every call of the tool"
+    )
+
+
+def _assert_can_resume(agent: Any) -> None:
+    assert getattr(agent, "checkpointer", None) is not None, (
+        "the agent has no checkpointer, so the pause cannot be resumed: pass checkpointer=checkpointer to create_deep_agent"
+    )
+
+
+def _resume(agent: Any, config: dict, decision: dict) -> Any:
+    from langgraph.types import Command
+
+    return agent.invoke(Command(resume={"decisions": [decision]}), config, version="v2")
+
+
+def _write_pauses(answer) -> None:
+    _, _, out = start_thread(answer, tool_call("write_file", {"file_path": _NEW_POLICY, "content": _NEW_TEXT}), "check-pause")
+    _assert_paused_for(out, "write_file", _NEW_POLICY)
+    assert _NEW_POLICY not in _files(out), "the file was written before anyone approved it"
+
+
+def _approve_writes(answer) -> None:
+    agent, config, out = start_thread(answer, tool_call("write_file", {"file_path": _NEW_POLICY, "content": _NEW_TEXT}),
+                                      "check-approve")
+    _assert_paused_for(out, "write_file", _NEW_POLICY)
+    _assert_can_resume(agent)
+    out = _resume(agent, config, {"type": "approve"})
+    assert not out.interrupts, f"after the approval the run paused again: {_gated_actions(out)}"
+    files = _files(out)
+    assert files.get(_NEW_POLICY) == _NEW_TEXT, (
+        f"after the approval {_NEW_POLICY} should hold {_NEW_TEXT!r}; files are {files}"
+    )
+
+
+def _reject_keeps_out(answer) -> None:
+    agent, config, out = start_thread(answer, tool_call("write_file", {"file_path": _NEW_POLICY, "content": _NEW_TEXT}),
+                                      "check-reject")
+    _assert_paused_for(out, "write_file", _NEW_POLICY)
+    _assert_can_resume(agent)
+    out = _resume(agent, config, {"type": "reject", "message": "Not approved by the refund lead."})
+    files = _files(out)
+    assert _NEW_POLICY not in files, f"the reviewer rejected the write, yet {_NEW_POLICY} exists: {files}"
+    answers = [m for m in out.value["messages"] if getattr(m, "type", "") == "tool"]
+    assert answers and answers[-1].status == "error", (
+        "a rejected call is answered with an error ToolMessage; the last ToolMessage is "
+        f"{answers[-1].status if answers else 'missing'}"
+    )
+
+
+def _edit_pauses(answer) -> None:
+    edit = tool_call("edit_file", {"file_path": POLICY_FILE, "old_string": "30 days", "new_string": "14 days"})
+    _, _, out = start_thread(answer, edit, "check-edit")
+    assert out.interrupts, (
+        f"the edit_file of {POLICY_FILE} ran without a pause: edit_file changes a policy as much as write_file "
+        "does, so gate it too (by path)"
+    )
+    _assert_paused_for(out, "edit_file", POLICY_FILE)
+    assert _files(out).get(POLICY_FILE) == CURRENT_POLICY, "the policy was edited before anyone approved it"
+
+
+def _read_runs(answer) -> None:
+    _, _, out = start_thread(answer, tool_call("read_file", {"file_path": POLICY_FILE}), "check-read")
+    _assert_ran_without_pause(out, "read_file", POLICY_FILE)
+    answers = [m for m in out.value["messages"] if getattr(m, "type", "") == "tool"]
+    assert answers and "30 days" in str(answers[-1].content), (
+        f"read_file should return the policy text; the ToolMessage says {answers[-1].content if answers else 'nothing'!r}"
+    )
+
+
+def _draft_runs(answer) -> None:
+    _, _, out = start_thread(answer, tool_call("write_file", {"file_path": _DRAFT, "content": "idea\n"}), "check-draft")
+    _assert_ran_without_pause(out, "write_file", _DRAFT)
+    assert _files(out).get(_DRAFT) == "idea\n", f"the draft should be written at once; files are {_files(out)}"
+
+
+def _probe(answer) -> None:
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from ..live import scripted_model
+
+    answer(scripted_model([]), InMemorySaver())
+
+
+POLICY_APPROVAL = Exercise(
+    "11.1",
+    "policy writes need a person's approval",
+    [
+        Case("a write under /policies/ pauses before anything is written", _write_pauses),
+        Case("approved: the policy file is written", _approve_writes),
+        Case("rejected: the policy file is not written", _reject_keeps_out),
+        Case("an edit of a policy file pauses too", _edit_pauses),
+        Case("reading a policy file does not pause", _read_runs),
+        Case("a write under /drafts/ does not pause", _draft_runs),
+    ],
+    probe=_probe,
+)

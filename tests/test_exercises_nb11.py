@@ -1,0 +1,91 @@
+"""Exercise 11.1: reference answers pass, known-wrong answers fail, crashes become feedback."""
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.types import Command
+
+from helpers import scripted_model, tool_call
+from helpers.exercises import nb11
+from tests.solutions import nb11 as sol
+
+CASES = [case.name for case in nb11.POLICY_APPROVAL.cases]
+PAUSE, APPROVE, REJECT, EDIT, READ, DRAFT = CASES
+
+
+@pytest.mark.parametrize("name", sorted(sol.SOLUTIONS))
+def test_solutions_pass(name):
+    result = nb11.POLICY_APPROVAL.check(sol.SOLUTIONS[name])
+    assert result.passed, result.text()
+
+
+@pytest.mark.parametrize("name", sorted(sol.WRONG))
+def test_wrong_answers_fail(name):
+    result = nb11.POLICY_APPROVAL.check(sol.WRONG[name])
+    assert result.solved and not result.passed, result.text()
+    assert not any(r.status == "error" for r in result.results), result.text()
+
+
+def test_wrong_answers_fail_the_expected_cases():
+    failed = {name: {r.name for r in nb11.POLICY_APPROVAL.check(fn).failed} for name, fn in sol.WRONG.items()}
+    assert failed["no gate"] == {PAUSE, APPROVE, REJECT, EDIT}
+    assert failed["every write"] == {EDIT, DRAFT}
+    assert failed["write_file only"] == {EDIT}
+    assert failed["reads too"] == {READ}
+    assert failed["returns nothing"] == set(CASES)
+    assert failed["no checkpointer"] == {APPROVE, REJECT}
+
+
+def test_failure_messages_teach():
+    text = nb11.POLICY_APPROVAL.check(sol.wrong_every_write).text()
+    assert "gate by path, not every call of the tool" in text
+    assert "edit_file changes a policy as much as write_file does" in text
+    text = nb11.POLICY_APPROVAL.check(sol.wrong_no_checkpointer).text()
+    assert "pass checkpointer=checkpointer to create_deep_agent" in text
+    text = nb11.POLICY_APPROVAL.check(sol.wrong_returns_nothing).text()
+    assert "got NoneType" in text
+
+
+@pytest.mark.parametrize("name", sorted(sol.CRASHING))
+def test_crashing_answers_are_reported_not_raised(name):
+    result = nb11.POLICY_APPROVAL.check(sol.CRASHING[name])
+    assert result.solved and not result.passed
+    assert any(r.status == "error" for r in result.results), result.text()
+
+
+def test_crash_feedback_names_the_cause_without_unrelated_hints():
+    text = nb11.POLICY_APPROVAL.check(sol.crashing_approve_only).text()
+    assert "Decision type 'reject' is not allowed" in text
+    text = nb11.POLICY_APPROVAL.check(sol.crashing_bad_argument).text()
+    assert "unexpected keyword argument 'interupt_on'" in text
+    assert "(hint:" not in text
+
+
+def test_stub_is_not_solved():
+    def stub(model, checkpointer):
+        raise NotImplementedError("configure the deep agent")
+
+    assert not nb11.POLICY_APPROVAL.check(stub).solved
+    assert not nb11.POLICY_APPROVAL.check(None).solved
+
+
+def test_start_thread_pauses_a_gated_write_and_keeps_the_policy_file():
+    agent, config, out = nb11.start_thread(
+        sol.with_when_predicate, tool_call("write_file", {"file_path": "/policies/x.md", "content": "x"}), "t")
+    (pending,) = out.interrupts
+    assert pending.value["action_requests"][0]["name"] == "write_file"
+    assert pending.value["review_configs"][0]["allowed_decisions"] == ["approve", "reject"]
+    assert {p: d["content"] for p, d in out.value["files"].items()} == {nb11.POLICY_FILE: nb11.CURRENT_POLICY}
+    done = agent.invoke(Command(resume={"decisions": [{"type": "approve"}]}), config, version="v2")
+    assert done.interrupts == ()
+    assert done.value["files"]["/policies/x.md"]["content"] == "x"
+    assert done.value["messages"][-1].content == "Done."
+
+
+def test_permissions_solution_offers_all_four_decisions():
+    """deepagents 0.7.32 builds the interrupt_on entries of an interrupt-mode rule with every decision."""
+    agent = sol.with_permissions(scripted_model([[tool_call("edit_file", {
+        "file_path": "/policies/a.md", "old_string": "a", "new_string": "b"})], "ok"]), InMemorySaver())
+    out = agent.invoke({"messages": [{"role": "user", "content": "edit"}]}, {"configurable": {"thread_id": "p"}},
+                       version="v2")
+    assert out.interrupts[0].value["review_configs"] == [
+        {"action_name": "edit_file", "allowed_decisions": ["approve", "edit", "reject", "respond"]}]
