@@ -134,19 +134,23 @@ def _agent(model: Any, submit_tool: Any):
 # -- the scripted policy (notebook 10 section 3) ------------------------------------------------
 
 
-def _parsed(message: Any) -> dict:
+def _answers(messages: list, name: str) -> list:
+    """The ToolMessages in ``messages`` answering calls of tool ``name`` (paired by tool_call_id)."""
+    ids = {c["id"] for m in messages if isinstance(m, AIMessage) for c in m.tool_calls if c["name"] == name}
+    return [m for m in messages if isinstance(m, ToolMessage) and m.tool_call_id in ids]
+
+
+def _parsed(message: Any) -> tuple[bool, dict]:
     content = message.content
-    return json.loads(content) if isinstance(content, str) and content.startswith("{") else {"text": content}
+    data = json.loads(content) if isinstance(content, str) and content.startswith("{") else {"text": content}
+    return message.status != "error", data
 
 
-def _submit_then_report(quote: dict, results: dict, call) -> Any:
-    attempts = results.get(_TOOL_NAME, [])
-    if not attempts or (attempts[-1].status == "error" and len(attempts) < 2
-                        and _parsed(attempts[-1]).get("retryable")):
+def _submit_then_report(quote: dict, attempts: list, call) -> Any:
+    if not attempts or (len(attempts) < 2 and _parsed(attempts[-1])[1].get("retryable")):
         return call(_TOOL_NAME, order_id=quote["order_id"], amount=quote["refundable_amount"])
-    if attempts[-1].status == "error":
-        return f"Sorry, I could not submit it: {_parsed(attempts[-1]).get('message', attempts[-1].content)}."
-    return str(attempts[-1].content)
+    ok, result = _parsed(attempts[-1])
+    return str(result.get("text")) if ok else f"Sorry, I could not submit it: {result.get('message')}."
 
 
 def support_policy(request: Any, *, wait_for_confirmation: bool = True) -> Any:
@@ -161,43 +165,34 @@ def support_policy(request: Any, *, wait_for_confirmation: bool = True) -> Any:
     """
     messages = request.messages
     last = max(i for i, m in enumerate(messages) if isinstance(m, HumanMessage))
-    said = str(messages[last].content)
-    called = {c["id"]: c["name"] for m in messages[last:] if isinstance(m, AIMessage) for c in m.tool_calls}
-    results: dict[str, list] = {}  # tool name -> its ToolMessages since the customer's last message
-    for message in messages[last + 1:]:
-        if isinstance(message, ToolMessage):
-            results.setdefault(called.get(message.tool_call_id, ""), []).append(message)
+    said, turn = str(messages[last].content), messages[last:]
 
     def call(name: str, **args: Any) -> Any:
         return [tool_call(name, args)] if name in request.tool_names else f"({name}: not available)"
 
-    def result_of(name: str):
-        found = results.get(name, [])
-        return (found[-1].status != "error", _parsed(found[-1])) if found else None
-
-    shown = [_parsed(m) for m in messages[:last]
-             if isinstance(m, ToolMessage) and m.name == "quote_refund" and m.status != "error"]
+    shown = [quote for ok, quote in map(_parsed, _answers(messages[:last], "quote_refund")) if ok]
     if shown and any(word in said.lower() for word in _YES):
-        return _submit_then_report(shown[-1], results, call)
+        return _submit_then_report(shown[-1], _answers(turn, _TOOL_NAME), call)
     match = _ORDER_ID.search(said)
     if not match:
         return "Which order is it about? Please give me its order id."
-    order_id = match.group()
-    looked_up = result_of("lookup_order")
-    if looked_up is None:
+    order_id, lookups = match.group(), _answers(turn, "lookup_order")
+    if not lookups:
         return call("lookup_order", order_id=order_id)
-    if not looked_up[0]:
+    ok, order = _parsed(lookups[-1])
+    if not ok:
         return f"Sorry, I cannot help with order {order_id}."
     if not any(word in said.lower() for word in _ABOUT_REFUNDS):
-        return f"Your order {order_id} is {looked_up[1].get('status')}."
-    quoted = result_of("quote_refund")
-    if quoted is None:
+        return f"Your order {order_id} is {order.get('status')}."
+    quotes = _answers(turn, "quote_refund")
+    if not quotes:
         return call("quote_refund", order_id=order_id)
-    if not quoted[0]:
+    ok, quote = _parsed(quotes[-1])
+    if not ok:
         return f"Sorry, order {order_id} cannot be refunded."
     if not wait_for_confirmation:
-        return _submit_then_report(quoted[1], results, call)
-    return f"Order {order_id} can be refunded up to {quoted[1]['refundable_amount']:.2f}. Shall I submit it?"
+        return _submit_then_report(quote, _answers(turn, _TOOL_NAME), call)
+    return f"Order {order_id} can be refunded up to {quote['refundable_amount']:.2f}. Shall I submit it?"
 
 
 def _policy_model(wait_for_confirmation: bool = True):
