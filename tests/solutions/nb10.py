@@ -1,0 +1,146 @@
+"""Reference solutions and known-wrong answers for exercise 10.1 (``helpers.exercises.nb10.CONFIRMATION_GUARD``).
+
+The tools are written the way the notebook's learner writes them: ``@tool("submit_refund_request")``, a guard,
+then ``submit_to_service`` (copied from notebook 10 section 1).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain.messages import HumanMessage, ToolMessage
+from langchain.tools import ToolRuntime, tool
+from langgraph.types import Command
+
+from helpers.domain import DomainError, refund_key
+
+
+class ConfirmationRequired(DomainError):
+    """The customer has not confirmed this quote yet (as in the notebook)."""
+
+    code = "confirmation_required"
+
+
+def submit_to_service(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Notebook 10 section 1: create the request once per (user, order, amount)."""
+    ctx = runtime.context
+    request = ctx.refunds.submit(order_id, amount, user_id=ctx.user_id, idempotency_key=refund_key(order_id, amount))
+    return Command(update={
+        "refund_stage": "submitted",
+        "messages": [ToolMessage(f"Refund request {request.request_id} submitted for {order_id} "
+                                 f"({request.amount:.2f}).", tool_call_id=runtime.tool_call_id)],
+    })
+
+
+def _customer_turns(runtime: ToolRuntime[Any]) -> int:
+    return sum(isinstance(m, HumanMessage) for m in runtime.state["messages"])
+
+
+@tool("submit_refund_request")
+def guarded_submit_refund_request(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Submit a refund REQUEST for the signed-in customer's order, once the customer confirmed the quote."""
+    quote = runtime.state.get("quote")
+    if quote is None:
+        raise ConfirmationRequired("no quote was shown to the customer yet: quote it and ask first")
+    if (quote["order_id"], quote["amount"]) != (order_id, amount):
+        raise ConfirmationRequired(
+            f"the customer was quoted {quote['amount']:.2f} for {quote['order_id']}, not {amount} for {order_id}")
+    if _customer_turns(runtime) <= quote["turn"]:
+        raise ConfirmationRequired("the customer has not answered the quote yet: ask and wait for the answer")
+    return submit_to_service(order_id, amount, runtime)
+
+
+@tool("submit_refund_request")
+def guarded_with_error_message(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command | ToolMessage:
+    """Also right: answer the call with an error ToolMessage instead of raising."""
+    quote = runtime.state.get("quote") or {}
+    confirmed = (quote.get("order_id"), quote.get("amount")) == (order_id, amount) and \
+        _customer_turns(runtime) > quote.get("turn", 10**9)
+    if not confirmed:
+        return ToolMessage('{"error": "confirmation_required"}', tool_call_id=runtime.tool_call_id, status="error")
+    return submit_to_service(order_id, amount, runtime)
+
+
+@tool("submit_refund_request")
+def wrong_unguarded(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Wrong: no guard at all (the notebook's section 1 tool)."""
+    return submit_to_service(order_id, amount, runtime)
+
+
+@tool("submit_refund_request")
+def wrong_stage_only(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Wrong: 'a quote was made' is not 'the customer answered it' (the quote sets the stage in the same turn)."""
+    if runtime.state.get("refund_stage") != "quoted":
+        raise ConfirmationRequired("quote first")
+    return submit_to_service(order_id, amount, runtime)
+
+
+@tool("submit_refund_request")
+def wrong_no_turn_check(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Wrong: checks the quote's order and amount but not that the customer answered it."""
+    quote = runtime.state.get("quote")
+    if quote is None or (quote["order_id"], quote["amount"]) != (order_id, amount):
+        raise ConfirmationRequired("not the quoted refund")
+    return submit_to_service(order_id, amount, runtime)
+
+
+@tool("submit_refund_request")
+def wrong_turn_only(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Wrong: checks that the customer answered some quote, not that it was this order and amount."""
+    quote = runtime.state.get("quote")
+    if quote is None or _customer_turns(runtime) <= quote["turn"]:
+        raise ConfirmationRequired("not confirmed")
+    return submit_to_service(order_id, amount, runtime)
+
+
+@tool("submit_refund_request")
+def wrong_always_refuses(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Wrong: refuses every submit, so no refund ever happens."""
+    raise ConfirmationRequired("please confirm")
+
+
+@tool("submit_refund_request")
+def wrong_returns_text(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command | str:
+    """Wrong: refuses with a plain string, which becomes a *successful* ToolMessage."""
+    quote = runtime.state.get("quote")
+    if quote is None or (quote["order_id"], quote["amount"]) != (order_id, amount) or \
+            _customer_turns(runtime) <= quote["turn"]:
+        return "Please confirm first."
+    return submit_to_service(order_id, amount, runtime)
+
+
+@tool
+def wrong_name(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Wrong: decorated without the name, so the tool is called 'wrong_name' and the model never finds it."""
+    return guarded_submit_refund_request.func(order_id, amount, runtime)
+
+
+@tool("submit_refund_request")
+def crashing_key_error(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Crashes: reads runtime.state["quote"] without checking that a quote exists (KeyError ends the run)."""
+    quote = runtime.state["quote"]
+    if _customer_turns(runtime) <= quote["turn"] or (quote["order_id"], quote["amount"]) != (order_id, amount):
+        raise ConfirmationRequired("not confirmed")
+    return submit_to_service(order_id, amount, runtime)
+
+
+def stub_submit(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """The notebook's stub: not solved yet."""
+    raise NotImplementedError("raise ConfirmationRequired(...) unless the customer confirmed this quote")
+
+
+stub = tool("submit_refund_request")(stub_submit)
+
+
+SOLUTIONS = {"raises ConfirmationRequired": guarded_submit_refund_request,
+             "returns an error ToolMessage": guarded_with_error_message}
+WRONG = {
+    "unguarded": wrong_unguarded,
+    "stage only": wrong_stage_only,
+    "no turn check": wrong_no_turn_check,
+    "turn only": wrong_turn_only,
+    "always refuses": wrong_always_refuses,
+    "refuses with text": wrong_returns_text,
+    "wrong name": wrong_name,
+}
+CRASHING = {"KeyError without a quote": crashing_key_error}

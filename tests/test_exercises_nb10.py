@@ -1,0 +1,124 @@
+"""Exercise 10.1: reference answers pass, known-wrong answers fail the right case, crashes become feedback."""
+
+import pytest
+from langchain.messages import AIMessage, HumanMessage, ToolMessage
+
+from helpers.exercises import nb10
+from helpers.scripted_model import RecordedRequest
+from tests.solutions import nb10 as sol
+
+CASE = {
+    "careful": "careful model: after the customer's yes the refund goes through once",
+    "schema": "the model still sees submit_refund_request(order_id, amount)",
+    "same turn": "careless model: a submit in the same turn as the quote is refused",
+    "no quote": "a submit with no quote in the thread is refused",
+    "other order": "a yes to one order's quote does not cover another order",
+    "other amount": "a yes to 120.00 does not cover 100.00",
+    "careless two turns": "careless model: refused before the yes, submitted after it",
+    "lost reply": "a retry after a lost reply is not refused, and makes no second refund",
+}
+
+
+def test_case_names_are_the_ones_this_file_expects():
+    assert [c.name for c in nb10.CONFIRMATION_GUARD.cases] == list(CASE.values())
+
+
+@pytest.mark.parametrize("name", sorted(sol.SOLUTIONS))
+def test_solutions_pass(name):
+    result = nb10.CONFIRMATION_GUARD.check(sol.SOLUTIONS[name])
+    assert result.passed, result.text()
+
+
+@pytest.fixture(scope="module")
+def wrong_results():
+    """Each known-wrong answer checked once (every check builds its own fresh data)."""
+    return {name: nb10.CONFIRMATION_GUARD.check(fn) for name, fn in sol.WRONG.items()}
+
+
+@pytest.mark.parametrize("name", sorted(sol.WRONG))
+def test_wrong_answers_fail(name, wrong_results):
+    result = wrong_results[name]
+    assert result.solved and not result.passed, result.text()
+
+
+def test_wrong_answers_fail_the_expected_cases(wrong_results):
+    failed = {name: {r.name for r in result.failed} for name, result in wrong_results.items()}
+    assert failed["unguarded"] == {CASE[k] for k in ("same turn", "no quote", "other order", "other amount",
+                                                      "careless two turns")}
+    assert failed["stage only"] == {CASE[k] for k in ("same turn", "other order", "other amount",
+                                                       "careless two turns")}
+    assert failed["no turn check"] == {CASE["same turn"], CASE["careless two turns"]}
+    assert failed["turn only"] == {CASE["other order"], CASE["other amount"]}
+    assert failed["always refuses"] == {CASE["careful"], CASE["careless two turns"], CASE["lost reply"]}
+    assert CASE["same turn"] in failed["refuses with text"] and CASE["careful"] not in failed["refuses with text"]
+    assert CASE["schema"] in failed["wrong name"]
+
+
+def test_feedback_says_what_to_change(wrong_results):
+    text = wrong_results["refuses with text"].text()
+    assert "status='success'" in text and "raise ConfirmationRequired" in text
+    text = wrong_results["unguarded"].text()
+    assert "yet your tool created [('RF-0001', 'A1024', 499.0)]" in text
+    text = wrong_results["wrong name"].text()
+    assert "keep @tool('submit_refund_request')" in text
+
+
+@pytest.mark.parametrize("name", sorted(sol.CRASHING))
+def test_crashing_answers_are_reported_not_raised(name):
+    result = nb10.CONFIRMATION_GUARD.check(sol.CRASHING[name])
+    assert result.solved and not result.passed
+    errors = [r for r in result.results if r.status == "error"]
+    assert [r.name for r in errors] == [CASE["no quote"]], result.text()
+    assert "KeyError: 'quote'" in errors[0].feedback
+
+
+def test_stub_is_not_solved():
+    result = nb10.CONFIRMATION_GUARD.check(sol.stub)
+    assert not result.solved
+    assert "not solved yet" in result.summary()
+
+
+def test_not_a_tool_is_feedback_not_a_crash():
+    result = nb10.CONFIRMATION_GUARD.check(lambda order_id, amount, runtime: None)
+    assert result.solved and not result.passed
+    assert "pass the tool itself" in result.text()
+
+
+def test_each_check_starts_from_fresh_data():
+    """A second check of the same answer sees no refund left over from the first (fresh services)."""
+    for _ in range(2):
+        result = nb10.CONFIRMATION_GUARD.check(sol.guarded_submit_refund_request)
+        assert result.passed, result.text()
+
+
+def _request(*messages, tools=("lookup_order", "quote_refund", "submit_refund_request")):
+    schemas = [{"type": "function", "function": {"name": n, "description": "", "parameters": {}}} for n in tools]
+    return RecordedRequest(index=1, messages=list(messages), tools=schemas)
+
+
+QUOTE = '{"order_id": "A1024", "refundable_amount": 499.0, "policy": "Refund within 30 days."}'
+
+
+def test_policy_waits_for_a_later_yes_and_the_careless_one_does_not():
+    turn_one = [HumanMessage("Can I get a refund for A1024?"),
+                AIMessage("", tool_calls=[{"name": "lookup_order", "args": {"order_id": "A1024"}, "id": "c1"}]),
+                ToolMessage('{"order_id": "A1024", "status": "delivered"}', tool_call_id="c1", name="lookup_order"),
+                AIMessage("", tool_calls=[{"name": "quote_refund", "args": {"order_id": "A1024"}, "id": "c2"}]),
+                ToolMessage(QUOTE, tool_call_id="c2", name="quote_refund")]
+    careful = nb10.support_policy(_request(*turn_one))
+    assert isinstance(careful, str) and "Shall I submit" in careful
+    careless = nb10.support_policy(_request(*turn_one), wait_for_confirmation=False)
+    assert careless[0]["name"] == "submit_refund_request"
+    assert careless[0]["args"] == {"order_id": "A1024", "amount": 499.0}
+    turn_two = [*turn_one, AIMessage(careful), HumanMessage("Yes, please go ahead.")]
+    assert nb10.support_policy(_request(*turn_two))[0]["name"] == "submit_refund_request"
+
+
+def test_policy_calls_only_bound_tools():
+    reply = nb10.support_policy(_request(HumanMessage("Where is A1025?"), tools=("quote_refund",)))
+    assert reply == "(lookup_order: not available)"
+
+
+def test_policy_asks_for_an_order_id_and_never_submits_a_bare_yes():
+    reply = nb10.support_policy(_request(HumanMessage("Yes, go ahead.")))
+    assert isinstance(reply, str) and "order id" in reply
