@@ -49,9 +49,10 @@ __all__ = ["CHOOSE_KEY", "CheckContext", "MAP_ERRORS", "as_middleware"]
 _SECRETS = ("user-7", "row 991", "refunds-db-2.internal", "Traceback")
 
 
-@dataclass
+@dataclass(frozen=True)
 class CheckContext:
     """The context the hidden checks pass: the trusted, signed-in ``user_id``."""
+
     user_id: str
 
 
