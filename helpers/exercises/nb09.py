@@ -1,0 +1,424 @@
+"""Exercises for notebook 09 · errors and high-risk tools.
+
+``MAP_ERRORS`` (09.1): the learner writes the error-mapping middleware, a ``wrap_tool_call``
+function ``map_refund_errors(request, handler)`` (decorated with
+``langchain.agents.middleware.wrap_tool_call`` or plain; both are accepted). The rules:
+
+* a tool call that succeeds returns ``handler(request)``'s result unchanged;
+* a :class:`helpers.domain.DomainError` becomes ``ToolMessage(status="error")`` answering the
+  call's own ``tool_call_id``, whose content is the notebook's ``model_view(exc)``: a JSON
+  object with the stable ``error`` code and an ``outcome`` (``"unknown"`` for
+  ``service_unavailable``: the write may have happened), and none of the exception's
+  internal text;
+* anything else is a bug and propagates (the run ends), and LangGraph's control-flow
+  exceptions (an ``interrupt()`` inside a tool raises ``GraphInterrupt``, an ``Exception``
+  subclass) pass through untouched.
+
+``CHOOSE_KEY`` (09.2): the learner writes ``key(order_id, amount, runtime) -> str``, the
+idempotency key the refund tool passes to :meth:`RefundService.submit`. It must catch a replay
+of the same call and a model retry with a *new* tool call id after a lost reply, and still let
+two different refunds through.
+
+Every hidden check builds a fresh :class:`RefundService` and runs a real ``create_agent``
+(langchain 1.5.2) with the offline scripted model, so the middleware sits exactly where
+``ToolErrorMiddleware`` would.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+from langchain.agents import create_agent
+from langchain.agents.middleware import AgentMiddleware, ToolRetryMiddleware, wrap_tool_call
+from langchain.tools import ToolRuntime, tool
+from langchain_core.messages import HumanMessage, ToolMessage
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.types import interrupt
+
+from ..domain import DomainError, PermissionDenied, RefundService, ServiceUnavailable, refund_key
+from ..live import scripted_model
+from .core import Case, Exercise
+
+__all__ = ["CHOOSE_KEY", "CheckContext", "MAP_ERRORS", "as_middleware"]
+
+#: Internal text the hidden checks put into exception messages; none of it may reach the model.
+_SECRETS = ("user-7", "row 991", "refunds-db-2.internal", "Traceback")
+
+
+@dataclass(frozen=True)
+class CheckContext:
+    """The context the hidden checks pass: the trusted, signed-in ``user_id``."""
+
+    user_id: str
+
+
+_CUSTOMER = CheckContext("user-42")
+
+
+def as_middleware(answer: Any) -> Any:
+    """The learner's answer as an ``AgentMiddleware``.
+
+    Args:
+        answer: an ``AgentMiddleware`` (e.g. from ``@wrap_tool_call``) or a plain function
+            ``(request, handler) -> ToolMessage | Command``.
+
+    Returns:
+        the middleware instance to pass to ``create_agent(middleware=[...])``.
+
+    Raises:
+        AssertionError: the answer is neither (with a hint).
+    """
+    if isinstance(answer, AgentMiddleware):
+        return answer
+    if callable(answer):
+        return wrap_tool_call(answer)
+    raise AssertionError(
+        f"expected a function (request, handler) or a @wrap_tool_call middleware, got {type(answer).__name__}"
+    )
+
+
+# -- the refund tool the checks run ---------------------------------------------------------
+
+
+def _submit_tool(service: Any, key: Callable[[str, float, Any], str]):
+    """A refund tool on ``service`` whose idempotency key is ``key(order_id, amount, runtime)``."""
+
+    @tool
+    def submit_refund_request(order_id: str, amount: float, runtime: ToolRuntime[CheckContext]) -> str:
+        """Create a refund REQUEST (not money sent) for one of the signed-in customer's orders."""
+        request = service.submit(order_id, amount, user_id=runtime.context.user_id,
+                                 idempotency_key=key(order_id, amount, runtime))
+        return f"refund request {request.request_id} registered for {order_id} ({request.amount:.2f})"
+
+    return submit_refund_request
+
+
+def _facts_key(order_id: str, amount: Any, runtime: Any) -> str:
+    return refund_key(order_id, amount)
+
+
+def _run(tools: Sequence[Any], script: Sequence[Any], middleware: Sequence[Any], *, checkpointer: Any = None,
+         config: dict | None = None) -> Any:
+    """One user turn through ``create_agent`` with a scripted model; returns the ``GraphOutput`` (v2)."""
+    agent = create_agent(scripted_model(script), list(tools), context_schema=CheckContext,
+                         middleware=list(middleware), checkpointer=checkpointer)
+    return agent.invoke({"messages": [HumanMessage("Please refund my order.")]}, config, context=_CUSTOMER,
+                        version="v2")
+
+
+def _answer_of(output: Any, call_id: str) -> Any:
+    answers = [m for m in output.value["messages"] if isinstance(m, ToolMessage) and m.tool_call_id == call_id]
+    assert answers, (
+        f"no ToolMessage answers tool call {call_id!r}: return a ToolMessage with "
+        "tool_call_id=request.tool_call['id']"
+    )
+    assert len(answers) == 1, f"tool call {call_id!r} got {len(answers)} ToolMessages; answer each call once"
+    return answers[0]
+
+
+# -- 09.1: the error-mapping middleware ----------------------------------------------------------
+
+
+def _error_scenario(code: str) -> tuple[Any, dict, Callable[[str, float, Any], str]]:
+    """A fresh service, the model's arguments and the key for a submit that fails with ``code``."""
+    service = RefundService()
+    key = _facts_key
+    args = {
+        "order_not_found": {"order_id": "Z9999", "amount": 10.0},
+        "permission_denied": {"order_id": "B2048", "amount": 159.0},
+        "not_refundable": {"order_id": "A1028", "amount": 100.0},
+        "invalid_amount": {"order_id": "A1024", "amount": -5.0},
+        "amount_exceeds_refundable": {"order_id": "A1024", "amount": 600.0},
+        "idempotency_conflict": {"order_id": "A1024", "amount": 50.0},
+        "service_unavailable": {"order_id": "A1024", "amount": 200.0},
+    }[code]
+    if code == "idempotency_conflict":  # a tool whose key names only the order, used before for 100.00
+
+        def key(order_id: str, amount: Any, runtime: Any) -> str:
+            return f"refund:{order_id}"
+
+        service.submit("A1024", 100.0, user_id=_CUSTOMER.user_id, idempotency_key="refund:A1024")
+    if code == "service_unavailable":
+        service.simulate_outage(after_commit=True)  # committed, then the reply is lost
+    return service, args, key
+
+
+def _payload(message: Any, code: str) -> dict:
+    content = message.content
+    assert isinstance(content, str), (
+        f"the ToolMessage content should be the string model_view(exc), got {type(content).__name__}"
+    )
+    try:
+        payload = json.loads(content)
+    except ValueError:
+        raise AssertionError(
+            f"the content should be model_view(exc), a JSON object with the code, got {content[:80]!r}"
+        ) from None
+    assert isinstance(payload, dict) and payload.get("error") == code, (
+        f"expected the stable code {code!r} in the content's 'error' field, got {content[:100]!r}"
+    )
+    return payload
+
+
+def _domain_error_case(code: str) -> Callable[[Any], None]:
+    def run(answer: Any) -> None:
+        service, args, key = _error_scenario(code)
+        call_id = f"call_{code}"
+        try:
+            out = _run([_submit_tool(service, key)],
+                       [[{"name": "submit_refund_request", "args": args, "id": call_id, "type": "tool_call"}], "ok"],
+                       [as_middleware(answer)])
+        except DomainError as exc:
+            raise AssertionError(
+                f"{type(exc).__name__} ({exc.code}) propagated out of the agent and ended the run: catch "
+                "DomainError around handler(request) and return a ToolMessage(status='error')"
+            ) from None
+        message = _answer_of(out, call_id)
+        assert message.status == "error", f"a {code} answer must have status='error', got {message.status!r}"
+        payload = _payload(message, code)
+        if code == "service_unavailable":
+            assert payload.get("outcome") == "unknown", (
+                "the service committed and then the reply was lost: the model must hear outcome 'unknown' "
+                f"(model_view does this), not {payload.get('outcome')!r}"
+            )
+
+    return run
+
+
+def _no_internals(answer: Any) -> None:
+    raised = {
+        "call_leak_1": PermissionDenied("order B2048 belongs to user-7 (owner lookup row 991)", order_id="B2048"),
+        "call_leak_2": ServiceUnavailable("upstream 503 from refunds-db-2.internal\nTraceback (most recent call last): ...",
+                                          order_id="A1024"),
+    }
+
+    @tool("submit_refund_request")
+    def leaky(order_id: str, amount: float) -> str:
+        """Create a refund request (a backend whose error messages carry internals)."""
+        raise raised["call_leak_1" if order_id == "B2048" else "call_leak_2"]
+
+    for call_id, args in (("call_leak_1", {"order_id": "B2048", "amount": 1.0}),
+                          ("call_leak_2", {"order_id": "A1024", "amount": 1.0})):
+        out = _run([leaky], [[{"name": "submit_refund_request", "args": args, "id": call_id, "type": "tool_call"}], "ok"],
+                   [as_middleware(answer)])
+        content = str(_answer_of(out, call_id).content)
+        leaked = [s for s in _SECRETS if s in content]
+        assert not leaked, (
+            f"the model was told internals ({', '.join(leaked)}): build the content from the error code "
+            "(model_view(exc)), never from str(exc) or a traceback"
+        )
+
+
+def _bug_propagates(answer: Any) -> None:
+    @tool("submit_refund_request")
+    def buggy(order_id: str, amount: float) -> str:
+        """Create a refund request (version with a bug)."""
+        return {"tier": "gold"}["level"]  # KeyError: a programming error
+
+    try:
+        out = _run([buggy], [[{"name": "submit_refund_request", "args": {"order_id": "A1024", "amount": 1.0},
+                               "id": "call_bug", "type": "tool_call"}], "ok"], [as_middleware(answer)])
+    except KeyError:
+        return
+    message = _answer_of(out, "call_bug")
+    raise AssertionError(
+        "a KeyError (a bug in the tool) was turned into a ToolMessage "
+        f"({str(message.content)[:60]!r}): only a DomainError is mapped; a bug must propagate so that it is seen and fixed"
+    )
+
+
+def _interrupt_passes(answer: Any) -> None:
+    @tool
+    def ask_manager(order_id: str) -> str:
+        """Ask a manager to approve a refund (pauses the run)."""
+        return f"manager said {interrupt({'approve_refund_for': order_id})}"
+
+    out = _run([ask_manager], [[{"name": "ask_manager", "args": {"order_id": "A1029"}, "id": "call_ask",
+                                 "type": "tool_call"}], "ok"], [as_middleware(answer)],
+               checkpointer=InMemorySaver(), config={"configurable": {"thread_id": "check-interrupt"}})
+    assert out.interrupts, (
+        "a tool that calls interrupt() no longer pauses the run: interrupt() raises GraphInterrupt, an "
+        "Exception subclass; catch DomainError only (or re-raise langgraph.errors.GraphBubbleUp)"
+    )
+
+
+def _success_unchanged(answer: Any) -> None:
+    service = RefundService()
+    out = _run([_submit_tool(service, _facts_key)],
+               [[{"name": "submit_refund_request", "args": {"order_id": "A1024", "amount": 100.0}, "id": "call_ok",
+                  "type": "tool_call"}], "ok"], [as_middleware(answer)])
+    message = _answer_of(out, "call_ok")
+    assert message.status == "success" and message.content == "refund request RF-0001 registered for A1024 (100.00)", (
+        f"a successful call must come back unchanged; got status={message.status!r}, content={str(message.content)[:80]!r}"
+    )
+    assert service.submit_attempts == 1, f"the middleware ran the tool {service.submit_attempts} times; call handler once"
+
+
+def _argument_errors_unchanged(answer: Any) -> None:
+    service = RefundService()
+    out = _run([_submit_tool(service, _facts_key)],
+               [[{"name": "submit_refund_request", "args": {"order_id": "A1024"}, "id": "call_args",
+                  "type": "tool_call"}], "ok"], [as_middleware(answer)])
+    message = _answer_of(out, "call_args")
+    assert message.status == "error" and "amount" in str(message.content) and "Field required" in str(message.content), (
+        "ToolNode answers a missing argument itself (\"... amount: Field required ...\"); pass that ToolMessage "
+        f"through unchanged, got {str(message.content)[:80]!r}"
+    )
+
+
+def _parallel_calls(answer: Any) -> None:
+    service = RefundService()
+    calls = [{"name": "submit_refund_request", "args": {"order_id": "B2048", "amount": 10.0}, "id": "call_a",
+              "type": "tool_call"},
+             {"name": "submit_refund_request", "args": {"order_id": "A1024", "amount": 10.0}, "id": "call_b",
+              "type": "tool_call"}]
+    out = _run([_submit_tool(service, _facts_key)], [calls, "ok"], [as_middleware(answer)])
+    first, second = _answer_of(out, "call_a"), _answer_of(out, "call_b")
+    assert first.status == "error" and second.status == "success", (
+        "two calls in one reply: call_a (another customer's order) must get the error and call_b the success; "
+        f"got call_a status={first.status!r}, call_b status={second.status!r}"
+    )
+    _payload(first, "permission_denied")
+
+
+def _probe_mapping(answer: Any) -> None:
+    _run([_submit_tool(RefundService(), _facts_key)],
+         [[{"name": "submit_refund_request", "args": {"order_id": "A1024", "amount": 1.0}, "id": "call_probe",
+            "type": "tool_call"}], "ok"], [as_middleware(answer)])
+
+
+_CODES = ("order_not_found", "permission_denied", "not_refundable", "invalid_amount",
+          "amount_exceeds_refundable", "idempotency_conflict", "service_unavailable")
+
+MAP_ERRORS = Exercise(
+    "09.1",
+    "map domain errors to error ToolMessages",
+    [
+        Case("a successful call comes back unchanged", _success_unchanged),
+        *[Case(f"{code} becomes an error ToolMessage with its code", _domain_error_case(code)) for code in _CODES],
+        Case("no internals reach the model", _no_internals),
+        Case("each of two calls in one reply gets its own answer", _parallel_calls),
+        Case("argument errors keep ToolNode's answer", _argument_errors_unchanged),
+        Case("a bug still propagates", _bug_propagates),
+        Case("an interrupt inside a tool still pauses the run", _interrupt_passes),
+    ],
+    probe=_probe_mapping,
+)
+
+
+# -- 09.2: the idempotency key -------------------------------------------------------------------
+
+
+def _key_tool(service: Any, answer: Callable[[str, float, Any], str]):
+    """The refund tool with the learner's key; a non-string key is reported before the service sees it."""
+    def key(order_id: str, amount: float, runtime: Any) -> str:
+        value = answer(order_id, amount, runtime)
+        assert isinstance(value, str) and value, f"the key must be a non-empty string, got {value!r}"
+        return value
+
+    return _submit_tool(service, key)
+
+
+def _errors_as_messages():
+    """The course's mapping, reduced to what the key checks need: a DomainError becomes its code."""
+    @wrap_tool_call
+    def codes(request: Any, handler: Any) -> Any:
+        try:
+            return handler(request)
+        except DomainError as exc:
+            return ToolMessage(json.dumps({"error": exc.code}), tool_call_id=request.tool_call["id"], status="error")
+
+    return codes
+
+
+def _call(args: dict, call_id: str | None = None) -> dict:
+    return {"name": "submit_refund_request", "args": args, "id": call_id, "type": "tool_call"}
+
+
+def _refunds(service: Any) -> list[tuple[str, float]]:
+    return [(r.order_id, r.amount) for r in service.requests]
+
+
+def _model_retries_after_lost_reply(answer: Any) -> None:
+    service = RefundService()
+    service.simulate_outage(after_commit=True)
+    args = {"order_id": "A1024", "amount": 200.0}
+    _run([_key_tool(service, answer)], [[_call(args, "call_1")], [_call(args, "call_2")], "ok"], [_errors_as_messages()])
+    got = _refunds(service)
+    assert got == [("A1024", 200.0)], (
+        f"the reply of call_1 was lost and the model asked again with a new tool call (call_2): {len(got)} refunds "
+        "were created; a key that changes with the tool call id (or at random) cannot see that it is the same request"
+    )
+
+
+def _same_call_replayed(answer: Any) -> None:
+
+
+    service = RefundService()
+    service.simulate_outage(after_commit=True)
+    retry = ToolRetryMiddleware(max_retries=1, retry_on=lambda e: isinstance(e, DomainError) and e.retryable,
+                                on_failure="error", initial_delay=0, jitter=False)
+    _run([_key_tool(service, answer)], [[_call({"order_id": "A1024", "amount": 200.0}, "call_1")], "ok"],
+         [_errors_as_messages(), retry])
+    got = _refunds(service)
+    assert got == [("A1024", 200.0)], (
+        f"the same tool call ran twice (a retry after a lost reply): {len(got)} refunds were created; the key must "
+        "be the same on every run of the same call (no random or per-attempt part)"
+    )
+
+
+def _two_amounts(answer: Any) -> None:
+    service = RefundService()
+    _run([_key_tool(service, answer)],
+         [[_call({"order_id": "A1024", "amount": 20.0})], [_call({"order_id": "A1024", "amount": 30.0})], "ok"],
+         [_errors_as_messages()])
+    got = _refunds(service)
+    assert got == [("A1024", 20.0), ("A1024", 30.0)], (
+        f"20.00 and then 30.00 on A1024 are two different requests, but {got} were created: put the amount "
+        "into the key (a key per order alone makes the second one an idempotency_conflict)"
+    )
+
+
+def _two_orders(answer: Any) -> None:
+    service = RefundService()
+    _run([_key_tool(service, answer)],
+         [[_call({"order_id": "A1024", "amount": 20.0})], [_call({"order_id": "A1030", "amount": 20.0})], "ok"],
+         [_errors_as_messages()])
+    got = _refunds(service)
+    assert got == [("A1024", 20.0), ("A1030", 20.0)], (
+        f"20.00 on A1024 and 20.00 on A1030 are two different requests, but {got} were created: put the order id "
+        "into the key"
+    )
+
+
+def _is_string(answer: Any) -> None:
+    runtime = SimpleNamespace(tool_call_id="call_9", context=_CUSTOMER, state={}, config={})
+    value = answer("A1024", 200.0, runtime)
+    assert isinstance(value, str) and value, f"the key must be a non-empty string, got {value!r}"
+    again = answer("A1024", 200.0, SimpleNamespace(tool_call_id="call_10", context=_CUSTOMER, state={}, config={}))
+    assert again == value, (
+        f"the same order and amount gave two keys ({value!r}, {again!r}) for two tool calls: the key must not "
+        "depend on the tool call id or on chance"
+    )
+
+
+def _probe_key(answer: Any) -> None:
+    answer("A1024", 200.0, SimpleNamespace(tool_call_id="call_probe", context=_CUSTOMER, state={}, config={}))
+
+
+CHOOSE_KEY = Exercise(
+    "09.2",
+    "choose the idempotency key",
+    [
+        Case("the key is a string that depends only on the request", _is_string),
+        Case("a replay of the same call creates one refund", _same_call_replayed),
+        Case("the model's retry with a new tool call creates one refund", _model_retries_after_lost_reply),
+        Case("two amounts on one order are two refunds", _two_amounts),
+        Case("the same amount on two orders is two refunds", _two_orders),
+    ],
+    probe=_probe_key,
+)

@@ -1,0 +1,85 @@
+"""Exercises 09.1 and 09.2: reference answers pass, known-wrong answers fail, crashes become feedback."""
+
+import pytest
+
+from helpers.exercises import nb09
+from tests.solutions import nb09 as sol
+
+EXERCISES = {"09.1": nb09.MAP_ERRORS, "09.2": nb09.CHOOSE_KEY}
+
+
+def _cases(table):
+    return [(ex, name) for ex, answers in sorted(table.items()) for name in sorted(answers)]
+
+
+@pytest.mark.parametrize(("exercise", "name"), _cases(sol.SOLUTIONS))
+def test_solutions_pass(exercise, name):
+    result = EXERCISES[exercise].check(sol.SOLUTIONS[exercise][name])
+    assert result.passed, result.text()
+
+
+@pytest.mark.parametrize(("exercise", "name"), _cases(sol.WRONG))
+def test_wrong_answers_fail_the_expected_case(exercise, name):
+    result = EXERCISES[exercise].check(sol.WRONG[exercise][name])
+    assert result.solved and not result.passed, result.text()
+    failed = {r.name for r in result.failed}
+    assert sol.EXPECTED_FAILURE[exercise][name] in failed, result.text()
+
+
+@pytest.mark.parametrize(("exercise", "name"), _cases(sol.CRASHING))
+def test_crashing_answers_are_reported_not_raised(exercise, name):
+    result = EXERCISES[exercise].check(sol.CRASHING[exercise][name])
+    assert result.solved and not result.passed
+    assert any(r.status == "error" for r in result.results), result.text()
+
+
+def test_crash_feedback_names_the_cause():
+    text = nb09.MAP_ERRORS.check(sol.crashing_mapping).text()
+    assert "AttributeError" in text and "tool_call_id" in text
+    text = nb09.CHOOSE_KEY.check(sol.crashing_key).text()
+    assert "AttributeError" in text and "user" in text
+
+
+@pytest.mark.parametrize("exercise", sorted(EXERCISES))
+def test_stub_is_not_solved(exercise):
+    def stub(*args):
+        raise NotImplementedError("not yet")
+
+    assert not EXERCISES[exercise].check(stub).solved
+
+
+def test_decorated_stub_is_not_solved():
+    from langchain.agents.middleware import wrap_tool_call
+
+    @wrap_tool_call
+    def map_refund_errors(request, handler):
+        raise NotImplementedError("not yet")
+
+    assert not nb09.MAP_ERRORS.check(map_refund_errors).solved
+
+
+def test_no_middleware_at_all_fails_with_a_hint():
+    """Passing handler(request) through only: every domain error ends the run and the hint says what to catch."""
+    result = nb09.MAP_ERRORS.check(lambda request, handler: handler(request))
+    failed = {r.name: r.feedback for r in result.failed}
+    assert "a bug still propagates" not in failed and "an interrupt inside a tool still pauses the run" not in failed
+    feedback = failed["permission_denied becomes an error ToolMessage with its code"]
+    assert "propagated out of the agent" in feedback and "catch DomainError" in feedback
+
+
+def test_not_a_function_is_reported():
+    result = nb09.MAP_ERRORS.check(42)
+    assert result.solved and not result.passed
+    assert "expected a function" in result.text()
+
+
+def test_leak_check_sees_the_other_users_id():
+    result = nb09.MAP_ERRORS.check(sol.wrong_leaks_message)
+    (leak,) = [r for r in result.results if r.name == "no internals reach the model"]
+    assert leak.status == "fail" and "user-7" in leak.feedback
+
+
+def test_key_checks_report_a_non_string_key():
+    result = nb09.CHOOSE_KEY.check(lambda order_id, amount, runtime: None)
+    assert result.solved and not result.passed
+    assert "non-empty string" in result.text()
