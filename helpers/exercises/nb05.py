@@ -10,8 +10,8 @@ and ``response_format="content_and_artifact"``.
 (langchain-core 1.8.3 ``BaseTool._format_output``, langgraph-prebuilt 1.1.3 ``ToolNode``) and
 explains each wrong prediction; :func:`reveal` prints every outcome with its reason.
 
-The code of each case is what :func:`show_cases` prints (``inspect.getsource``), so what the
-learner reads is exactly what runs.
+The code of each case is what :func:`show_cases` prints (``inspect.getsource``), including the
+:func:`tool_node_run` helper that case c calls, so what the learner reads is exactly what runs.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from langgraph.types import Command
 
 from .core import Case, Exercise
 
-__all__ = ["CASES", "LABELS", "TITLES", "PREDICT_THEN_RUN", "blank_predictions", "classify", "outcomes", "reveal", "show_cases"]
+__all__ = ["CASES", "LABELS", "TITLES", "PREDICT_THEN_RUN", "blank_predictions", "classify", "outcomes", "reveal",
+           "show_cases", "tool_node_run"]
 
 #: The four possible predictions.
 LABELS = ("ToolMessage", "raw", "Command", "error")
@@ -78,16 +79,17 @@ def find_orders(user_id: str) -> tuple[str, list]:
     return "2 orders found", [{"order_id": "A1024"}, {"order_id": "A1025"}]
 
 
-def _call(name: str, args: dict[str, Any], call_id: str = "call_1") -> dict[str, Any]:
-    return {"name": name, "args": args, "id": call_id, "type": "tool_call"}
+def tool_node_run(tool_obj, args):
+    """Run one call of `tool_obj` with `args` through ToolNode (langgraph-prebuilt 1.1.3), as create_agent does.
 
-
-def _tool_node_run(tool_obj: Any, args: dict[str, Any]) -> Any:
+    Returns the last message of the one-node graph's state; raises whatever ToolNode raises.
+    """
     graph = StateGraph(MessagesState)
     graph.add_node("tools", ToolNode([tool_obj]))
     graph.add_edge(START, "tools")
     graph.add_edge("tools", END)
-    result = graph.compile().invoke({"messages": [AIMessage("", tool_calls=[_call(tool_obj.name, args)])]})
+    call = {"name": tool_obj.name, "args": args, "id": "call_1", "type": "tool_call"}
+    result = graph.compile().invoke({"messages": [AIMessage("", tool_calls=[call])]})
     return result["messages"][-1]
 
 
@@ -103,8 +105,8 @@ def case_b():
 
 
 def case_c():
-    # ToolNode runs the call the way create_agent does (helper: a one-node graph)
-    return _tool_node_run(make_receipt, {"order_id": "A1024"})
+    # ToolNode runs the call the way create_agent does (tool_node_run, printed above)
+    return tool_node_run(make_receipt, {"order_id": "A1024"})
 
 
 def case_d():
@@ -201,6 +203,7 @@ def show_cases() -> None:
     parts = [inspect.getsource(RefundReceipt)]
     parts += [inspect.getsource(t.func) for t in (order_summary, make_receipt, quote_and_remember, quote_with_note,
                                                    find_orders)]
+    parts.append(inspect.getsource(tool_node_run))
     print("\n".join(parts))
     for cid, (run, _) in CASES.items():
         body = inspect.getsource(run).split("\n", 1)[1]
