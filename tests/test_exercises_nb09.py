@@ -80,6 +80,19 @@ def test_leak_check_sees_the_other_users_id():
 
 
 def test_key_checks_report_a_non_string_key():
-    result = nb09.CHOOSE_KEY.check(lambda order_id, amount, runtime: None)
+    result = nb09.CHOOSE_KEY.check(lambda order_id, line, amount, runtime: None)
     assert result.solved and not result.passed
     assert "non-empty string" in result.text()
+
+
+def test_refund_key_fails_only_where_two_lines_share_an_amount():
+    """Copying the course's refund_key is the trap of 09.2: it merges lines of the same amount."""
+    result = nb09.CHOOSE_KEY.check(sol.wrong_key_refund_key)
+    assert {r.name for r in result.failed} == {"two lines of the same amount are two refunds",
+                                               "a second amount for a refunded line creates no second refund"}
+    assert "refund_key" in result.text() and "the line identifies the request" in result.text()
+
+
+def test_a_second_amount_is_refused_as_a_conflict_with_the_reference():
+    result = nb09.CHOOSE_KEY.check(sol.key_order_and_line)
+    assert result.passed, result.text()

@@ -14,17 +14,11 @@ from langchain.messages import ToolMessage
 from langgraph.errors import GraphBubbleUp
 
 from helpers.domain import DomainError, refund_key
+from helpers.error_contract import model_view  # the notebook's model_view is this one
 
 # -- 09.1 ----------------------------------------------------------------------------------------
 
 _UNKNOWN = {"service_unavailable"}
-
-
-def model_view(exc: DomainError) -> str:
-    """The notebook's model view, reduced: code, outcome, fixed guidance, safe details only."""
-    details = {k: v for k, v in exc.details.items() if k in ("order_id", "requested", "refundable")}
-    outcome = "unknown" if exc.code in _UNKNOWN else "refused"
-    return json.dumps({"error": exc.code, "outcome": outcome, "message": f"see the guide for {exc.code}", **details})
 
 
 @wrap_tool_call
@@ -126,49 +120,49 @@ def crashing_mapping(request, handler):
 # -- 09.2 ----------------------------------------------------------------------------------------
 
 
-def key_from_facts(order_id, amount, runtime):
-    """Reference: the course's key."""
+def key_order_and_line(order_id, line, amount, runtime):
+    """Reference: the order and the line identify the request; the amount is a detail of it."""
+    return f"refund:{order_id}:line-{line}"
+
+
+def key_with_user(order_id, line, amount, runtime):
+    """Reference: the user in the key too (redundant, as the service scopes by user, but correct)."""
+    return f"{runtime.context.user_id}:{order_id}:{line}"
+
+
+def wrong_key_refund_key(order_id, line, amount, runtime):
+    """Wrong: the course's refund_key, copied: two lines of the same amount look like one request."""
     return refund_key(order_id, amount)
 
 
-def key_by_hand(order_id, amount, runtime):
-    """Reference, written out: order and amount in cents (the service scopes keys by user)."""
-    return f"refund:{order_id}:{round(float(amount) * 100)}"
+def wrong_key_with_amount(order_id, line, amount, runtime):
+    """Wrong: the amount in the key makes a second amount for the same line a new request."""
+    return f"refund:{order_id}:{line}:{amount:.2f}"
 
 
-def key_with_user(order_id, amount, runtime):
-    """Reference: the user in the key too (redundant, as the service scopes by user, but correct)."""
-    return f"{runtime.context.user_id}:{order_id}:{amount:.2f}"
+def wrong_key_line_only(order_id, line, amount, runtime):
+    """Wrong: line 1 of one order looks like line 1 of another."""
+    return f"line-{line}"
 
 
-def wrong_key_call_id(order_id, amount, runtime):
+def wrong_key_call_id(order_id, line, amount, runtime):
     """Wrong: catches a replay of the same call only, not a model retry with a new call."""
     return f"call:{runtime.tool_call_id}"
 
 
-def wrong_key_random(order_id, amount, runtime):
+def wrong_key_random(order_id, line, amount, runtime):
     """Wrong: a new key on every attempt is no idempotency at all."""
     return f"attempt:{uuid.uuid4()}"
 
 
-def wrong_key_order_only(order_id, amount, runtime):
-    """Wrong: a second, different amount on the same order becomes an idempotency_conflict."""
-    return f"refund:{order_id}"
-
-
-def wrong_key_amount_only(order_id, amount, runtime):
-    """Wrong: the same amount on another order looks like a repeat."""
-    return f"refund:{amount:.2f}"
-
-
-def crashing_key(order_id, amount, runtime):
+def crashing_key(order_id, line, amount, runtime):
     """Crashes: the runtime has no user attribute."""
-    return f"{runtime.user}:{order_id}:{amount}"
+    return f"{runtime.user}:{order_id}:{line}"
 
 
 SOLUTIONS = {
     "09.1": {"decorated": map_refund_errors, "plain": map_refund_errors_plain},
-    "09.2": {"refund_key": key_from_facts, "by hand": key_by_hand, "with user": key_with_user},
+    "09.2": {"order and line": key_order_and_line, "with user": key_with_user},
 }
 WRONG = {
     "09.1": {
@@ -181,10 +175,11 @@ WRONG = {
         "only permission": wrong_only_permission,
     },
     "09.2": {
+        "refund_key": wrong_key_refund_key,
+        "with the amount": wrong_key_with_amount,
+        "line only": wrong_key_line_only,
         "tool call id": wrong_key_call_id,
         "random": wrong_key_random,
-        "order only": wrong_key_order_only,
-        "amount only": wrong_key_amount_only,
     },
 }
 CRASHING = {"09.1": {"no tool_call_id attribute": crashing_mapping}, "09.2": {"no user attribute": crashing_key}}
@@ -201,9 +196,10 @@ EXPECTED_FAILURE = {
         "only permission": "amount_exceeds_refundable becomes an error ToolMessage with its code",
     },
     "09.2": {
+        "refund_key": "two lines of the same amount are two refunds",
+        "with the amount": "a second amount for a refunded line creates no second refund",
+        "line only": "the same line number on two orders is two refunds",
         "tool call id": "the model's retry with a new tool call creates one refund",
         "random": "a replay of the same call creates one refund",
-        "order only": "two amounts on one order are two refunds",
-        "amount only": "the same amount on two orders is two refunds",
     },
 }
