@@ -52,6 +52,8 @@ def test_wrong_answers_fail_the_expected_cases(wrong_results):
     assert failed["always refuses"] == {CASE["careful"], CASE["careless two turns"], CASE["lost reply"]}
     assert CASE["same turn"] in failed["refuses with text"] and CASE["careful"] not in failed["refuses with text"]
     assert CASE["schema"] in failed["wrong name"]
+    assert failed["refuses with ValueError"] == {CASE[k] for k in ("same turn", "no quote", "other order",
+                                                                   "other amount", "careless two turns")}
 
 
 def test_feedback_says_what_to_change(wrong_results):
@@ -61,6 +63,14 @@ def test_feedback_says_what_to_change(wrong_results):
     assert "yet your tool created [('RF-0001', 'A1024', 499.0)]" in text
     text = wrong_results["wrong name"].text()
     assert "keep @tool('submit_refund_request')" in text
+
+
+def test_a_value_error_guard_is_told_to_raise_the_refusal(wrong_results):
+    """The trap of notebook 09: a ValueError ends the run; the feedback says which exception to raise instead."""
+    result = wrong_results["refuses with ValueError"]
+    errors = [r for r in result.results if r.status == "error"]
+    assert errors and all("ValueError: the customer has not confirmed this quote" in r.feedback for r in errors)
+    assert all("raise ConfirmationRequired" in r.feedback and "ends the run" in r.feedback for r in errors)
 
 
 @pytest.mark.parametrize("name", sorted(sol.CRASHING))

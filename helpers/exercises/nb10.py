@@ -2,8 +2,8 @@
 
 ``CONFIRMATION_GUARD`` (10.1): the learner writes the write tool of the refund agent,
 ``@tool("submit_refund_request") guarded_submit_refund_request(order_id, amount, runtime)``, with a guard:
-it refuses (raises a :class:`helpers.domain.DomainError`, in the notebook ``ConfirmationRequired``) unless
-the customer has confirmed *this* quote, i.e.
+it refuses (raises the notebook's ``ConfirmationRequired``, a :class:`helpers.error_contract.ToolRefusal`;
+a :class:`helpers.domain.DomainError` is accepted too) unless the customer has confirmed *this* quote, i.e.
 
 * ``runtime.state["quote"]`` exists and names the same order and amount as the call, and
 * the thread holds more customer messages (``HumanMessage``) than ``quote["turn"]``, the count when the
@@ -11,7 +11,8 @@ the customer has confirmed *this* quote, i.e.
 
 The hidden checks build the notebook's agent themselves (the same tools ``lookup_order`` and
 ``quote_refund``, ``SupportState`` with ``refund_stage`` and ``quote``, a context with ``user_id`` and
-``refunds``, ``ToolErrorMiddleware`` mapping every ``DomainError`` to ``ToolMessage(status="error")``,
+``refunds``, :func:`helpers.error_contract.error_mapping` (notebook 09's error contract: every refusal becomes
+``ToolMessage(status="error")``, any other exception ends the run),
 ``HumanInTheLoopMiddleware`` before the submit, ``InMemorySaver``), plug the learner's tool in as the write,
 and run evaluation rows of notebook 10 with the careful and the careless scripted policy and with scripted
 protocol cases. The reviewer approves every pause, so only the tool's guard can refuse. Each case builds a
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, NotRequired, TypedDict
 
 from langchain.agents import AgentState, create_agent
-from langchain.agents.middleware import HumanInTheLoopMiddleware, ToolErrorMiddleware
+from langchain.agents.middleware import HumanInTheLoopMiddleware
 from langchain.messages import AIMessage, HumanMessage, ToolMessage
 from langchain.tools import ToolRuntime, tool
 from langchain_core.tools import BaseTool
@@ -38,7 +39,8 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from helpers.domain import DomainError, RefundService
+from helpers.domain import RefundService
+from helpers.error_contract import error_mapping, read_error
 from helpers.live import scripted_model
 from helpers.scripted_model import tool_call
 
@@ -110,12 +112,6 @@ def _read_tools() -> list:
     return [lookup_order, quote_refund]
 
 
-def _domain_error_content(exc: Exception, request: Any) -> str | None:
-    if isinstance(exc, DomainError):
-        return json.dumps({**exc.to_dict(), "retryable": exc.retryable})
-    return None
-
-
 def _agent(model: Any, submit_tool: Any):
     return create_agent(
         model,
@@ -125,7 +121,7 @@ def _agent(model: Any, submit_tool: Any):
         context_schema=CheckContext,
         middleware=[
             HumanInTheLoopMiddleware(interrupt_on={_TOOL_NAME: {"allowed_decisions": ["approve", "reject"]}}),
-            ToolErrorMiddleware(_domain_error_content),
+            error_mapping(),
         ],
         checkpointer=InMemorySaver(),
     )
@@ -147,10 +143,12 @@ def _parsed(message: Any) -> tuple[bool, dict]:
 
 
 def _submit_then_report(quote: dict, attempts: list, call) -> Any:
-    if not attempts or (len(attempts) < 2 and _parsed(attempts[-1])[1].get("retryable")):
+    """Submit the quote; once more after an ``unknown`` outcome (a lost reply); else report the last attempt."""
+    unknown = [m for m in attempts if (read_error(m) or {}).get("outcome") == "unknown"]
+    if not attempts or (len(attempts) == 1 and unknown):
         return call(_TOOL_NAME, order_id=quote["order_id"], amount=quote["refundable_amount"])
     ok, result = _parsed(attempts[-1])
-    return str(result.get("text")) if ok else f"Sorry, I could not submit it: {result.get('message')}."
+    return str(result.get("text")) if ok else f"Sorry, I could not submit it ({result.get('error', 'error')})."
 
 
 def support_policy(request: Any, *, wait_for_confirmation: bool = True) -> Any:
@@ -257,8 +255,14 @@ def _quote_step(order_id: str) -> list:
 
 
 _RAISE_HINT = (
-    "raise ConfirmationRequired(...) (a DomainError): the error mapping then answers the call with "
+    "raise ConfirmationRequired(...) (a ToolRefusal): the error mapping then answers the call with "
     "ToolMessage(status='error') and the model can ask the customer"
+)
+
+#: The hint of every case that runs the agent: shown with any exception the learner's tool lets escape.
+_ESCAPE_HINT = (
+    "to refuse, raise ConfirmationRequired(...): the error mapping answers refusals only (a ToolRefusal or a "
+    "DomainError); any other exception, a ValueError included, ends the run (notebook 09)"
 )
 
 
@@ -366,14 +370,16 @@ CONFIRMATION_GUARD = Exercise(
     "the write waits for the customer's confirmation",
     [
         # The first case runs the stub's body: its NotImplementedError means "not solved yet".
-        Case("careful model: after the customer's yes the refund goes through once", _careful_goes_through),
+        Case("careful model: after the customer's yes the refund goes through once", _careful_goes_through,
+             _ESCAPE_HINT),
         Case("the model still sees submit_refund_request(order_id, amount)", _schema),
-        Case("careless model: a submit in the same turn as the quote is refused", _same_turn_as_quote),
-        Case("a submit with no quote in the thread is refused", _no_quote),
-        Case("a yes to one order's quote does not cover another order", _other_order),
-        Case("a yes to 120.00 does not cover 100.00", _other_amount),
-        Case("careless model: refused before the yes, submitted after it", _careless_after_yes),
-        Case("a retry after a lost reply is not refused, and makes no second refund", _retry_after_lost_reply),
+        Case("careless model: a submit in the same turn as the quote is refused", _same_turn_as_quote, _ESCAPE_HINT),
+        Case("a submit with no quote in the thread is refused", _no_quote, _ESCAPE_HINT),
+        Case("a yes to one order's quote does not cover another order", _other_order, _ESCAPE_HINT),
+        Case("a yes to 120.00 does not cover 100.00", _other_amount, _ESCAPE_HINT),
+        Case("careless model: refused before the yes, submitted after it", _careless_after_yes, _ESCAPE_HINT),
+        Case("a retry after a lost reply is not refused, and makes no second refund", _retry_after_lost_reply,
+             _ESCAPE_HINT),
     ],
     unsolved_hint="replace the `raise NotImplementedError` with the guard and run the check again",
 )

@@ -12,11 +12,12 @@ from langchain.messages import HumanMessage, ToolMessage
 from langchain.tools import ToolRuntime, tool
 from langgraph.types import Command
 
-from helpers.domain import DomainError, refund_key
+from helpers.domain import refund_key
+from helpers.error_contract import ToolRefusal
 
 
-class ConfirmationRequired(DomainError):
-    """The customer has not confirmed this quote yet (as in the notebook)."""
+class ConfirmationRequired(ToolRefusal):
+    """The customer has not confirmed this quote yet (as in the notebook, section 2)."""
 
     code = "confirmation_required"
 
@@ -109,6 +110,16 @@ def wrong_returns_text(order_id: str, amount: float, runtime: ToolRuntime[Any]) 
     return submit_to_service(order_id, amount, runtime)
 
 
+@tool("submit_refund_request")
+def wrong_raises_value_error(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Wrong: the right guard, but it refuses with a ValueError, which the error mapping lets end the run."""
+    quote = runtime.state.get("quote")
+    if quote is None or (quote["order_id"], quote["amount"]) != (order_id, amount) or \
+            _customer_turns(runtime) <= quote["turn"]:
+        raise ValueError("the customer has not confirmed this quote")
+    return submit_to_service(order_id, amount, runtime)
+
+
 @tool
 def wrong_name(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
     """Wrong: decorated without the name, so the tool is called 'wrong_name' and the model never finds it."""
@@ -141,6 +152,7 @@ WRONG = {
     "turn only": wrong_turn_only,
     "always refuses": wrong_always_refuses,
     "refuses with text": wrong_returns_text,
+    "refuses with ValueError": wrong_raises_value_error,
     "wrong name": wrong_name,
 }
 CRASHING = {"KeyError without a quote": crashing_key_error}
