@@ -33,6 +33,7 @@ def test_wrong_answers_fail_the_expected_cases():
     assert failed["reads too"] == {READ}
     assert failed["returns nothing"] == set(CASES)
     assert failed["no checkpointer"] == {APPROVE, REJECT}
+    assert failed["subscripts the request"] == {PAUSE, APPROVE, REJECT, EDIT, DRAFT}
 
 
 def test_failure_messages_teach():
@@ -43,6 +44,8 @@ def test_failure_messages_teach():
     assert "pass checkpointer=checkpointer to create_deep_agent" in text
     text = nb11.POLICY_APPROVAL.check(sol.wrong_returns_nothing).text()
     assert "got NoneType" in text
+    text = nb11.POLICY_APPROVAL.check(sol.wrong_subscripts_the_request).text()
+    assert "'ToolCallRequest' object is not subscriptable" in text and "request.tool_call['args']" in text
 
 
 @pytest.mark.parametrize("name", sorted(sol.CRASHING))

@@ -39,6 +39,23 @@ def _initial_files() -> dict[str, Any]:
     return {POLICY_FILE: create_file_data(CURRENT_POLICY)}
 
 
+def _invoke(agent: Any, *args: Any, **kwargs: Any) -> Any:
+    """``agent.invoke(...)``, with the usual slip in a ``when`` predicate turned into a hint.
+
+    ``InterruptOnConfig(when=...)`` receives a ``ToolCallRequest`` (langchain 1.5.2), not the tool
+    call dict, so ``call["args"]`` raises ``TypeError: 'ToolCallRequest' object is not subscriptable``.
+    """
+    try:
+        return agent.invoke(*args, **kwargs)
+    except TypeError as exc:
+        if "ToolCallRequest" in str(exc) and "subscriptable" in str(exc):
+            raise AssertionError(
+                f"your `when` predicate raised TypeError: {exc}: it receives a ToolCallRequest, not the tool call; "
+                "read the call's arguments as request.tool_call['args']"
+            ) from None
+        raise
+
+
 def start_thread(answer: Any, call: dict[str, Any], thread: str) -> tuple[Any, dict, Any]:
     """Build the learner's agent on a scripted model that makes ``call`` and then says "Done.", and start it.
 
@@ -66,7 +83,7 @@ def start_thread(answer: Any, call: dict[str, Any], thread: str) -> tuple[Any, d
     config = {"configurable": {"thread_id": thread}}
     request = {"messages": [{"role": "user", "content": f"Please handle {call['args'].get('file_path')}."}],
                "files": _initial_files()}
-    out = agent.invoke(request, config, version="v2")
+    out = _invoke(agent, request, config, version="v2")
     return agent, config, out
 
 
@@ -108,7 +125,7 @@ def _assert_can_resume(agent: Any) -> None:
 def _resume(agent: Any, config: dict, decision: dict) -> Any:
     from langgraph.types import Command
 
-    return agent.invoke(Command(resume={"decisions": [decision]}), config, version="v2")
+    return _invoke(agent, Command(resume={"decisions": [decision]}), config, version="v2")
 
 
 def _write_pauses(answer) -> None:

@@ -22,6 +22,13 @@ def with_when_predicate(model, checkpointer):
     return create_deep_agent(model=model, interrupt_on={"write_file": gate, "edit_file": gate}, checkpointer=checkpointer)
 
 
+def wrong_subscripts_the_request(model, checkpointer):
+    """Wrong: the `when` predicate treats the ToolCallRequest as the tool call dict (a TypeError at the pause)."""
+    gate = InterruptOnConfig(allowed_decisions=["approve", "reject"],
+                             when=lambda call: call["args"]["file_path"].startswith("/policies/"))
+    return create_deep_agent(model=model, interrupt_on={"write_file": gate, "edit_file": gate}, checkpointer=checkpointer)
+
+
 def wrong_no_gate(model, checkpointer):
     """Wrong: nothing is gated."""
     return create_deep_agent(model=model, checkpointer=checkpointer)
@@ -74,6 +81,7 @@ WRONG = {
     "reads too": wrong_reads_too,
     "returns nothing": wrong_returns_nothing,
     "no checkpointer": wrong_no_checkpointer,
+    "subscripts the request": wrong_subscripts_the_request,
 }
 CRASHING = {
     "approve only": crashing_approve_only,
