@@ -87,7 +87,7 @@ def test_callable_step_sees_messages_and_bound_tools():
 
 def test_bad_step_type_is_a_clear_error():
     model = ScriptedChatModel(script=[42])
-    with pytest.raises(TypeError, match="script step 1 is a int"):
+    with pytest.raises(TypeError, match="script step 1 is an int"):
         model.invoke("x")
 
 
