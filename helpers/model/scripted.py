@@ -281,10 +281,9 @@ class ScriptedChatModel(RequestLog, BaseChatModel):
 
     def _to_message(self, step: Any, index: int, history: Sequence[BaseMessage], model_name: str) -> AIMessage:
         message = step_to_message(step, index)
-        used = _history_call_ids(history) | {c["id"] for c in message.tool_calls if c.get("id")} | {
-            c["id"] for c in message.invalid_tool_calls if c.get("id")}
-        floor = 1 + max((int(m.group(1)) for m in map(_CALL_ID.match, used) if m), default=0)
-        self._next_call = max(self._next_call, floor)
+        earlier = _history_call_ids(history)
+        self._next_call = max(self._next_call, 1 + max((int(m.group(1)) for m in map(_CALL_ID.match, earlier) if m), default=0))
+        used = earlier | {c["id"] for c in [*message.tool_calls, *message.invalid_tool_calls] if c.get("id")}
 
         def with_id(call: dict[str, Any]) -> dict[str, Any]:
             if call.get("id"):
