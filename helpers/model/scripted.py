@@ -208,13 +208,14 @@ class ScriptedChatModel(RequestLog, BaseChatModel):
             tools: ``BaseTool`` objects, functions, Pydantic models or schema dicts.
             tool_choice: recorded with each request (and shown in its payload the way
                 ChatOpenAI sends it); the script decides the reply.
-            **kwargs: other request options (e.g. ``parallel_tool_calls``, ``strict``): recorded.
+            **kwargs: other request options (e.g. ``parallel_tool_calls``): recorded; ``strict``
+                also shapes the schemas, as in ChatOpenAI (``convert_to_openai_tool(t, strict=...)``).
 
         Returns:
             a ``RunnableBinding`` around this same model (so the script and the
             recorded requests are shared).
         """
-        formatted = [convert_to_openai_tool(t) for t in tools]
+        formatted = [convert_to_openai_tool(t, strict=kwargs.get("strict")) for t in tools]
         return self.bind(tools=formatted, tool_choice=tool_choice, **kwargs)
 
     # -- the core: one request -> one scripted reply ---------------------------------
