@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import re
+import threading
 
 import pytest
 from langchain.agents import create_agent
@@ -407,11 +408,21 @@ def test_generated_ids_skip_ids_already_in_the_history():
 
 
 def test_two_conversations_sharing_one_model_are_detected():
-    model = ScriptedChatModel(script=[[tool_call("lookup_order", {"order_id": "A1024"})], "A1024 is delivered.",
-                                      [tool_call("lookup_order", {"order_id": "A1030"})], "A1030 is delivered."])
-    agent = create_agent(model, [lookup_order])
+    both_asked = threading.Barrier(2, timeout=20)
+
+    @tool("lookup_order")
+    def lookup_after_both_asked(order_id: str) -> str:
+        """Look up an order (runs once both conversations have asked the model)."""
+        both_asked.wait()
+        return f"order {order_id}: delivered"
+
+    # both first requests get a tool call (the barrier makes both ask before either tool returns)
+    model = ScriptedChatModel(script=[[tool_call("lookup_order", {"order_id": "A1024"})],
+                                      [tool_call("lookup_order", {"order_id": "A1030"})], "A1024 is delivered.",
+                                      "A1030 is delivered."])
+    agent = create_agent(model, [lookup_after_both_asked])
     with pytest.raises(InterleavedConversationsError) as caught:
-        agent.batch([ask("where is A1024?"), ask("where is A1030?")])
+        agent.batch([ask("where is A1024?"), ask("where is A1030?")], config={"max_concurrency": 2})
     text = str(caught.value)
     assert "continues the conversation of request" in text and "get each other's replies" in text
     assert "its own scripted model" in text
