@@ -25,6 +25,9 @@ from .display import (
     show_state_diff,
     show_trace,
 )
+# Load the old module names first: importing a submodule binds it as an attribute of this package,
+# and ``helpers.scripted_model`` must stay the function (the module is still importable by name).
+from . import live as _live_module, models as _models_module, scripted_model as _scripted_model_module  # noqa: F401
 from .model import (
     InterleavedConversationsError,
     LiveVerdict,

@@ -5,5 +5,3 @@ See :mod:`helpers.model.live`: ``scripted_model`` (a protocol case), ``live_mode
 """
 
 from .model.live import LiveVerdict, chat_model, is_live, live_model, live_verdict, scripted_model
-
-__all__ = ["LiveVerdict", "chat_model", "is_live", "live_model", "live_verdict", "scripted_model"]

@@ -6,6 +6,3 @@ The environment variables and the DashScope recipe are documented in :mod:`helpe
 
 from .model.factory import ModelConfig, ModelConfigError, describe_model, read_model_config, real_model_configured
 from .model.live import chat_model
-
-__all__ = ["ModelConfig", "ModelConfigError", "chat_model", "describe_model", "read_model_config",
-           "real_model_configured"]

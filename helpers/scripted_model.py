@@ -9,19 +9,3 @@ from .model.recording import RecordedRequest, RequestLog
 from .model.rules import ProviderRule, ProviderRuleError, check_history
 from .model.script import ScriptError, Step, invalid_tool_call, reply, tool_call
 from .model.scripted import InterleavedConversationsError, ScriptedChatModel, ScriptExhaustedError
-
-__all__ = [
-    "InterleavedConversationsError",
-    "ProviderRule",
-    "ProviderRuleError",
-    "RecordedRequest",
-    "RequestLog",
-    "ScriptError",
-    "ScriptExhaustedError",
-    "ScriptedChatModel",
-    "Step",
-    "check_history",
-    "invalid_tool_call",
-    "reply",
-    "tool_call",
-]

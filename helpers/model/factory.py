@@ -138,13 +138,17 @@ def real_model_configured(env: Mapping[str, str] | None = None) -> bool:
     return bool(_value(env, "COURSE_MODEL") or _value(env, "OPENAI_BASE_URL"))
 
 
+def _key_in(variable: str, problem: str, belongs: str) -> ModelConfigError:
+    """The error for a key pasted into ``variable`` (the value is not shown)."""
+    return ModelConfigError(
+        f"{variable} {problem}: it looks like an API key (its value is not shown). Put the key in "
+        f"OPENAI_API_KEY (or DASHSCOPE_API_KEY) and {belongs}, in {variable}"
+    )
+
+
 def _check_model_name(name: str, secrets: Sequence[str]) -> None:
     if name in secrets or _KEY_LIKE.search(name):
-        raise ModelConfigError(
-            "COURSE_MODEL does not look like a model name: it looks like an API key (its value is not shown). "
-            "Put the key in OPENAI_API_KEY (or DASHSCOPE_API_KEY) and the model name, e.g. qwen-plus or "
-            "gpt-4o-mini, in COURSE_MODEL"
-        )
+        raise _key_in("COURSE_MODEL", "does not look like a model name", "the model name, e.g. qwen-plus or gpt-4o-mini")
     if not _MODEL_NAME.match(name):
         raise ModelConfigError(
             f"COURSE_MODEL is not a model name {_NOT_SHOWN}: use letters, digits and . _ : / @ + - only, "
@@ -154,11 +158,8 @@ def _check_model_name(name: str, secrets: Sequence[str]) -> None:
 
 def _check_base_url(url: str, secrets: Sequence[str]) -> None:
     if url in secrets or _KEY_LIKE.match(url):
-        raise ModelConfigError(
-            "OPENAI_BASE_URL is not an http(s) URL: it looks like an API key (its value is not shown). Put the key "
-            "in OPENAI_API_KEY (or DASHSCOPE_API_KEY) and the endpoint, e.g. "
-            "https://dashscope.aliyuncs.com/compatible-mode/v1, in OPENAI_BASE_URL"
-        )
+        raise _key_in("OPENAI_BASE_URL", "is not an http(s) URL",
+                      "the endpoint, e.g. https://dashscope.aliyuncs.com/compatible-mode/v1")
     try:
         parts = urlsplit(url)
         host = parts.hostname

@@ -2,9 +2,14 @@
 
 Each rule has a name (:class:`ProviderRule`, a ``StrEnum``) and the wording OpenAI's
 ``POST /v1/chat/completions`` answers with (HTTP 400, ``"type": "invalid_request_error"``), taken
-from error bodies reported in public bug trackers (2024-2026). OpenAI-compatible providers enforce
-the same rules in their own words (DashScope/Qwen: ``<400> InternalError.Algo.InvalidParameter: An
-assistant message with "tool_calls" must be followed by tool messages ...``).
+from OpenAI error bodies quoted in public bug reports (2024-2026: unanswered call and orphan tool
+message with ``"param": "messages.[N].role"``; ``Duplicate value for 'tool_call_id' of '<id>', in
+messages[i] and messages[j]``; ``Invalid 'messages': empty array`` with ``"code": "empty_array"``;
+``Invalid 'tools[i].function.name': string does not match pattern`` with ``"code": "invalid_value"``;
+``Missing required parameter: '<path>'``), and the course's api-facts (items 13 and 17).
+OpenAI-compatible providers enforce the same rules in their own words (DashScope/Qwen: ``<400>
+InternalError.Algo.InvalidParameter: An assistant message with "tool_calls" must be followed by tool
+messages ...``).
 
 * :func:`check_tools` checks the bound tool schemas of a request;
 * :func:`check_history` checks the messages of a request;
@@ -184,24 +189,23 @@ def check_history(messages: Sequence[BaseMessage]) -> None:
                 )
             continue
         if pending:
-            tcid, name = next(iter(pending.items()))
-            raise ProviderRuleError(
-                ProviderRule.UNANSWERED_TOOL_CALL,
-                f"tool call {tcid!r} ({name}) has no ToolMessage before the next "
-                f"{type(message).__name__}; answer it with ToolMessage(tool_call_id={tcid!r})",
-                tcid,
-            )
+            raise _unanswered(pending, f"the next {type(message).__name__}")
         answered = set()
         if isinstance(message, AIMessage):
             pending = {c["id"]: c["name"] for c in _calls(message)}
     if pending:
-        tcid, name = next(iter(pending.items()))
-        raise ProviderRuleError(
-            ProviderRule.UNANSWERED_TOOL_CALL,
-            f"tool call {tcid!r} ({name}) has no ToolMessage before the next model turn; "
-            f"answer it with ToolMessage(tool_call_id={tcid!r})",
-            tcid,
-        )
+        raise _unanswered(pending, "the next model turn")
+
+
+def _unanswered(pending: Mapping[str, str], before: str) -> ProviderRuleError:
+    """``unanswered_tool_call`` for the first call still waiting (``pending``: id -> tool name)."""
+    tcid, name = next(iter(pending.items()))
+    return ProviderRuleError(
+        ProviderRule.UNANSWERED_TOOL_CALL,
+        f"tool call {tcid!r} ({name}) has no ToolMessage before {before}; "
+        f"answer it with ToolMessage(tool_call_id={tcid!r})",
+        tcid,
+    )
 
 
 def _check_call_ids(messages: Sequence[BaseMessage]) -> None:
