@@ -2,7 +2,7 @@
 
 * :func:`scripted_model` is for a **protocol case**: the model's move is the lesson's fixture
   ("suppose the model writes broken JSON", "two calls in one reply"), so it is always the
-  offline :class:`~helpers.scripted_model.ScriptedChatModel`, whatever the environment says.
+  offline :class:`~helpers.model.scripted.ScriptedChatModel`, whatever the environment says.
 * :func:`live_model` is for a **live** cell: it asks the configured real model (see
   :mod:`helpers.model.factory` for the environment variables) and offline falls back to the
   scripted stand-in it is given, so the committed output stays deterministic.
