@@ -9,8 +9,7 @@ from langchain.tools import tool
 
 from helpers import ModelConfigError, ScriptedChatModel, chat_model, describe_model
 from helpers.models import read_model_config, real_model_configured
-from tests.live_notebooks import execute_notebook_live, output_text
-from tests.loopback_openai import LOOPBACK_MODEL, loopback_openai  # noqa: F401 - a pytest fixture
+from tests.loopback_openai import loopback_openai  # noqa: F401 - a pytest fixture
 
 KEY = "sk-test-0123456789abcdefghij"
 
@@ -223,21 +222,3 @@ def test_a_provider_400_reaches_the_caller_with_openai_wording(loopback_openai):
     unanswered = AIMessage("", tool_calls=[{"name": "lookup_order", "args": {}, "id": "call_9", "type": "tool_call"}])
     with pytest.raises(Exception, match="The following tool_call_ids did not have response messages: call_9"):
         model.invoke([HumanMessage("a"), unanswered, HumanMessage("b")])
-
-
-@pytest.mark.parametrize("name", ["00_start_here.ipynb", "01_function_to_tool.ipynb"])
-def test_notebooks_00_and_01_run_with_a_configured_real_model(loopback_openai, tmp_path, name):
-    """The opt-in path end to end: a kernel with COURSE_MODEL etc. set talks to the loopback server."""
-    from helpers.notebooks import NOTEBOOK_DIR
-
-    errors, bodies = execute_notebook_live(NOTEBOOK_DIR / name, loopback_openai, tmp_path, key=KEY)
-    assert errors == []
-    assert bodies, "the notebook never called the configured model"
-    assert all(body["model"] == LOOPBACK_MODEL for body in bodies)
-    assert any(body.get("tools") for body in bodies), "a live cell bound its tools"
-    assert loopback_openai.unfit_arguments == [], "schema-derived arguments fit every bound tool"
-    assert all(r.status == 200 for r in loopback_openai.requests), "every history was one a provider accepts"
-    text = output_text(tmp_path / name)
-    assert KEY not in text, "the API key appeared in an output"
-    if name.startswith("00"):
-        assert "ChatOpenAI loopback-model via a custom OPENAI_BASE_URL" in text
