@@ -218,10 +218,17 @@ def _normalise(nb: nbformat.NotebookNode) -> None:
 def _write_atomically(nb: nbformat.NotebookNode, target: Path) -> None:
     """Write ``nb`` to a temporary file beside ``target``, then move it over ``target``."""
     target = Path(target)
+    try:
+        mode = target.stat().st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        mode = 0o666 & ~mask
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             nbformat.write(nb, handle)
+        os.chmod(tmp, mode)  # mkstemp makes 0o600; keep the notebook's own mode
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
