@@ -146,12 +146,17 @@ class _Tracker:
 
     index: int | None = None
 
+    on_start: Callable[[int], None] | None = None
+
     def start(self, cell: Any, cell_index: int) -> None:
         self.index = cell_index
+        if self.on_start is not None:
+            self.on_start(cell_index)
 
 
 def run_notebook(nb: nbformat.NotebookNode, *, path: Path, cwd: Path, timeout: int = DEFAULT_TIMEOUT,
                  env: Mapping[str, str] | None = None, allow_errors: bool = False,
+                 on_cell_start: Callable[[NotebookClient, int], None] | None = None,
                  on_cell_executed: Callable[[NotebookClient, int], None] | None = None) -> nbformat.NotebookNode:
     """Execute ``nb`` in a fresh ``python3`` kernel (nbclient 0.11) and return it; writes nothing.
 
@@ -162,6 +167,7 @@ def run_notebook(nb: nbformat.NotebookNode, *, path: Path, cwd: Path, timeout: i
         timeout: seconds allowed per cell.
         env: the kernel's environment (default: :func:`kernel_env`).
         allow_errors: record errors as outputs and go on instead of stopping.
+        on_cell_start: called as ``f(client, cell_index)`` before each code cell runs.
         on_cell_executed: called as ``f(client, cell_index)`` after each code cell, while the
             kernel is still running (the benchmark reads the kernel's memory there).
 
@@ -181,6 +187,8 @@ def run_notebook(nb: nbformat.NotebookNode, *, path: Path, cwd: Path, timeout: i
         allow_errors=allow_errors,
         on_cell_start=tracker.start,
     )
+    if on_cell_start is not None:
+        tracker.on_start = lambda cell_index: on_cell_start(client, cell_index)
     if on_cell_executed is not None:
         client.on_cell_executed = lambda cell, cell_index, execute_reply: on_cell_executed(client, cell_index)
 
