@@ -328,6 +328,30 @@ def _advice(entry: Entry) -> str:
     return ""
 
 
+def _open_manifest(workspace: Path, course: Path) -> tuple[_Manifest, list[str]]:
+    """Load the workspace's manifest (creating the workspace folder). A damaged one is kept aside as
+    ``.course-manifest.json.damaged`` (``.damaged.2``, ...) and rebuilt: every copy equal to its course
+    version is recorded, any other counts as the learner's. Returns the manifest and report lines."""
+    workspace.mkdir(parents=True, exist_ok=True)
+    manifest = _Manifest.load(workspace)
+    if manifest.damage is None:
+        return manifest, []
+    kept = manifest.path.with_name(MANIFEST_NAME + ".damaged")
+    number = 1
+    while kept.exists():
+        number += 1
+        kept = manifest.path.with_name(f"{MANIFEST_NAME}.damaged.{number}")
+    os.replace(manifest.path, kept)
+    rebuilt = _Manifest(manifest.path, {})
+    course_files = _course_notebooks(course)
+    for entry in _entries(workspace, course, rebuilt):
+        if entry.state is NotebookState.UNTOUCHED:
+            rebuilt.notebooks[entry.name] = sources_hash(course_files[entry.name])
+    return rebuilt, [f"the manifest {MANIFEST_NAME} was damaged ({manifest.damage}); kept as {kept.name} and "
+                     "rebuilt from your notebooks: a copy equal to the course version counts as not edited, "
+                     "any other as yours (nothing was overwritten)"]
+
+
 def sync(workspace: Path | None = None, course: Path | None = None) -> list[str]:
     """Create the workspace on first use, or bring course updates into it, never overwriting an edit.
 
@@ -340,15 +364,7 @@ def sync(workspace: Path | None = None, course: Path | None = None) -> list[str]
     """
     workspace = Path(workspace or WORKSPACE_DIR)
     course = Path(course or NOTEBOOK_DIR)
-    workspace.mkdir(parents=True, exist_ok=True)
-    manifest = _Manifest.load(workspace)
-    lines = []
-    if manifest.damage is not None:
-        kept = manifest.path.with_name(MANIFEST_NAME + ".damaged")
-        os.replace(manifest.path, kept)
-        lines.append(f"the manifest {MANIFEST_NAME} was damaged ({manifest.damage}); kept as {kept.name} and "
-                     "rebuilt from your notebooks: a copy equal to the course version counts as not edited, "
-                     "any other as yours (nothing was overwritten)")
+    manifest, lines = _open_manifest(workspace, course)
     course_files = _course_notebooks(course)
     for entry in _entries(workspace, course, manifest):
         copy = workspace / entry.name
@@ -409,17 +425,7 @@ def reset(names: Sequence[str] | None, workspace: Path | None = None, course: Pa
     course = Path(course or NOTEBOOK_DIR)
     course_files = _course_notebooks(course)
     chosen = list(course_files) if names is None else resolve_names(names, course)
-    workspace.mkdir(parents=True, exist_ok=True)
-    manifest = _Manifest.load(workspace)
-    lines = []
-    if manifest.damage is not None:
-        kept = manifest.path.with_name(MANIFEST_NAME + ".damaged")
-        os.replace(manifest.path, kept)
-        manifest = _Manifest(manifest.path, {})
-        for entry in _entries(workspace, course, manifest):
-            if entry.state is NotebookState.UNTOUCHED:
-                manifest.notebooks[entry.name] = sources_hash(course_files[entry.name])
-        lines.append(f"the manifest {MANIFEST_NAME} was damaged; kept as {kept.name} and rebuilt")
+    manifest, lines = _open_manifest(workspace, course)
     for name in chosen:
         copy, source = workspace / name, course_files[name]
         if copy.exists() and copy.read_bytes() == source.read_bytes():

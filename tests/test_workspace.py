@@ -228,3 +228,16 @@ def test_command_line(course, workspace, monkeypatch, capsys):
 def test_the_course_notebooks_all_have_a_workspace_name():
     names = list(ws._course_notebooks(ws.NOTEBOOK_DIR))
     assert names and names == sorted(p.name for p in ws.NOTEBOOK_DIR.glob("*.ipynb"))
+
+
+def test_reset_with_a_damaged_manifest_keeps_it_and_the_copy(course, workspace):
+    sync(workspace, course)
+    _edit(workspace / "01_function_to_tool.ipynb", "my work")
+    (workspace / MANIFEST_NAME).write_text("{", encoding="utf-8")
+    (workspace / (MANIFEST_NAME + ".damaged")).write_text("an older damaged one", encoding="utf-8")
+    lines = reset(["01"], workspace, course)
+    assert lines[0].startswith(f"the manifest {MANIFEST_NAME} was damaged (") and "kept as .course-manifest.json.damaged.2" in lines[0]
+    assert (workspace / (MANIFEST_NAME + ".damaged")).read_text() == "an older damaged one"
+    assert "my work" in (workspace / ".replaced" / "01_function_to_tool.ipynb.1").read_text()
+    assert _states(workspace, course) == {"00_start_here.ipynb": NotebookState.UNTOUCHED,
+                                          "01_function_to_tool.ipynb": NotebookState.UNTOUCHED}
