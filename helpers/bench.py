@@ -145,14 +145,21 @@ def _baseline_notebook() -> nbformat.NotebookNode:
 
 
 def _run_suite() -> dict:
-    """Run ``make test``'s pytest (offline, in the course root) and time it."""
+    """Run ``make test``'s pytest (offline, in the course root) and time it.
+
+    ``--durations=15`` only adds pytest's list of the slowest test phases to the output; what runs is
+    ``make test``'s command. Returns the seconds, exit status, summary line, failed tests and slowest phases.
+    """
     began = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "pytest"], cwd=COURSE_ROOT, env=kernel_env(),
+    proc = subprocess.run([sys.executable, "-m", "pytest", "--durations=15"], cwd=COURSE_ROOT, env=kernel_env(),
                           capture_output=True, text=True)
     seconds = time.perf_counter() - began
-    tail = [_ANSI.sub("", line).strip("= ") for line in proc.stdout.strip().splitlines()[-1:]]
+    lines = [_ANSI.sub("", line).rstrip() for line in proc.stdout.splitlines()]
+    slowest = [line.strip() for line in lines if re.match(r"^\d+\.\d+s (call|setup|teardown) ", line)]
     return {"command": "python -m pytest", "seconds": round(seconds, 1), "exit_status": proc.returncode,
-            "summary": tail[0] if tail else ""}
+            "summary": lines[-1].strip("= ") if lines else "",
+            "failed": [line[len("FAILED "):] for line in lines if line.startswith("FAILED ")],
+            "slowest": slowest}
 
 
 def run_bench(names: Sequence[str] | None = None, *, skip_tests: bool = False, timeout: int = 600,
@@ -227,6 +234,11 @@ def format_report(report: BenchReport) -> str:
         ok = s["seconds"] <= TARGETS["suite_s"]
         lines.append(f"test suite ({s['command']}): {s['seconds']:.1f} s, exit status {s['exit_status']}, "
                      f"\"{s['summary']}\"  target {TARGETS['suite_s']:.0f} s: {'ok' if ok else 'MISSES'}")
+        for name in s.get("failed", []):
+            lines.append(f"  failed: {name}")
+        if s.get("slowest"):
+            lines.append("  slowest test phases:")
+            lines += [f"    {line}" for line in s["slowest"][:10]]
     else:
         lines.append("test suite: skipped (--skip-tests)")
     slow = [r for r in report.notebooks if _verdict(r)]
