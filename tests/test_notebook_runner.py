@@ -50,7 +50,7 @@ def report(run):
     folder, paths, originals = run
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        status = main([*map(str, paths), "--timeout", "5"])
+        status = main([*map(str, paths), "--timeout", "3"])
     return status, out.getvalue().splitlines(), folder, originals
 
 
@@ -96,7 +96,7 @@ def test_kernel_that_dies(report):
 
 def test_cell_past_its_timeout(report):
     assert _line(report[1], "05_slow") == (
-        'FAILED 05_slow.ipynb: cell 1 ("import time"): the cell ran longer than the timeout (5 s)')
+        'FAILED 05_slow.ipynb: cell 1 ("import time"): the cell ran longer than the timeout (3 s)')
 
 
 def test_not_a_notebook(report):
