@@ -216,11 +216,28 @@ def run_notebook(nb: nbformat.NotebookNode, *, path: Path, cwd: Path, timeout: i
     return nb
 
 
+def _coalesce_streams(outputs: list) -> list:
+    """Merge consecutive ``stream`` outputs of the same name (stdout/stderr), as nbconvert's
+    ``coalesce_streams`` does: nbclient stores one ``print`` as one or several chunks depending on
+    timing, and nbval merges them before comparing, so merging keeps committed diffs stable."""
+    merged: list = []
+    for output in outputs:
+        previous = merged[-1] if merged else None
+        if (output.get("output_type") == "stream" and previous is not None
+                and previous.get("output_type") == "stream" and previous.get("name") == output.get("name")):
+            previous["text"] = "".join(previous["text"]) + "".join(output["text"])
+        else:
+            merged.append(output)
+    return merged
+
+
 def _normalise(nb: nbformat.NotebookNode) -> None:
     nb.metadata.pop("widgets", None)
     for number, cell in enumerate(nb.cells, start=1):
         cell["id"] = f"cell-{number:03d}"
         cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            cell.outputs = _coalesce_streams(cell.outputs)
 
 
 def _write_atomically(nb: nbformat.NotebookNode, target: Path) -> None:

@@ -126,3 +126,22 @@ def test_timeout_must_be_positive(capsys):
         main(["--timeout", "0"])
     assert caught.value.code == 2
     assert "--timeout must be a positive number of seconds" in capsys.readouterr().err
+
+
+def test_consecutive_stream_chunks_are_stored_as_one_output(tmp_path):
+    """nbclient may store one print as several chunks; the runner merges them (nbval compares merged text)."""
+    import nbformat
+
+    from helpers.notebooks import execute_notebook
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata = {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}}
+    nb.cells = [nbformat.v4.new_code_cell(
+        "import sys, time\nfor i in range(3):\n    print(i, flush=True); time.sleep(0.05)\n"
+        "print('err', file=sys.stderr, flush=True)\nprint('after', flush=True)")]
+    path = tmp_path / "streams.ipynb"
+    nbformat.write(nb, path)
+    executed = execute_notebook(path)
+    outputs = executed.cells[0].outputs
+    assert [(o.name, "".join(o.text)) for o in outputs] == [("stdout", "0\n1\n2\n"), ("stderr", "err\n"),
+                                                              ("stdout", "after\n")]
