@@ -6,6 +6,8 @@ import asyncio
 
 from langchain_core.messages import AIMessage, ToolMessage
 
+from helpers.exercises.registry import AnswerSet, KnownWrong
+
 
 def _error(call: dict, text: str) -> ToolMessage:
     return ToolMessage(content=f"Error: {text}", tool_call_id=call["id"], name=call["name"], status="error")
@@ -132,17 +134,56 @@ async def wrong_forgets_await(ai_message, tools):
     ]
 
 
+def wrong_edits_tool_results(ai_message, tools):
+    """Reads each order with the tool's plain arguments and edits the dict it gets back, in place.
+
+    Its ToolMessages carry the edited product names, so the pairing check fails; and the edit
+    must not reach the checker's own data (each case gets fresh copies), or the reference
+    answers would fail afterwards.
+    """
+    import json
+
+    by_name = {t.name: t for t in tools}
+    out = []
+    for call in ai_message.tool_calls:
+        tool = by_name.get(call["name"])
+        if tool is None:
+            out.append(_error(call, f"{call['name']} is not a valid tool"))
+            continue
+        try:
+            result = tool.invoke(call["args"])
+        except Exception as exc:  # noqa: BLE001
+            out.append(_error(call, str(exc)))
+            continue
+        if isinstance(result, dict):
+            result["product"] = result.get("product", "").upper()  # the in-place edit
+            result = json.dumps(result)
+        out.append(ToolMessage(content=result, tool_call_id=call["id"], name=call["name"]))
+    return out + [_error(c, "arguments are not valid JSON") for c in ai_message.invalid_tool_calls]
+
+
 async def crashing(ai_message, tools):
     """Crashes inside the coroutine (the checker must report it, not raise)."""
     raise TypeError("boom inside run_tool_calls")
 
 
-async def stub(ai_message, tools):
-    """The shipped stub."""
-    raise NotImplementedError("write run_tool_calls")
+_INVALID = "an invalid call (not JSON) is answered, not run"
+_EXCEPTION = "a tool exception becomes an error result"
 
-
-SOLUTIONS = [run_tool_calls, run_tool_calls_sync]
-WRONG = [wrong_pairs_by_completion, wrong_no_error_handling, wrong_skips_invalid_calls,
-         wrong_repairs_invalid_calls, wrong_error_without_status, wrong_catches_only_tool_exception,
-         wrong_forgets_await]
+RUN_TOOL_CALLS = AnswerSet(
+    solutions={"async, concurrent": run_tool_calls, "plain def, one after another": run_tool_calls_sync},
+    wrong={
+        "pairs by completion order": KnownWrong(wrong_pairs_by_completion, fails=("out-of-order completion still pairs by id",)),
+        "no error handling": KnownWrong(wrong_no_error_handling,
+                                        fails=("unknown tool name becomes an error result", _EXCEPTION)),
+        "skips invalid calls": KnownWrong(wrong_skips_invalid_calls, fails=(_INVALID,), status="fail"),
+        "repairs invalid calls": KnownWrong(wrong_repairs_invalid_calls, fails=(_INVALID,), status="fail"),
+        "error text without status": KnownWrong(wrong_error_without_status, fails=(_EXCEPTION,), status="fail"),
+        "catches only ToolException": KnownWrong(wrong_catches_only_tool_exception,
+                                                 fails=(_EXCEPTION, "arguments that fail the schema become an error result")),
+        "forgets await": KnownWrong(wrong_forgets_await, fails=("every call answered once, status success",), status="fail"),
+        "edits what a tool returned": KnownWrong(wrong_edits_tool_results,
+                                                 fails=("out-of-order completion still pairs by id",), status="fail"),
+    },
+    crashing={"TypeError inside the coroutine": crashing},
+)
