@@ -35,3 +35,8 @@ notebooks: $(STAMP)
 
 clean-venv:
 	rm -rf $(VENV)
+
+## Your progress: exercises solved, self-check scores and what to do next (from workspace/.progress.json).
+.PHONY: progress
+progress: $(STAMP)
+	$(BIN)/python -m helpers.progress
