@@ -69,6 +69,7 @@ __all__ = [
     "RefundQuote",
     "RefundRequest",
     "RefundService",
+    "RequestStatus",
     "ServiceUnavailable",
     "User",
     "refund_key",
@@ -96,6 +97,9 @@ ERROR_CODES: tuple[ErrorCode, ...] = get_args(ErrorCode)
 #: ``service_unavailable``; a retry with the same key then shows as ``refund_replayed``).
 AuditEvent = Literal["refund_created", "refund_replayed", "refund_refused", "refund_failed", "refund_reply_lost"]
 AUDIT_EVENTS: tuple[AuditEvent, ...] = get_args(AuditEvent)
+
+#: A refund request's status: created requests are ``submitted`` (an application, not money sent).
+RequestStatus = Literal["submitted"]
 
 #: Order statuses in the data; only ``delivered`` orders can be refunded.
 OrderStatus = Literal["shipped", "delivered", "cancelled"]
@@ -337,7 +341,7 @@ class RefundRequest:
     amount: float
     reason: str
     idempotency_key: str
-    status: str = "submitted"
+    status: RequestStatus = "submitted"
     needs_approval: bool = False
 
 

@@ -498,3 +498,13 @@ def test_long_feedback_wraps_at_word_boundaries():
 
 def test_evaluate_gives_the_same_result_as_check():
     assert EXERCISE.evaluate(lambda x: x * 2).text() == EXERCISE.check(lambda x: x * 2).text()
+
+
+def test_the_report_is_one_html_block_that_a_markdown_renderer_passes_through():
+    """JupyterLab renders text/markdown with a CommonMark renderer; mistune (pinned) stands in for it."""
+    import mistune
+
+    render = mistune.create_markdown(escape=False)
+    for answer in (lambda x: "<!-- x | *y* `z`\n\n# heading", lambda x: {}["k"], lambda x: x * 2, stub):
+        markdown = EXERCISE.evaluate(answer)._repr_markdown_()
+        assert render(markdown).strip() == markdown, "nothing in it is read as Markdown"

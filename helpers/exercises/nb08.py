@@ -15,14 +15,15 @@ submitted, was the request sent once (resumed, not restarted) on the same thread
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, TypedDict
+from typing import Any, Literal, TypedDict, get_args
 
 from .core import Case, Exercise
 
-__all__ = ["ALLOWED_DECISIONS", "ApprovalState", "FINISH_REFUND", "build_approval_graph"]
+__all__ = ["ALLOWED_DECISIONS", "Decision", "ApprovalState", "FINISH_REFUND", "build_approval_graph"]
 
 #: The decisions the approval node accepts, as listed in every interrupt payload.
-ALLOWED_DECISIONS = ("approve", "edit")
+Decision = Literal["approve", "edit"]
+ALLOWED_DECISIONS: tuple[Decision, ...] = get_args(Decision)
 _MAX_STARTS = 5
 
 
