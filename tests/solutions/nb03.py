@@ -32,8 +32,8 @@ async def run_tool_calls(ai_message: AIMessage, tools: list) -> list[ToolMessage
     return results
 
 
-def run_tool_calls_sync(ai_message: AIMessage, tools: list) -> list[ToolMessage]:
-    """Reference (plain function): the same pairing, one call after another."""
+def _one_after_another(ai_message: AIMessage, tools: list, run_one) -> list[ToolMessage]:
+    """Answer every call in order: ``run_one(tool, call) -> ToolMessage``; failures become error results."""
     by_name = {t.name: t for t in tools}
     results = []
     for call in ai_message.tool_calls:
@@ -42,12 +42,17 @@ def run_tool_calls_sync(ai_message: AIMessage, tools: list) -> list[ToolMessage]
             results.append(_error(call, f"{call['name']} is not a valid tool"))
             continue
         try:
-            results.append(tool.invoke(call))
+            results.append(run_one(tool, call))
         except Exception as exc:  # noqa: BLE001
             results.append(_error(call, str(exc)))
     for call in ai_message.invalid_tool_calls:
         results.append(_error(call, "arguments are not valid JSON"))
     return results
+
+
+def run_tool_calls_sync(ai_message: AIMessage, tools: list) -> list[ToolMessage]:
+    """Reference (plain function): the same pairing, one call after another."""
+    return _one_after_another(ai_message, tools, lambda tool, call: tool.invoke(call))
 
 
 # -- known-wrong answers ---------------------------------------------------------------------
@@ -143,23 +148,14 @@ def wrong_edits_tool_results(ai_message, tools):
     """
     import json
 
-    by_name = {t.name: t for t in tools}
-    out = []
-    for call in ai_message.tool_calls:
-        tool = by_name.get(call["name"])
-        if tool is None:
-            out.append(_error(call, f"{call['name']} is not a valid tool"))
-            continue
-        try:
-            result = tool.invoke(call["args"])
-        except Exception as exc:  # noqa: BLE001
-            out.append(_error(call, str(exc)))
-            continue
+    def edit_then_answer(tool, call):
+        result = tool.invoke(call["args"])
         if isinstance(result, dict):
             result["product"] = result.get("product", "").upper()  # the in-place edit
             result = json.dumps(result)
-        out.append(ToolMessage(content=result, tool_call_id=call["id"], name=call["name"]))
-    return out + [_error(c, "arguments are not valid JSON") for c in ai_message.invalid_tool_calls]
+        return ToolMessage(content=result, tool_call_id=call["id"], name=call["name"])
+
+    return _one_after_another(ai_message, tools, edit_then_answer)
 
 
 async def crashing(ai_message, tools):
