@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from langchain.tools import ToolRuntime, tool
-
 from helpers.exercises import nb06
 from tests.solutions import nb06 as sol
 
