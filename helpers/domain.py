@@ -628,7 +628,9 @@ class OrderStore:
         return sorted((o for o in self._orders.values() if o.user_id == user_id), key=lambda o: o.order_id)
 
     def user(self, user_id: str) -> User:
-        """The user record. Raises ``KeyError`` for an unknown id."""
+        """The user record. Raises ``KeyError`` for an unknown id (a non-string id included)."""
+        if not isinstance(user_id, str) or user_id not in self._users:
+            raise KeyError(f"no user {_show(user_id)}")
         return self._users[user_id]
 
     @property
@@ -637,7 +639,9 @@ class OrderStore:
         return sorted(self._users)
 
     def policy_for(self, product_type: str) -> RefundPolicy:
-        """The refund policy of a product type. Raises ``KeyError`` for an unknown type."""
+        """The refund policy of a product type. Raises ``KeyError`` for an unknown type (a non-string included)."""
+        if not isinstance(product_type, str) or product_type not in self._policies:
+            raise KeyError(f"no refund policy for {_show(product_type)}")
         return self._policies[product_type]
 
     @property

@@ -342,3 +342,13 @@ def test_binary_junk_deep_nesting_and_huge_numbers_are_data_file_errors(tmp_path
     with pytest.raises(DataFileError, match=fragment) as caught:
         OrderStore(tmp_path)
     assert str(caught.value).startswith("data file orders.json") and str(tmp_path) not in str(caught.value)
+
+
+@pytest.mark.parametrize("value", HOSTILE, ids=_id)
+def test_lookups_by_a_hostile_value_are_a_key_error_not_a_type_error(value):
+    store = OrderStore()
+    with pytest.raises(KeyError):
+        store.user(value)
+    with pytest.raises(KeyError):
+        store.policy_for(value)
+    assert store.orders_for(value) == []
