@@ -52,3 +52,8 @@ bench: $(STAMP)
 
 clean-venv:
 	rm -rf $(VENV)
+
+## Your progress: exercises solved, self-check scores and what to do next (from workspace/.progress.json).
+.PHONY: progress
+progress: $(STAMP)
+	$(BIN)/python -m helpers.progress
