@@ -28,22 +28,24 @@ def counter():
     return Counter()
 
 
+def _two_orders(view, counter, thread):
+    """A panel (or engine) on nb08's approval graph, paused at the first of two interrupts."""
+    graph = nb08.build_approval_graph(InMemorySaver(), counter=counter)
+    config = {"configurable": {"thread_id": thread}}
+    graph.invoke(TWO_ORDERS, config)
+    return view(graph, config)
+
+
 @pytest.fixture
 def panel(counter):
-    """A panel (the view) on nb08's approval graph, paused at the first of two interrupts."""
-    graph = nb08.build_approval_graph(InMemorySaver(), counter=counter)
-    config = {"configurable": {"thread_id": "panel"}}
-    graph.invoke(TWO_ORDERS, config)
-    return ApprovalPanel(graph, config)
+    """The view."""
+    return _two_orders(ApprovalPanel, counter, "panel")
 
 
 @pytest.fixture
 def engine(counter):
-    """The engine alone on nb08's approval graph, paused at the first of two interrupts."""
-    graph = nb08.build_approval_graph(InMemorySaver(), counter=counter)
-    config = {"configurable": {"thread_id": "engine"}}
-    graph.invoke(TWO_ORDERS, config)
-    return ApprovalEngine(graph, config)
+    """The engine alone."""
+    return _two_orders(ApprovalEngine, counter, "engine")
 
 
 class Decided(TypedDict, total=False):
@@ -172,6 +174,20 @@ def test_approve_then_edit_runs_to_the_end(panel, counter):
     after = panel.approve()
     assert after.outcome == "refused" and "Nothing is pending" in after.message
     assert len(panel.history) == 2
+
+
+def test_the_engine_alone_checks_and_runs_to_the_end(engine, counter):
+    refused = engine.edit("abc")
+    assert refused.outcome is PanelOutcome.REFUSED and refused.sent is None and engine.history == []
+    assert engine.approve().outcome == "paused"
+    assert engine.current.payload["order_id"] == "A1030" and engine.allowed() == ("approve", "edit")
+    assert engine.edit("150").outcome == "refused"
+    result = engine.edit(" 120 ")
+    assert result.outcome == "finished" and result.sent == {"type": "edit", "amount": 120.0}
+    assert result.state["requests"] == ["RF-0001", "RF-0002"] and counter["intake"] == 1
+    assert engine.summary() == ('1. A1024: {"type": "approve"} -> paused\n'
+                                '2. A1030: {"type": "edit", "amount": 120.0} -> finished')
+    assert engine.approve().outcome == "refused" and engine.current is None
 
 
 def test_edit_reads_the_amount_field(panel):

@@ -46,7 +46,8 @@ from typing import Any
 import ipywidgets as widgets
 from langchain_core.tools import BaseTool
 
-from .engines.approval import ApprovalEngine, PanelResult, ReviewAction, SentDecision
+from .engines.approval import ApprovalEngine, PanelResult, SentDecision
+from .engines.reviews import HITL_DESCRIPTION_PREFIX, ReviewAction
 from .outcomes import PanelOutcome
 from .style import badge, block, box, muted
 from .text import html_text, json_text, sendable
@@ -274,7 +275,7 @@ class ApprovalPanel(widgets.VBox):
                 else:
                     status = "waits"
                 text = f"{action.label}({json_text(action.args)})  [{status}; allowed: {', '.join(action.allowed)}]"
-                if action.description and not action.description.startswith("Tool execution requires approval"):
+                if action.description and not action.description.startswith(HITL_DESCRIPTION_PREFIX):
                     text += f"\n  {action.description}"
                 parts.append(block(text, css_class="course-action"))
             if count > 1:

@@ -18,21 +18,21 @@ Tone = Literal["ok", "warn", "bad", "info"]
 
 
 class _Shown(StrEnum):
-    """A StrEnum whose members carry the word and tone they are shown with (``_SHOWN``)."""
+    """A StrEnum whose members are declared as ``NAME = (value, word, tone)``.
 
-    @property
-    def word(self) -> str:
-        """The verdict in capitals, e.g. ``"RAN"``."""
-        return self._shown()[self.value][0]
+    Attributes (of each member):
+        word: the verdict in capitals, e.g. ``"RAN"``.
+        tone: the colour family of the verdict (:data:`Tone`).
+    """
 
-    @property
-    def tone(self) -> Tone:
-        """The colour family of the verdict."""
-        return self._shown()[self.value][1]
+    word: str
+    tone: Tone
 
-    @classmethod
-    def _shown(cls) -> dict[str, tuple[str, Tone]]:
-        raise NotImplementedError
+    def __new__(cls, value: str, word: str, tone: Tone) -> _Shown:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.word, member.tone = word, tone
+        return member
 
 
 class TurnOutcome(_Shown):
@@ -46,17 +46,11 @@ class TurnOutcome(_Shown):
     nested too deeply to handle).
     """
 
-    RAN = "ran"
-    ARGUMENT_ERROR = "argument_error"
-    TOOL_RAISED = "tool_raised"
-    INVALID_JSON = "invalid_json"
-    REFUSED = "refused"
-
-    @classmethod
-    def _shown(cls) -> dict[str, tuple[str, Tone]]:
-        return {"ran": ("RAN", "ok"), "argument_error": ("ERROR RESULT", "warn"),
-                "tool_raised": ("RUN STOPPED", "bad"), "invalid_json": ("NOT RUN", "bad"),
-                "refused": ("REFUSED", "bad")}
+    RAN = ("ran", "RAN", "ok")
+    ARGUMENT_ERROR = ("argument_error", "ERROR RESULT", "warn")
+    TOOL_RAISED = ("tool_raised", "RUN STOPPED", "bad")
+    INVALID_JSON = ("invalid_json", "NOT RUN", "bad")
+    REFUSED = ("refused", "REFUSED", "bad")
 
 
 class PlaygroundOutcome(_Shown):
@@ -68,17 +62,11 @@ class PlaygroundOutcome(_Shown):
     usable JSON; nothing ran.
     """
 
-    AGREE = "agree"
-    DIFFER = "differ"
-    INVALID_UPDATE = "invalid_update"
-    REDUCER_ERROR = "reducer_error"
-    INVALID_JSON = "invalid_json"
-
-    @classmethod
-    def _shown(cls) -> dict[str, tuple[str, Tone]]:
-        return {"agree": ("ORDERS AGREE", "ok"), "differ": ("ORDERS DIFFER", "warn"),
-                "invalid_update": ("STEP REFUSED", "bad"), "reducer_error": ("REDUCER ERROR", "bad"),
-                "invalid_json": ("NOT RUN", "bad")}
+    AGREE = ("agree", "ORDERS AGREE", "ok")
+    DIFFER = ("differ", "ORDERS DIFFER", "warn")
+    INVALID_UPDATE = ("invalid_update", "STEP REFUSED", "bad")
+    REDUCER_ERROR = ("reducer_error", "REDUCER ERROR", "bad")
+    INVALID_JSON = ("invalid_json", "NOT RUN", "bad")
 
 
 class PanelOutcome(_Shown):
@@ -94,29 +82,19 @@ class PanelOutcome(_Shown):
     checkpointer cannot be read (e.g. its connection was closed).
     """
 
-    PAUSED = "paused"
-    STAGED = "staged"
-    FINISHED = "finished"
-    STUCK = "stuck"
-    POISONED = "poisoned"
-    NOT_STARTED = "not_started"
-    REFUSED = "refused"
-    ERROR = "error"
-    UNAVAILABLE = "unavailable"
-
-    @classmethod
-    def _shown(cls) -> dict[str, tuple[str, Tone]]:
-        return {"paused": ("PAUSED", "info"), "staged": ("NOTED", "info"), "finished": ("FINISHED", "ok"),
-                "stuck": ("STUCK", "bad"), "poisoned": ("STUCK", "bad"), "not_started": ("NOT STARTED", "info"),
-                "refused": ("REFUSED", "warn"), "error": ("ERROR", "bad"), "unavailable": ("UNAVAILABLE", "bad")}
+    PAUSED = ("paused", "PAUSED", "info")
+    STAGED = ("staged", "NOTED", "info")
+    FINISHED = ("finished", "FINISHED", "ok")
+    STUCK = ("stuck", "STUCK", "bad")
+    POISONED = ("poisoned", "STUCK", "bad")
+    NOT_STARTED = ("not_started", "NOT STARTED", "info")
+    REFUSED = ("refused", "REFUSED", "warn")
+    ERROR = ("error", "ERROR", "bad")
+    UNAVAILABLE = ("unavailable", "UNAVAILABLE", "bad")
 
 
 class Answer(_Shown):
     """A self-check answer: ``right`` or ``wrong``."""
 
-    RIGHT = "right"
-    WRONG = "wrong"
-
-    @classmethod
-    def _shown(cls) -> dict[str, tuple[str, Tone]]:
-        return {"right": ("RIGHT", "ok"), "wrong": ("WRONG", "bad")}
+    RIGHT = ("right", "RIGHT", "ok")
+    WRONG = ("wrong", "WRONG", "bad")

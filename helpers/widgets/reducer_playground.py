@@ -17,7 +17,7 @@ from .engines.reducer_playground import (
     ReducerPlaygroundEngine,
 )
 from .outcomes import PlaygroundOutcome
-from .style import WRAP, badge, block, box, muted
+from .style import WRAP, badge, block, box, history, muted
 from .text import html_text, sendable, value_text
 
 __all__ = ["ReducerPlayground"]
@@ -150,10 +150,7 @@ class ReducerPlayground(widgets.VBox):
             self.history_view.value = ""
             return
         self.result_view.value = self._result_html(engine.results[-1])
-        items = "".join(f"<li data-outcome='{r.outcome}'>{html_text(r.history_line())}</li>" for r in engine.history)
-        self.history_view.value = (f"<div class='course-history'><small>Your last {len(engine.history)} "
-                                   f"run{'s' if len(engine.history) > 1 else ''}:</small><ul style='margin: 0'>"
-                                   f"{items}</ul></div>")
+        self.history_view.value = history(engine.history, "run")
 
     @staticmethod
     def _result_html(result: PlaygroundResult) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .outcomes import Tone
 from .text import html_text
 
-__all__ = ["COLOURS", "WRAP", "badge", "block", "box", "muted"]
+__all__ = ["COLOURS", "WRAP", "badge", "block", "box", "history", "muted"]
 
 #: tone -> (text colour, background colour, border colour); contrast at least 4.5:1 on the background.
 COLOURS: dict[Tone, tuple[str, str, str]] = {
@@ -48,3 +48,20 @@ def block(text: str, *, css_class: str = "course-text") -> str:
 def muted(text: str, *, css_class: str = "course-note") -> str:
     """A short grey note (the state before anything happened, a hint)."""
     return f"<p class='{css_class}' style='color: #546e7a; margin: 2px 0'><i>{html_text(text)}</i></p>"
+
+
+def history(entries: list, noun: str) -> str:
+    """The learner's last turns or runs as a list: one ``<li data-outcome=...>`` per entry.
+
+    Args:
+        entries: objects with ``outcome`` and ``history_line()`` (a ``ModelTurn``, a ``PlaygroundResult``).
+        noun: what one entry is, singular (``"turn"``, ``"run"``).
+
+    Returns:
+        the HTML, or ``""`` for no entries.
+    """
+    if not entries:
+        return ""
+    items = "".join(f"<li data-outcome='{e.outcome}'>{html_text(e.history_line())}</li>" for e in entries)
+    label = f"Your last {len(entries)} {noun}{'s' if len(entries) > 1 else ''}:"
+    return f"<div class='course-history'><small>{label}</small><ul style='margin: 0'>{items}</ul></div>"

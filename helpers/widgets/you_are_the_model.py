@@ -12,7 +12,7 @@ from langchain_core.tools import BaseTool
 
 from .engines.you_are_the_model import ModelTurn, YouAreTheModelEngine
 from .outcomes import TurnOutcome
-from .style import badge, block, box, muted
+from .style import badge, block, box, history, muted
 from .text import html_text, sendable
 
 __all__ = ["YouAreTheModel"]
@@ -135,10 +135,7 @@ class YouAreTheModel(widgets.VBox):
             f"<p class='course-outcome' data-outcome='{turn.outcome}' style='margin: 2px 0'>"
             f"{html_text(_NOTES[turn.outcome])}</p>",
             turn.outcome.tone, css_class="course-reply", data={"outcome": turn.outcome})
-        items = "".join(f"<li data-outcome='{t.outcome}'>{html_text(t.history_line())}</li>" for t in engine.history)
-        self.history_view.value = (f"<div class='course-history'><small>Your last {len(engine.history)} "
-                                   f"turn{'s' if len(engine.history) > 1 else ''}:</small><ul style='margin: 0'>"
-                                   f"{items}</ul></div>")
+        self.history_view.value = history(engine.history, "turn")
 
     def __repr__(self) -> str:
         return f"YouAreTheModel ({len(self.engine.tools)} tools bound): run this cell to open the playground"

@@ -38,80 +38,19 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from langchain_core.tools import BaseTool
 
 from ..amounts import AmountError, parse_amount
 from ..outcomes import PanelOutcome
 from ..text import JsonInputError, error_text, json_text, parse_json, sendable
+from .reviews import DECISIONS, Decision, Review, ReviewAction, read_review
 
-__all__ = ["DECISIONS", "ActionName", "ApprovalEngine", "Decision", "PanelResult", "Review", "ReviewAction",
-           "ReviewKind", "SentDecision"]
+__all__ = ["ActionName", "ApprovalEngine", "PanelResult", "SentDecision"]
 
-#: A reviewer's decision (``langchain.agents.middleware.human_in_the_loop.DecisionType``).
-Decision = Literal["approve", "edit", "reject", "respond"]
-DECISIONS: tuple[Decision, ...] = get_args(Decision)
-#: The decisions a plain ``interrupt()`` payload can get from the panel (no ``respond``).
-PLAIN_DECISIONS: tuple[Decision, ...] = ("approve", "edit", "reject")
-#: What kind of pause an interrupt is (see the module docstring).
-ReviewKind = Literal["interrupt", "hitl", "hitl_per_call"]
 #: What a :class:`PanelResult` reports on: a decision, a re-read of the checkpoint, or a cleared draft.
 ActionName = Literal["approve", "edit", "reject", "respond", "refresh", "start_over"]
-
-_HITL_PREFIX = "Tool execution requires approval"
-
-
-@dataclass(frozen=True)
-class ReviewAction:
-    """One thing a reviewer decides: a plain payload, or one gated tool call of a HITL request.
-
-    Attributes:
-        position: 1-based position in its request (a plain payload is always 1).
-        tool: the gated tool's name (``None`` for a plain payload).
-        args: the tool call's arguments as the model wrote them (``None`` for a plain payload).
-        description: the text the middleware wrote for the reviewer (``""`` for a plain payload).
-        allowed: the decisions this action accepts, in :data:`DECISIONS` order.
-        payload: the plain payload, or the HITL action request.
-    """
-
-    position: int
-    tool: str | None
-    args: dict | None
-    description: str
-    allowed: tuple[Decision, ...]
-    payload: Any
-
-    @property
-    def order_id(self) -> Any:
-        """The ``order_id`` this action is about (from the args or the payload), or ``None``."""
-        source = self.args if self.args is not None else self.payload
-        return source.get("order_id") if isinstance(source, dict) else None
-
-    @property
-    def label(self) -> str:
-        """``"call 1: submit_refund_request"`` for a tool call, ``"the interrupt"`` for a payload."""
-        return f"call {self.position}: {self.tool}" if self.tool is not None else "the interrupt"
-
-
-@dataclass(frozen=True)
-class Review:
-    """What one pending interrupt asks for.
-
-    Attributes:
-        kind: a :data:`ReviewKind`.
-        interrupt: the ``langgraph.types.Interrupt`` (kept for its id; the id is never shown).
-        actions: the :class:`ReviewAction` objects, in order (one for ``interrupt`` and ``hitl_per_call``).
-    """
-
-    kind: ReviewKind
-    interrupt: Any
-    actions: tuple[ReviewAction, ...]
-
-    @property
-    def value(self) -> Any:
-        """The interrupt's payload (``Interrupt.value``)."""
-        return self.interrupt.value
 
 
 @dataclass
@@ -209,17 +148,6 @@ def _values(snapshot: Any) -> dict:
     if hasattr(values, "model_dump"):
         return values.model_dump()
     return dict(vars(values))
-
-
-def _per_call_decisions(schema: Any) -> tuple[Decision, ...]:
-    """The decisions a ``per_call`` interrupt's JSON ``response_schema`` accepts."""
-    if not isinstance(schema, dict):
-        return ()
-    mapping = (schema.get("discriminator") or {}).get("mapping")
-    if isinstance(mapping, dict):
-        return tuple(d for d in DECISIONS if d in mapping)
-    const = ((schema.get("properties") or {}).get("type") or {}).get("const")
-    return (const,) if const in DECISIONS else ()
 
 
 def _listed_twice(state: Mapping[str, Any] | None, order_id: Any) -> tuple[str, int] | None:
@@ -357,7 +285,7 @@ class ApprovalEngine:
             return
         self._snapshot = snapshot
         self._interrupts = list(snapshot.interrupts)
-        self.review = self._review(self._interrupts[0]) if self._interrupts else None
+        self.review = read_review(self._interrupts[0], self.decisions) if self._interrupts else None
         if self.review is None or self.review.interrupt.id != previous:
             self.staged = []
         self._problem = None
@@ -367,35 +295,6 @@ class ApprovalEngine:
                 self._problem = (PanelOutcome.POISONED, poisoned)
         elif snapshot.next:
             self._problem = (PanelOutcome.STUCK, self._stuck_message(snapshot.next))
-
-    def _review(self, interrupt: Any) -> Review:
-        value = interrupt.value
-        if isinstance(value, dict) and isinstance(value.get("action_requests"), list) \
-                and isinstance(value.get("review_configs"), list):
-            requests, configs = value["action_requests"], value["review_configs"]
-            actions = []
-            for index, request in enumerate(requests):
-                request = request if isinstance(request, dict) else {}
-                name = request.get("name")
-                config = configs[index] if len(configs) == len(requests) and isinstance(configs[index], dict) else \
-                    next((c for c in configs if isinstance(c, dict) and c.get("action_name") == name), {})
-                listed = config.get("allowed_decisions") or ()
-                allowed = tuple(d for d in self.decisions if d in listed)
-                args = request.get("args") if isinstance(request.get("args"), dict) else {}
-                actions.append(ReviewAction(index + 1, sendable(str(name)), dict(args),
-                                            sendable(str(request.get("description", ""))), allowed, request))
-            return Review("hitl", interrupt, tuple(actions))
-        if isinstance(value, dict) and value.get("type") == "tool_approval" and "name" in value:
-            listed = _per_call_decisions(getattr(interrupt, "response_schema", None))
-            allowed = tuple(d for d in self.decisions if d in listed)
-            args = value.get("args") if isinstance(value.get("args"), dict) else {}
-            action = ReviewAction(1, sendable(str(value["name"])), dict(args),
-                                  sendable(str(value.get("description", ""))), allowed, value)
-            return Review("hitl_per_call", interrupt, (action,))
-        listed = value.get("allowed") if isinstance(value, dict) else None
-        allowed = tuple(d for d in self.decisions if d in PLAIN_DECISIONS
-                        and (not isinstance(listed, (list, tuple)) or d in listed))
-        return Review("interrupt", interrupt, (ReviewAction(1, None, None, "", allowed, value),))
 
     def _poisoned(self, snapshot: Any) -> str:
         """Why the pending interrupt can never be answered (its task raised after a stored resume), or ``""``."""
