@@ -337,3 +337,21 @@ def test_the_view_walks_through_two_calls():
     panel.respond_button.click()
     assert panel.last.outcome == "finished" and panel.message_field.value == ""
     assert [d.outcome for d in panel.history] == [PanelOutcome.FINISHED]
+
+
+def test_a_deep_agent_interrupt_on_pause_is_answered_too():
+    """deepagents 0.7.32 appends HumanInTheLoopMiddleware for interrupt_on: the same batched request."""
+    from deepagents import create_deep_agent
+
+    model = scripted_model([[tool_call("write_file", {"file_path": "/report.md", "content": "# Report\n"})],
+                            "All done."])
+    agent = create_deep_agent(model=model, interrupt_on={"write_file": True}, checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "deep"}}
+    agent.invoke({"messages": [{"role": "user", "content": "Write the report"}]}, config)
+    engine = ApprovalEngine(agent, config)
+    assert engine.review.kind == "hitl" and engine.current.tool == "write_file"
+    refused = engine.edit('{"file_path": "/report.md"}')
+    assert refused.outcome == "refused" and "(content: Field required)" in refused.message
+    result = engine.edit('{"file_path": "/report.md", "content": "# Edited\\n"}')
+    assert result.outcome == "finished"
+    assert result.state["files"]["/report.md"]["content"] == "# Edited\n"
