@@ -214,7 +214,8 @@ def _run_notebook_in_lab(lab_url: str, name: str):
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(f"{lab_url}/lab/tree/{path}?reset&token={TOKEN}")
+            page.set_default_timeout(60_000)  # clicks and fills on a loaded machine; every wait still has a condition
+            page.goto(f"{lab_url}/lab/tree/{path}?reset&token={TOKEN}", timeout=READY_TIMEOUT_MS)
             _wait_ready(page, path)
             notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook")
             # Nothing left from an earlier run: no output, no numbered prompt (all cells are in the DOM now).

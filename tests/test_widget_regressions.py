@@ -153,6 +153,9 @@ def test_a_closed_checkpointer_connection_is_reported_not_paused(tmp_path):
     assert "Cannot operate on a closed database" in result.message and "connection was closed" in result.message
     assert "paused" not in _visible_text(panel).lower()
     assert panel.approve_button.disabled
+    late = ApprovalPanel(graph, config)  # built after the block ended
+    assert late.last.outcome == "unavailable" and late.approve().outcome == "unavailable"
+    assert "paused" not in _visible_text(late).lower()
     with SqliteSaver.from_conn_string(db) as reopened:  # nothing was sent
         assert nb08.build_approval_graph(reopened).get_state(config).next == ("review",)
 

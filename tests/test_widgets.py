@@ -185,6 +185,19 @@ def test_an_exception_whose_str_raises_is_still_reported():
     assert turn.outcome == "tool_raised" and turn.error.startswith("Weird: ")
 
 
+def test_a_huge_tool_result_is_cut_in_the_summary():
+    @tool
+    def dump(order_id: str) -> str:
+        """Return a lot."""
+        return "x" * 1_000_000
+
+    engine = YouAreTheModelEngine([dump])
+    engine.set_arguments('{"order_id": "A1024"}')
+    turn = engine.send()
+    assert len(turn.tool_messages[0].content) == 1_000_000  # the real message is untouched
+    assert len(turn.summary()) < 5000 and turn.summary().endswith("... (996,000 more characters)")
+
+
 def test_needs_tools():
     with pytest.raises(ValueError, match="at least one tool"):
         YouAreTheModelEngine([])

@@ -50,7 +50,7 @@ from .engines.approval import ApprovalEngine, PanelResult, SentDecision
 from .engines.reviews import HITL_DESCRIPTION_PREFIX, ReviewAction
 from .outcomes import PanelOutcome
 from .style import badge, block, box, muted
-from .text import html_text, json_text, sendable
+from .text import html_text, json_text, sendable, shorten
 
 __all__ = ["ApprovalPanel"]
 
@@ -294,7 +294,7 @@ class ApprovalPanel(widgets.VBox):
         lines.append(result.message)
         if result.outcome in (PanelOutcome.FINISHED, PanelOutcome.STUCK) and result.state is not None:
             lines.append("Final state:" if result.outcome == PanelOutcome.FINISHED else "State at the checkpoint:")
-            lines += [f"  {key}: {json_text(value)}" for key, value in result.state.items()]
+            lines += [f"  {key}: {shorten(json_text(value))}" for key, value in result.state.items()]
         outcome = result.outcome
         return box(f"{badge(outcome.word, outcome.tone)}{block(chr(10).join(lines), css_class='course-result')}",
                    outcome.tone, css_class="course-status", data={"outcome": outcome})

@@ -21,11 +21,14 @@ from typing import Any
 
 from ..display import ADDRESS_PATTERN, format_error
 
-__all__ = ["MAX_DEPTH", "JsonInputError", "error_text", "html_text", "json_depth", "json_text", "parse_json",
-           "sendable", "value_text"]
+__all__ = ["MAX_DEPTH", "MAX_SHOWN", "JsonInputError", "error_text", "html_text", "json_depth", "json_text",
+           "parse_json", "sendable", "shorten", "value_text"]
 
 #: Input JSON nested deeper than this is refused (deeper values hit Python's recursion limit later).
 MAX_DEPTH = 100
+
+#: A shown text longer than this is cut (a tool that returns megabytes must not freeze the browser).
+MAX_SHOWN = 4000
 
 _TOO_DEEP = "<a value nested too deeply to show>"
 
@@ -33,6 +36,13 @@ _TOO_DEEP = "<a value nested too deeply to show>"
 def sendable(text: str) -> str:
     """``text`` with lone surrogates written as ``\\udXXX`` escapes, so it can be sent as UTF-8."""
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def shorten(text: str, limit: int = MAX_SHOWN) -> str:
+    """``text`` cut to ``limit`` characters, saying how much was left out, e.g. ``"... (5,000 more characters)"``."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit:,} more characters)"
 
 
 def html_text(value: Any) -> str:

@@ -20,7 +20,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from ...display import ADDRESS_PATTERN
 from ..graphs import tool_node_graph
 from ..outcomes import TurnOutcome
-from ..text import JsonInputError, error_text, json_text, parse_json, sendable
+from ..text import JsonInputError, error_text, json_text, parse_json, sendable, shorten
 
 __all__ = ["HISTORY_LENGTH", "ModelTurn", "YouAreTheModelEngine"]
 
@@ -52,7 +52,10 @@ class ModelTurn:
     error: str = ""
 
     def summary(self) -> str:
-        """Plain text: the tool call (or invalid call), then each ToolMessage with its status. Never raises."""
+        """Plain text: the tool call (or invalid call), then each ToolMessage with its status. Never raises.
+
+        A ToolMessage content longer than :data:`~helpers.widgets.text.MAX_SHOWN` characters is cut.
+        """
         lines = []
         if self.ai_message is not None:
             for call in self.ai_message.tool_calls:
@@ -61,7 +64,8 @@ class ModelTurn:
                 lines.append(f"AIMessage.invalid_tool_calls: {call['name']} id={call['id']} args={call['args']!r}")
         for message in self.tool_messages:
             content = message.content if isinstance(message.content, str) else json_text(message.content)
-            lines.append(f"ToolMessage(tool_call_id={message.tool_call_id}, status={message.status}): {content}")
+            lines.append(f"ToolMessage(tool_call_id={message.tool_call_id}, status={message.status}): "
+                         f"{shorten(content)}")
         if self.outcome == TurnOutcome.INVALID_JSON:
             lines.append("No tool ran: a reply with only invalid tool calls has nothing to execute.")
         elif self.outcome == TurnOutcome.TOOL_RAISED:
