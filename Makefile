@@ -1,4 +1,4 @@
-# Two commands do all the set-up:  make lab  (open the course)  and  make test  (run every check).
+# Two commands do all the set-up:  make lab  (open your copy of the course)  and  make test  (run every check).
 # Both create or refresh the local venv (.venv) from requirements.txt when it is missing or older.
 
 PYTHON ?= python3
@@ -6,32 +6,54 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.requirements-installed
 # The tests and the committed outputs are offline: a real-model configuration must not leak in.
-OFFLINE := env -u COURSE_MODEL -u OPENAI_BASE_URL -u OPENAI_API_KEY
+OFFLINE := env -u COURSE_MODEL -u OPENAI_BASE_URL -u OPENAI_API_KEY -u DASHSCOPE_API_KEY
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test nbval notebooks clean-venv
+.PHONY: lab status reset test nbval notebooks bench clean-venv
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements.txt
 	touch $(STAMP)
 
-## Open the course in JupyterLab on notebook 00.
+## Open your copy of the course (workspace/, created from notebooks/ on first use) in JupyterLab.
+## Course updates come in on every start; a notebook you edited is never overwritten.
 lab: $(STAMP)
-	$(BIN)/jupyter lab $(LAB_FLAGS) notebooks/00_start_here.ipynb
+	$(BIN)/python -m helpers.workspace sync
+	cd "$$($(BIN)/python -m helpers.workspace path)" && "$(abspath $(BIN))/jupyter" lab $(LAB_FLAGS) 00_start_here.ipynb
 
-## One pytest run: unit tests, exercise solutions, hygiene, and strict nbval over notebooks/.
+## What `make lab` would copy or update in your workspace, and which notebooks you edited.
+status: $(STAMP)
+	$(BIN)/python -m helpers.workspace status
+
+## Put one workspace notebook back to the course version (NB=03), or all (NB=all); the old copy is kept.
+reset: $(STAMP)
+	@test -n "$(NB)" || { echo "say which notebook: make reset NB=03  (or NB=all)"; exit 2; }
+	$(BIN)/python -m helpers.workspace reset $(NB)
+
+## One pytest run: unit tests, exercise solutions, hygiene, strict nbval over notebooks/, the offline proof.
 test: $(STAMP)
 	$(OFFLINE) $(BIN)/python -m pytest
 
-## Strict nbval over the notebooks only (CI runs it after `make test`: outputs must be stable run after run).
+## Strict nbval over the notebooks, guarded, and the offline proof (CI runs it after `make test`:
+## outputs must be stable run after run).
 nbval: $(STAMP)
-	$(OFFLINE) $(BIN)/python -m pytest notebooks
+	$(OFFLINE) $(BIN)/python -m pytest notebooks tests/test_offline_guard.py
 
 ## Re-execute notebooks after changing a helper (all, or NB=notebooks/03_x.ipynb), then commit outputs.
 notebooks: $(STAMP)
 	$(OFFLINE) $(BIN)/python -m helpers.notebooks $(NB)
 
+## Time every notebook and the test suite against a baseline kernel; writes bench.json.
+## BENCH_FLAGS=--skip-tests leaves the test suite out.
+bench: $(STAMP)
+	$(OFFLINE) $(BIN)/python -m helpers.bench $(BENCH_FLAGS)
+
 clean-venv:
 	rm -rf $(VENV)
+
+## Your progress: exercises solved, self-check scores and what to do next (from workspace/.progress.json).
+.PHONY: progress
+progress: $(STAMP)
+	$(BIN)/python -m helpers.progress

@@ -1,9 +1,10 @@
 """Plumbing for the course "Tool Calling, Step by Step".
 
-* :mod:`helpers.scripted_model`: the offline scripted chat model (``ScriptedChatModel``).
-* :mod:`helpers.live`: ``scripted_model`` (a protocol case, always scripted), ``live_model`` (a live cell:
-  the configured real model, scripted offline) and ``live_verdict`` (what the live model did).
-* :mod:`helpers.models`: the model factory behind them (environment variables, ``describe_model``).
+* :mod:`helpers.model`: the chat models: the offline ``ScriptedChatModel``, the provider rules, request
+  recording, the factory (environment variables, ``describe_model``), and the two kinds of model cell:
+  ``scripted_model`` (a protocol case, always scripted), ``live_model`` (a live cell: the configured real
+  model, scripted offline) and ``live_verdict`` (what the live model did). ``helpers.scripted_model``,
+  ``helpers.models`` and ``helpers.live`` are its old module names, kept as re-exports for now.
 * :mod:`helpers.domain`: orders, refund policies, the refund service and its error codes.
 * :mod:`helpers.display`: traces, mermaid diagrams, state diffs, ``show_error``.
 * :mod:`helpers.exercises`: the exercise core and one module of exercises per notebook.
@@ -24,20 +25,35 @@ from .display import (
     show_state_diff,
     show_trace,
 )
-from .live import LiveVerdict, is_live, live_model, live_verdict, scripted_model
-from .models import ModelConfigError, chat_model, describe_model
-from .scripted_model import (
+# Load the old module names first: importing a submodule binds it as an attribute of this package,
+# and ``helpers.scripted_model`` must stay the function (the module is still importable by name).
+from . import live as _live_module, models as _models_module, scripted_model as _scripted_model_module  # noqa: F401
+from .model import (
+    InterleavedConversationsError,
+    LiveVerdict,
+    ModelConfigError,
+    ProviderRule,
     ProviderRuleError,
     RecordedRequest,
     ScriptedChatModel,
+    ScriptError,
     ScriptExhaustedError,
+    chat_model,
+    describe_model,
     invalid_tool_call,
+    is_live,
+    live_model,
+    live_verdict,
     reply,
+    scripted_model,
     tool_call,
 )
 
 __all__ = [
+    "InterleavedConversationsError",
     "LiveVerdict",
+    "ProviderRule",
+    "ScriptError",
     "is_live",
     "live_model",
     "live_verdict",

@@ -14,14 +14,16 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langgraph.types import GraphOutput, StateSnapshot
 
 __all__ = [
     "ADDRESS_PATTERN",
     "ErrorReport",
+    "as_messages",
     "expect_error",
     "format_error",
     "graph_mermaid",
@@ -64,19 +66,76 @@ def _calls_text(message: AIMessage) -> str:
     return "; ".join(parts)
 
 
-def trace_rows(messages: Sequence[BaseMessage], *, limit: int = 70) -> list[dict[str, str]]:
+#: What the trace and diagram functions accept, for their error messages.
+_TRACE_INPUT = ('a list of messages (e.g. result["messages"]), a state dict with a "messages" key, '
+                'a GraphOutput (invoke(..., version="v2")) or a StateSnapshot (graph.get_state(config))')
+
+
+def _type_name(value: Any) -> str:
+    return type(value).__name__
+
+
+def as_messages(value: Any, *, who: str = "trace_markdown") -> list[BaseMessage]:
+    """The message list held by ``value``, whichever of the usual shapes it comes in.
+
+    Accepted shapes (langgraph 1.2): a list or tuple of messages; one message; a state mapping with
+    a ``"messages"`` key (``agent.invoke(...)``); a ``GraphOutput`` (``invoke(..., version="v2")``:
+    its ``.value``); a ``StateSnapshot`` (``graph.get_state(config)``: its ``.values``); an object
+    with a ``messages`` attribute (a Pydantic or dataclass state).
+
+    Args:
+        value: one of the shapes above.
+        who: the calling function's name, for the error message.
+
+    Returns:
+        the messages, in order (a new list).
+
+    Raises:
+        TypeError: ``value`` is none of these shapes, a state has no ``messages``, or an element is
+            not a message; the message says what was given and what is expected.
+    """
+    original = value
+    if isinstance(value, GraphOutput):
+        value = value.value
+    elif isinstance(value, StateSnapshot):
+        value = value.values
+    if isinstance(value, BaseMessage):
+        return [value]
+    if isinstance(value, Mapping):
+        if "messages" not in value:
+            keys = ", ".join(repr(k) for k in list(value)[:8]) or "none"
+            shape = "state dict with" if original is value else f"{_type_name(original)} whose state has"
+            raise TypeError(f"{who}() got a {shape} no \"messages\" key (its keys: {keys}); "
+                            f"it wants {_TRACE_INPUT}")
+        value = value["messages"]
+    elif not isinstance(value, (list, tuple)) and isinstance(getattr(value, "messages", None), (list, tuple)):
+        value = value.messages
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
+        raise TypeError(f"{who}() got {_type_name(original)}; it wants {_TRACE_INPUT}")
+    for index, item in enumerate(value):
+        if not isinstance(item, BaseMessage):
+            raise TypeError(f"{who}() got a list whose item {index} is {_type_name(item)}, not a message "
+                            f"(HumanMessage, AIMessage, ToolMessage, ...); it wants {_TRACE_INPUT}")
+    return list(value)
+
+
+def trace_rows(messages: Any, *, limit: int = 70) -> list[dict[str, str]]:
     """One row per message: ``{"#", "role", "content", "tool calls / answers"}``.
 
     Args:
-        messages: a message list, e.g. ``result["messages"]``.
+        messages: a message list, e.g. ``result["messages"]``, or any shape :func:`as_messages`
+            accepts (a state dict, a ``GraphOutput``, a ``StateSnapshot``).
         limit: content is shortened to this many characters.
 
     Returns:
         rows of strings; the last column lists an AIMessage's tool calls (name, args, id)
         or the ``tool_call_id`` and ``status`` a ToolMessage answers.
+
+    Raises:
+        TypeError: ``messages`` is not one of the accepted shapes (see :func:`as_messages`).
     """
     rows = []
-    for number, message in enumerate(messages, start=1):
+    for number, message in enumerate(as_messages(messages, who="trace_rows"), start=1):
         link = ""
         if isinstance(message, AIMessage):
             link = _calls_text(message)
@@ -87,30 +146,46 @@ def trace_rows(messages: Sequence[BaseMessage], *, limit: int = 70) -> list[dict
     return rows
 
 
-def trace_markdown(messages: Sequence[BaseMessage], *, limit: int = 70) -> str:
-    """The trace as a Markdown table (see :func:`trace_rows`)."""
-    rows = trace_rows(messages, limit=limit)
+def trace_markdown(messages: Any, *, limit: int = 70) -> str:
+    """The trace as a Markdown table (see :func:`trace_rows`; the same shapes are accepted)."""
+    rows = trace_rows(as_messages(messages, who="trace_markdown"), limit=limit)
     header = ["#", "role", "content", "tool calls / answers"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(_cell(row[h]) for h in header) + " |" for row in rows]
     return "\n".join(lines)
 
 
-def sequence_diagram(messages: Sequence[BaseMessage], *, limit: int = 40) -> str:
+def sequence_diagram(messages: Any, *, limit: int = 36) -> str:
     """A mermaid ``sequenceDiagram`` of a trace: User, App, Model and Tools as participants.
 
-    A human message goes User->App->Model; a reply's tool calls Model->App (one arrow listing
-    all calls of that reply), then App->Tools once per call; each
-    ToolMessage Tools->App; before the model's next turn the App sends the history with the
-    ToolMessages back to the Model; a text answer goes Model->App->User. Arrows name the
-    ``tool_call_id`` that pairs a call with its result.
+    A human message goes User->App, then App->Model with the tool schemas; a reply's tool calls go
+    Model->App as one arrow listing the reply's call ids (one reply may hold several calls), then
+    App->Tools once per call; each ToolMessage goes Tools->App; before the model's next turn the App
+    sends the history with those ToolMessages back to the Model; a text answer goes Model->App->User.
+    Every arrow of a call or a result names the ``tool_call_id`` that pairs them.
+
+    Labels are kept short because mermaid (as bundled with JupyterLab 4.6) widens the gap between
+    two *neighbouring* participants to fit their longest label and then scales the whole drawing
+    down to the page: at 1280 px an old 80-character label rendered the text of notebook 02's
+    diagram below 9 px. So User-App labels hold at most 28 characters, App-Model labels at most
+    ``limit`` (and 40 for the tool-call arrow); App-Tools labels span the Model's lifeline and widen
+    no gap, so they may be longer. Empty input gives a diagram with a "no messages" note, never a
+    silently empty one.
+
+    Args:
+        messages: a message list or any shape :func:`as_messages` accepts.
+        limit: characters of message content shown per arrow.
 
     Returns:
         mermaid source (without the surrounding code fence).
-    """
 
-    def label(text: str) -> str:
-        return re.sub(r"[;#<>{}\"`]", "", _short(text, limit)).strip() or "(empty)"
+    Raises:
+        TypeError: ``messages`` is not one of the accepted shapes (see :func:`as_messages`).
+    """
+    messages = as_messages(messages, who="sequence_diagram")
+
+    def label(text: str, size: int = limit) -> str:
+        return re.sub(r"[;#<>{}\"`]", "", _short(text, size)).strip() or "(empty)"
 
     def args_text(args: Any) -> str:
         if isinstance(args, dict):
@@ -119,12 +194,14 @@ def sequence_diagram(messages: Sequence[BaseMessage], *, limit: int = 40) -> str
 
     lines = ["sequenceDiagram", "    participant U as User", "    participant A as App",
              "    participant M as Model", "    participant T as Tools"]
+    if not messages:
+        lines.append("    Note over U,T: no messages")
     results_pending = 0  # ToolMessages the model has not seen yet
     for message in messages:
         if isinstance(message, SystemMessage):
-            lines.append(f"    Note over A,M: system prompt: {label(str(message.content))}")
+            lines.append(f"    Note over A,M: system: {label(str(message.content), limit - 8)}")
         elif isinstance(message, HumanMessage):
-            lines.append(f"    U->>A: {label(str(message.content))}")
+            lines.append(f"    U->>A: {label(str(message.content), 28)}")
             lines.append("    A->>M: messages + tool schemas")
             results_pending = 0
         elif isinstance(message, AIMessage):
@@ -135,18 +212,23 @@ def sequence_diagram(messages: Sequence[BaseMessage], *, limit: int = 40) -> str
             text = message.text if hasattr(message, "text") else str(message.content)
             if text:
                 lines.append(f"    M-->>A: {label(text)}")
-            calls = [f"{c['name']} tool_call_id={c['id']}" for c in message.tool_calls]
-            calls += [f"INVALID {c['name']} tool_call_id={c['id']}" for c in message.invalid_tool_calls]
-            if calls:  # one reply may hold several calls: one arrow for the reply, then one run per call
-                s = "" if len(calls) == 1 else "s"
-                lines.append(f"    M-->>A: {len(calls)} tool call{s}: " + ", ".join(calls))
+            calls = [(c["id"], c["name"], "") for c in message.tool_calls]
+            calls += [(c["id"], c["name"] or "?", " invalid") for c in message.invalid_tool_calls]
+            if len(calls) == 1:
+                call_id, name, bad = calls[0]
+                lines.append(f"    M-->>A: {label(f'tool call {call_id}{bad}: {name}', 40)}")
+            elif calls:  # one reply, several calls: one arrow for the reply, then one run per call
+                ids = ", ".join(f"{call_id}{bad}" for call_id, _, bad in calls)
+                lines.append(f"    M-->>A: {label(f'{len(calls)} tool calls: {ids}', 40)}")
             for call in message.tool_calls:
-                lines.append(f"    A->>T: run {call['name']}({label(args_text(call['args']))})")
+                call_text = f"{call['name']}({args_text(call['args'])})"
+                lines.append(f"    A->>T: run {label(str(call['id']), 14)} {label(call_text, 36)}")
             if text and not message.tool_calls and not message.invalid_tool_calls:
                 lines.append("    A->>U: answer")
         elif isinstance(message, ToolMessage):
-            status = " (error)" if message.status == "error" else ""
-            lines.append(f"    T-->>A: ToolMessage tool_call_id={message.tool_call_id}{status}: {label(str(message.content))}")
+            status = " error" if message.status == "error" else ""
+            lines.append(f"    T-->>A: ToolMessage {label(str(message.tool_call_id), 14)}{status}: "
+                         f"{label(str(message.content), 30)}")
             results_pending += 1
     return "\n".join(lines)
 
@@ -167,14 +249,14 @@ def show(markdown: str) -> None:
     display(Markdown(markdown))
 
 
-def show_trace(messages: Sequence[BaseMessage], *, limit: int = 70) -> None:
-    """Display :func:`trace_markdown`."""
-    show(trace_markdown(messages, limit=limit))
+def show_trace(messages: Any, *, limit: int = 70) -> None:
+    """Display :func:`trace_markdown` (a message list, state dict, ``GraphOutput`` or ``StateSnapshot``)."""
+    show(trace_markdown(as_messages(messages, who="show_trace"), limit=limit))
 
 
-def show_sequence(messages: Sequence[BaseMessage], *, limit: int = 40) -> None:
-    """Display :func:`sequence_diagram` as a rendered mermaid diagram."""
-    show(_fenced_mermaid(sequence_diagram(messages, limit=limit)))
+def show_sequence(messages: Any, *, limit: int = 36) -> None:
+    """Display :func:`sequence_diagram` as a rendered mermaid diagram (same shapes as :func:`as_messages`)."""
+    show(_fenced_mermaid(sequence_diagram(as_messages(messages, who="show_sequence"), limit=limit)))
 
 
 def show_graph(graph: Any, *, xray: bool = False) -> None:
@@ -265,24 +347,49 @@ def _report(error: BaseException | None, expected: tuple[type[BaseException], ..
         print(format_error(error))
 
 
+def _expected_types(expected: Any, who: str) -> tuple[type[BaseException], ...]:
+    types = expected if isinstance(expected, tuple) else (expected,)
+    if not types or not all(isinstance(t, type) and issubclass(t, BaseException) for t in types):
+        raise TypeError(f"{who}(expected=...) wants an exception class or a tuple of them, "
+                        f"e.g. expected=ValueError; got {_short(repr(expected), 60)}")
+    return types
+
+
+def _report_not_callable(value: Any) -> None:
+    shown = _short(_ADDRESS.sub("", repr(value)), 80)
+    print("!!! show_error WANTS A FUNCTION TO CALL, e.g. show_error(lambda: f(x)) !!!")
+    print(f"!!! It got the value {shown} ({_type_name(value)}): the call already ran before show_error "
+          "saw it, and it did not raise.")
+
+
 def show_error(func: Callable[..., Any], *args: Any, expected: type[BaseException] | tuple = Exception,
                **kwargs: Any) -> None:
     """Call ``func(*args, **kwargs)`` and print the error it raises as ``Type: message``.
 
     No traceback and no machine paths are printed. If nothing is raised, a loud
     ``!!! NO ERROR WAS RAISED !!!`` banner is printed instead (so nbval fails when a pinned
-    library stops raising).
+    library stops raising). ``show_error(f(x))`` is a common slip: ``f(x)`` runs *before*
+    ``show_error`` is called, so ``show_error`` gets its result, not a function; that is reported
+    as ``!!! show_error WANTS A FUNCTION TO CALL ...`` (never as if the value's ``TypeError: ...
+    not callable`` were the expected error). Write ``show_error(lambda: f(x))`` or
+    ``show_error(f, x)``.
 
     Args:
-        func: the callable expected to raise.
+        func: the callable expected to raise (called with ``args`` and ``kwargs``).
         expected: exception type(s) the cell expects; another type is printed with an
             ``UNEXPECTED ERROR TYPE`` banner.
 
     Returns:
         ``None`` (so nothing more is displayed); use :func:`expect_error` to keep the
         exception. ``KeyboardInterrupt`` and ``SystemExit`` are not caught.
+
+    Raises:
+        TypeError: ``expected`` is not an exception class or a tuple of them.
     """
-    expected_types = expected if isinstance(expected, tuple) else (expected,)
+    expected_types = _expected_types(expected, "show_error")
+    if not callable(func):
+        _report_not_callable(func)
+        return None
     try:
         result = func(*args, **kwargs)
     except Exception as exc:  # noqa: BLE001 - showing any error is the point
@@ -301,7 +408,7 @@ def expect_error(expected: type[BaseException] | tuple = Exception) -> Iterator[
         ...     int("x")
         ValueError: invalid literal for int() with base 10: 'x'
     """
-    expected_types = expected if isinstance(expected, tuple) else (expected,)
+    expected_types = _expected_types(expected, "expect_error")
     report = ErrorReport()
     try:
         yield report

@@ -3,37 +3,125 @@
 Usage::
 
     python -m helpers.notebooks                      # every notebooks/NN_*.ipynb
-    python -m helpers.notebooks notebooks/01_function_to_tool.ipynb
+    python -m helpers.notebooks notebooks/01_function_to_tool.ipynb --timeout 120
 
-Each notebook runs top to bottom in a fresh kernel, offline: ``COURSE_MODEL``,
-``OPENAI_BASE_URL`` and ``OPENAI_API_KEY`` are removed from the kernel's environment, so
-the scripted model is used. Outputs are stored the way strict nbval compares them:
+Each notebook runs top to bottom in a fresh kernel, offline: the real-model variables
+(:data:`OFFLINE_UNSET`) are removed from the kernel's environment, so the scripted model is used.
+Outputs are stored the way strict nbval compares them:
 
 * no widget state (``store_widget_state=False``) and no timing metadata (``record_timing=False``);
 * cell ids are renumbered ``cell-001``, ``cell-002``, ... so diffs stay small;
 * a cell may raise only if it is tagged ``raises-exception`` or contains ``NBVAL_RAISES_EXCEPTION``.
+
+A notebook that fails is never written (not even half): the executed notebook is written to a
+temporary file beside the target and moved over it only when every cell succeeded. The command
+line reports one line per notebook (``ok 01_x.ipynb`` or ``FAILED 01_x.ipynb: cell 7 ("..."): Type:
+message``, without ANSI codes or tracebacks), goes on with the next notebook after any failure
+(a missing file, a file that is not a notebook, a kernel that dies, a cell past its timeout, a cell
+that raises or does not compile) and exits with status 1 at the end if any notebook failed.
 """
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import contextlib
 import os
+import re
 import sys
+import tempfile
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Literal
 
 import nbformat
 from nbclient import NotebookClient
-from nbclient.exceptions import CellExecutionError
+from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
-OFFLINE_UNSET = ("COURSE_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY")
+#: Environment variables that would switch the course to a real model; removed for offline runs.
+OFFLINE_UNSET = ("COURSE_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY", "DASHSCOPE_API_KEY")
+#: Seconds allowed per cell unless ``--timeout`` / ``timeout=`` says otherwise.
+DEFAULT_TIMEOUT = 600
 
-__all__ = ["NOTEBOOK_DIR", "course_notebooks", "execute_notebook", "main"]
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "NOTEBOOK_DIR",
+    "OFFLINE_UNSET",
+    "FailureKind",
+    "NotebookFailure",
+    "course_notebooks",
+    "execute_notebook",
+    "kernel_env",
+    "main",
+    "read_notebook",
+    "run_notebook",
+]
+
+#: Why a notebook failed (the closed set the runner reports).
+FailureKind = Literal["missing", "not a notebook", "cell error", "timeout", "kernel died", "kernel error"]
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+# IPython compiles each cell under a random file name ("3956648022.py"): keep the line, drop the name.
+_CELL_FILE = re.compile(r"\(\d+\.py, (line \d+)\)")
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    text = _CELL_FILE.sub(r"(\1)", _ANSI.sub("", text))
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class NotebookFailure(Exception):
+    """A notebook could not be executed to its end; :meth:`line` is the one-line report.
+
+    Attributes:
+        path: the notebook.
+        kind: one of :data:`FailureKind`.
+        reason: what went wrong, one line, no ANSI codes (e.g. ``ValueError: boom``).
+        cell: index of the failing cell in ``nb.cells`` (0-based, as ``nbtool.py list`` counts),
+            or ``None`` when no cell was running.
+        first_line: the first line of that cell's source (for the report).
+    """
+
+    def __init__(self, path: Path, kind: FailureKind, reason: str, *, cell: int | None = None,
+                 first_line: str = "") -> None:
+        self.path, self.kind, self.reason, self.cell, self.first_line = Path(path), kind, reason, cell, first_line
+        super().__init__(self.line())
+
+    def line(self) -> str:
+        """``FAILED NN_x.ipynb: cell 7 ("first line"): reason`` (one line)."""
+        where = ""
+        if self.cell is not None:
+            where = f"cell {self.cell}" + (f' ("{_one_line(self.first_line, 60)}")' if self.first_line else "") + ": "
+        return f"FAILED {self.path.name}: {where}{self.reason}"
 
 
 def course_notebooks(folder: Path = NOTEBOOK_DIR) -> list[Path]:
-    """The course notebooks (``NN_*.ipynb``) in order."""
-    return sorted(p for p in folder.glob("[0-9][0-9]_*.ipynb"))
+    """The course notebooks (``NN_*.ipynb``) in ``folder``, in order."""
+    return sorted(p for p in Path(folder).glob("[0-9][0-9]_*.ipynb"))
+
+
+def read_notebook(path: Path) -> nbformat.NotebookNode:
+    """Read and validate a notebook file (nbformat 4).
+
+    Raises:
+        NotebookFailure: ``missing`` (no such file, or a folder) or ``not a notebook`` (not JSON,
+            or JSON that is not a valid notebook).
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise NotebookFailure(path, "missing", "no such file" if not path.exists() else "not a file")
+    try:
+        nb = nbformat.read(path, as_version=4)
+        nbformat.validate(nb)
+    except Exception as exc:  # noqa: BLE001 - nbformat raises many types for a bad file
+        reason = _one_line(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 160)
+        raise NotebookFailure(path, "not a notebook", f"not a readable notebook ({reason})") from exc
+    return nb
 
 
 def _mark_allowed_errors(nb: nbformat.NotebookNode) -> None:
@@ -44,68 +132,190 @@ def _mark_allowed_errors(nb: nbformat.NotebookNode) -> None:
                 tags.append("raises-exception")
 
 
-def execute_notebook(path: Path, *, timeout: int = 600, offline: bool = True, output: Path | None = None,
-                     allow_errors: bool = False) -> nbformat.NotebookNode:
-    """Execute one notebook (see the module docstring for what is normalised).
+def kernel_env(*, offline: bool = True, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment a kernel starts with: this process's, minus :data:`OFFLINE_UNSET` when
+    ``offline``, plus ``extra``."""
+    env = {k: v for k, v in os.environ.items() if not (offline and k in OFFLINE_UNSET)}
+    env.update(extra or {})
+    return env
+
+
+@dataclass
+class _Tracker:
+    """Which cell is running (nbclient's ``on_cell_start`` hook)."""
+
+    index: int | None = None
+
+    on_start: Callable[[int], None] | None = None
+
+    def start(self, cell: Any, cell_index: int) -> None:
+        self.index = cell_index
+        if self.on_start is not None:
+            self.on_start(cell_index)
+
+
+def run_notebook(nb: nbformat.NotebookNode, *, path: Path, cwd: Path, timeout: int = DEFAULT_TIMEOUT,
+                 env: Mapping[str, str] | None = None, allow_errors: bool = False,
+                 on_cell_start: Callable[[NotebookClient, int], None] | None = None,
+                 on_cell_executed: Callable[[NotebookClient, int], None] | None = None) -> nbformat.NotebookNode:
+    """Execute ``nb`` in a fresh ``python3`` kernel (nbclient 0.11) and return it; writes nothing.
+
+    Args:
+        nb: the notebook (changed in place: outputs, execution counts, ``raises-exception`` tags).
+        path: the notebook's file, only used in failure reports.
+        cwd: the kernel's working directory.
+        timeout: seconds allowed per cell.
+        env: the kernel's environment (default: :func:`kernel_env`).
+        allow_errors: record errors as outputs and go on instead of stopping.
+        on_cell_start: called as ``f(client, cell_index)`` before each code cell runs.
+        on_cell_executed: called as ``f(client, cell_index)`` after each code cell, while the
+            kernel is still running (the benchmark reads the kernel's memory there).
+
+    Raises:
+        NotebookFailure: ``cell error`` (an unmarked cell raised or did not compile), ``timeout``
+            (a cell ran past ``timeout``), ``kernel died``, ``kernel error`` (the kernel did not start).
+    """
+    _mark_allowed_errors(nb)
+    tracker = _Tracker()
+    client = NotebookClient(
+        nb,
+        timeout=timeout,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(cwd)}},
+        store_widget_state=False,
+        record_timing=False,
+        allow_errors=allow_errors,
+        on_cell_start=tracker.start,
+    )
+    if on_cell_start is not None:
+        tracker.on_start = lambda cell_index: on_cell_start(client, cell_index)
+    if on_cell_executed is not None:
+        client.on_cell_executed = lambda cell, cell_index, execute_reply: on_cell_executed(client, cell_index)
+
+    def failure(kind: FailureKind, reason: str) -> NotebookFailure:
+        cell = tracker.index
+        first = ""
+        if cell is not None and cell < len(nb.cells):
+            first = (nb.cells[cell].source.strip().splitlines() or [""])[0]
+        return NotebookFailure(path, kind, reason, cell=cell, first_line=first)
+
+    try:
+        client.execute(env=dict(env if env is not None else kernel_env()))
+    except CellExecutionError as exc:
+        reason = f"{exc.ename}: {exc.evalue}" if exc.evalue else exc.ename
+        raise failure("cell error", _one_line(reason)) from exc
+    except CellTimeoutError as exc:
+        raise failure("timeout", f"the cell ran longer than the timeout ({timeout} s)") from exc
+    except DeadKernelError as exc:
+        raise failure("kernel died", "the kernel died (it crashed, ran out of memory or was killed)") from exc
+    except (RuntimeError, OSError, asyncio.TimeoutError) as exc:
+        # jupyter_client raises RuntimeError("Kernel died before replying to kernel_info") and
+        # friends when the kernel does not start at all.
+        kind: FailureKind = "kernel died" if tracker.index is not None else "kernel error"
+        raise failure(kind, _one_line(f"{type(exc).__name__}: {exc}")) from exc
+    return nb
+
+
+def _coalesce_streams(outputs: list) -> list:
+    """Merge consecutive ``stream`` outputs of the same name (stdout/stderr), as nbconvert's
+    ``coalesce_streams`` does: nbclient stores one ``print`` as one or several chunks depending on
+    timing, and nbval merges them before comparing, so merging keeps committed diffs stable."""
+    merged: list = []
+    for output in outputs:
+        previous = merged[-1] if merged else None
+        if (output.get("output_type") == "stream" and previous is not None
+                and previous.get("output_type") == "stream" and previous.get("name") == output.get("name")):
+            previous["text"] = "".join(previous["text"]) + "".join(output["text"])
+        else:
+            merged.append(output)
+    return merged
+
+
+def _normalise(nb: nbformat.NotebookNode) -> None:
+    nb.metadata.pop("widgets", None)
+    for number, cell in enumerate(nb.cells, start=1):
+        cell["id"] = f"cell-{number:03d}"
+        cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            cell.outputs = _coalesce_streams(cell.outputs)
+
+
+def _write_atomically(nb: nbformat.NotebookNode, target: Path) -> None:
+    """Write ``nb`` to a temporary file beside ``target``, then move it over ``target``."""
+    target = Path(target)
+    try:
+        mode = target.stat().st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        mode = 0o666 & ~mask
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            nbformat.write(nb, handle)
+        os.chmod(tmp, mode)  # mkstemp makes 0o600; keep the notebook's own mode
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def execute_notebook(path: Path, *, timeout: int = DEFAULT_TIMEOUT, offline: bool = True,
+                     output: Path | None = None, allow_errors: bool = False,
+                     env: Mapping[str, str] | None = None) -> nbformat.NotebookNode:
+    """Execute one notebook (see the module docstring for what is normalised) and write it.
 
     Args:
         path: the notebook to run; its folder is the kernel's working directory.
         timeout: seconds allowed per cell.
-        offline: remove the real-model variables from the kernel's environment (default).
+        offline: remove :data:`OFFLINE_UNSET` from the kernel's environment (default).
             ``False`` keeps them, to try the notebook against a configured model.
         output: where to write the executed notebook; default: in place.
         allow_errors: record errors as outputs and go on instead of stopping.
+        env: extra environment variables for the kernel (added after ``offline`` removed its set).
 
     Returns:
         the executed notebook.
 
     Raises:
-        nbclient.exceptions.CellExecutionError: an unmarked cell raised (unless ``allow_errors``);
-            nothing is written.
+        NotebookFailure: the notebook is missing or unreadable, a cell failed, timed out or the
+            kernel died (see :func:`run_notebook`); nothing is written then.
     """
     path = Path(path).resolve()
-    nb = nbformat.read(path, as_version=4)
-    _mark_allowed_errors(nb)
-    env = {k: v for k, v in os.environ.items() if not (offline and k in OFFLINE_UNSET)}
-    old_env = os.environ.copy()
-    os.environ.clear()
-    os.environ.update(env)  # the kernel inherits this process's environment
-    try:
-        client = NotebookClient(
-            nb,
-            timeout=timeout,
-            kernel_name="python3",
-            resources={"metadata": {"path": str(path.parent)}},
-            store_widget_state=False,
-            record_timing=False,
-            allow_errors=allow_errors,
-        )
-        client.execute()
-    finally:
-        os.environ.clear()
-        os.environ.update(old_env)
-    nb.metadata.pop("widgets", None)
-    for number, cell in enumerate(nb.cells, start=1):
-        cell["id"] = f"cell-{number:03d}"
-        cell.metadata.pop("execution", None)
+    nb = read_notebook(path)
+    run_notebook(nb, path=path, cwd=path.parent, timeout=timeout, allow_errors=allow_errors,
+                 env=kernel_env(offline=offline, extra=env))
+    _normalise(nb)
     nbformat.validate(nb)
-    nbformat.write(nb, output or path)
+    _write_atomically(nb, Path(output) if output is not None else path)
     return nb
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Command-line entry: execute the given notebooks (default: all). Returns an exit status."""
-    args = sys.argv[1:] if argv is None else argv
-    paths = [Path(a) for a in args] or course_notebooks()
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command-line entry: execute the given notebooks (default: all) in place.
+
+    Prints one line per notebook and a summary; returns 0 when all succeeded, else 1.
+    """
+    parser = argparse.ArgumentParser(prog="python -m helpers.notebooks", description=__doc__.split("\n")[0])
+    parser.add_argument("notebooks", nargs="*", type=Path, help="notebook files (default: every notebooks/NN_*.ipynb)")
+    parser.add_argument("--timeout", type=int, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                        help=f"seconds allowed per cell (default {DEFAULT_TIMEOUT})")
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    if args.timeout <= 0:
+        parser.error("--timeout must be a positive number of seconds")
+    paths = args.notebooks or course_notebooks()
     failed = 0
     for path in paths:
-        print(f"executing {path.name} ...", flush=True)
+        started = time.monotonic()
         try:
-            execute_notebook(path)
-        except CellExecutionError as exc:
+            execute_notebook(path, timeout=args.timeout)
+        except NotebookFailure as exc:
             failed += 1
-            print(f"FAILED {path.name}: {str(exc).splitlines()[-1] if str(exc) else exc}", file=sys.stderr)
-    print(f"executed {len(paths) - failed} of {len(paths)} notebooks")
+            print(exc.line(), flush=True)
+        else:
+            print(f"ok {path.name} ({time.monotonic() - started:.1f} s)", flush=True)
+    print(f"executed {len(paths) - failed} of {len(paths)} notebooks" + (f", {failed} FAILED" if failed else ""))
     return 1 if failed else 0
 
 

@@ -3,14 +3,69 @@
 The course's own notebooks stay clean (the tests run on them and ``git pull`` updates them);
 the learner edits and runs the copies in :data:`WORKSPACE_DIR`. Progress records
 (:mod:`helpers.progress`) are written only for notebooks that run there.
+
+Command line (``make lab`` runs ``sync`` first; ``make reset NB=03`` runs ``reset 03``)::
+
+    python -m helpers.workspace status          # what sync would do; changes nothing
+    python -m helpers.workspace sync            # create the workspace / bring course updates in
+    python -m helpers.workspace reset 03        # one notebook back to the course version
+    python -m helpers.workspace reset --all     # every notebook back to the course version
+    python -m helpers.workspace path            # print the workspace folder
+
+The rules:
+
+* **What "edited" means.** A notebook's *sources* are its cells' types and source text, in order
+  (:func:`sources_hash`). Running cells changes outputs and execution counts, JupyterLab's saving
+  changes metadata and cell ids: none of that is an edit. When a notebook is copied into the
+  workspace, the hash of the course version's sources is recorded in the manifest
+  (``workspace/.course-manifest.json``); a copy whose sources differ from that hash is *edited*.
+* **Sync never overwrites an edited notebook.** It copies course notebooks that are new (or that the
+  learner deleted), updates a copy the learner has not edited when the course version changed, and
+  keeps every edited copy (saying when the course version changed, so the learner can ``reset``).
+  A copy the manifest has no record of is left alone unless it equals the course version; a file
+  that is not a readable notebook is left alone; a notebook that left the course is kept.
+* **Reset keeps what it replaces.** ``reset`` moves the workspace copy to
+  ``workspace/.replaced/NN_x.ipynb.1`` (``.2``, ... for later resets) before copying the course
+  version, and says so; a copy identical to the course version is not backed up.
+* **A damaged manifest loses nothing.** ``sync`` keeps it as ``.course-manifest.json.damaged`` and
+  rebuilds the record from the notebooks: a copy equal to the course version counts as not edited,
+  any other as the learner's (kept). ``status`` only reports it.
+
+All writes are atomic (a temporary file beside the target, then a rename), so an interrupted sync
+leaves either the old or the new file, never half of one.
 """
 
 from __future__ import annotations
 
+import argparse
+import enum
+import hashlib
+import json
 import os
+import re
+import sys
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["COURSE_ROOT", "NOTEBOOK_DIR", "WORKSPACE_DIR", "in_workspace"]
+__all__ = [
+    "COURSE_ROOT",
+    "MANIFEST_NAME",
+    "NOTEBOOK_DIR",
+    "REPLACED_DIR",
+    "WORKSPACE_DIR",
+    "Action",
+    "NotebookState",
+    "WorkspaceError",
+    "in_workspace",
+    "main",
+    "reset",
+    "resolve_names",
+    "sources_hash",
+    "status",
+    "sync",
+]
 
 #: The repository root (the folder holding ``notebooks/``, ``helpers/`` and ``data/``).
 COURSE_ROOT = Path(__file__).resolve().parent.parent
@@ -18,9 +73,427 @@ COURSE_ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = COURSE_ROOT / "notebooks"
 #: The learner's copies; ``COURSE_WORKSPACE`` overrides the location (tests use a temporary folder).
 WORKSPACE_DIR = Path(os.environ.get("COURSE_WORKSPACE") or COURSE_ROOT / "workspace").resolve()
+#: The manifest in the workspace: which course version each copy was made from.
+MANIFEST_NAME = ".course-manifest.json"
+#: The folder in the workspace where ``reset`` keeps the copies it replaces.
+REPLACED_DIR = ".replaced"
+_MANIFEST_FORMAT = 1
+_COURSE_NAME = re.compile(r"\d\d_[\w-]+\.ipynb")
 
 
 def in_workspace(cwd: Path | str | None = None) -> bool:
     """True when ``cwd`` (default: the current directory, a kernel's notebook folder) is inside the workspace."""
     here = Path(cwd if cwd is not None else os.getcwd()).resolve()
     return here == WORKSPACE_DIR or WORKSPACE_DIR in here.parents
+
+
+class WorkspaceError(Exception):
+    """A request the workspace cannot carry out (unknown notebook name, ...); the message says why."""
+
+
+class NotebookState(enum.Enum):
+    """Where one course notebook stands in the workspace (see the module docstring for the rules)."""
+
+    NEW = "new in the course"
+    MISSING = "missing from the workspace"
+    UNTOUCHED = "not edited"
+    OUTDATED = "not edited; the course version changed"
+    EDITED = "edited by you"
+    UNRECORDED = "yours (differs from the course version; not in the manifest)"
+    UNREADABLE = "not a readable notebook"
+    RETIRED = "no longer in the course"
+
+
+class Action(enum.Enum):
+    """What ``sync`` does with a notebook in a given state."""
+
+    COPY = "copy"
+    UPDATE = "update"
+    KEEP = "keep"
+    NONE = "none"
+
+
+_SYNC_ACTION = {
+    NotebookState.NEW: Action.COPY,
+    NotebookState.MISSING: Action.COPY,
+    NotebookState.OUTDATED: Action.UPDATE,
+    NotebookState.UNTOUCHED: Action.NONE,
+    NotebookState.EDITED: Action.KEEP,
+    NotebookState.UNRECORDED: Action.KEEP,
+    NotebookState.UNREADABLE: Action.KEEP,
+    NotebookState.RETIRED: Action.KEEP,
+}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One notebook's state: ``name`` (``NN_x.ipynb``), ``state``, and whether the course version
+    differs from the one the copy was made from (``course_changed``)."""
+
+    name: str
+    state: NotebookState
+    course_changed: bool = False
+    reason: str = ""
+
+    @property
+    def action(self) -> Action:
+        """What ``sync`` does with it."""
+        return _SYNC_ACTION[self.state]
+
+
+# -- sources and hashes -----------------------------------------------------------------------
+
+
+class _Unreadable(Exception):
+    pass
+
+
+def _read_sources(path: Path) -> list[tuple[str, str]]:
+    """``[(cell_type, source), ...]`` of a notebook file (plain JSON; nbformat 4 layout)."""
+    try:
+        nb = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise _Unreadable(f"{type(exc).__name__}: {exc}"[:160]) from exc
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    if not isinstance(cells, list) or not all(isinstance(c, dict) and "cell_type" in c for c in cells):
+        raise _Unreadable("JSON without a list of cells")
+    sources = []
+    for cell in cells:
+        source = cell.get("source", "")
+        sources.append((str(cell["cell_type"]), "".join(source) if isinstance(source, list) else str(source)))
+    return sources
+
+
+def _digest(sources: list[tuple[str, str]]) -> str:
+    return hashlib.sha256(json.dumps(sources, ensure_ascii=False).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def sources_hash(path: Path) -> str:
+    """SHA-256 of a notebook's cell types and sources, in order (outputs, counts, ids, metadata ignored).
+
+    Raises:
+        WorkspaceError: the file is missing or not a readable notebook.
+    """
+    try:
+        return _digest(_read_sources(path))
+    except _Unreadable as exc:
+        raise WorkspaceError(f"{Path(path).name} is not a readable notebook ({exc})") from exc
+
+
+def _hash_or_none(path: Path) -> str | None:
+    try:
+        return sources_hash(path)
+    except WorkspaceError:
+        return None
+
+
+# -- files ------------------------------------------------------------------------------------
+
+
+def _file_mode(target: Path) -> int:
+    """The mode a rewritten ``target`` keeps: its own, or for a new file 0o666 minus the umask."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+def _write_atomically(target: Path, data: bytes) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    mode = _file_mode(target)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(tmp, mode)  # mkstemp makes 0o600
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _course_notebooks(course: Path) -> dict[str, Path]:
+    return {p.name: p for p in sorted(Path(course).glob("[0-9][0-9]_*.ipynb")) if _COURSE_NAME.fullmatch(p.name)}
+
+
+def _backup(workspace: Path, copy: Path) -> Path:
+    """Move ``copy`` to ``workspace/.replaced/NAME.N`` (the next free N) and return the new path."""
+    folder = workspace / REPLACED_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    number = 1
+    while (folder / f"{copy.name}.{number}").exists():
+        number += 1
+    target = folder / f"{copy.name}.{number}"
+    os.replace(copy, target)
+    return target
+
+
+# -- the manifest -----------------------------------------------------------------------------
+
+
+@dataclass
+class _Manifest:
+    path: Path
+    notebooks: dict[str, str]  # name -> sources hash of the course version it was copied from
+    damage: str | None = None  # why the file on disk could not be used (None: it was fine or absent)
+
+    @classmethod
+    def load(cls, workspace: Path) -> _Manifest:
+        path = workspace / MANIFEST_NAME
+        if not path.exists():
+            return cls(path, {})
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            entries = data["notebooks"]
+            if data.get("format") != _MANIFEST_FORMAT or not isinstance(entries, dict):
+                raise ValueError(f"unknown layout (format {data.get('format')!r})")
+            notebooks = {}
+            for name, entry in entries.items():
+                digest = entry.get("sources_sha256") if isinstance(entry, dict) else None
+                if not isinstance(digest, str) or not re.fullmatch(r"[0-9a-f]{64}", digest):
+                    raise ValueError(f"the entry for {name!r} has no sources_sha256")
+                notebooks[str(name)] = digest
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            reason = f"{type(exc).__name__}: {exc}"[:160]
+            return cls(path, {}, damage=reason)
+        return cls(path, notebooks)
+
+    def save(self) -> None:
+        data = {"format": _MANIFEST_FORMAT,
+                "about": "Written by python -m helpers.workspace: the course version each notebook was copied from.",
+                "notebooks": {name: {"sources_sha256": digest} for name, digest in sorted(self.notebooks.items())}}
+        _write_atomically(self.path, (json.dumps(data, indent=1) + "\n").encode("utf-8"))
+
+
+# -- status, sync, reset ----------------------------------------------------------------------
+
+
+def _classify(name: str, course_file: Path | None, copy: Path, recorded: str | None) -> Entry:
+    course_hash = _hash_or_none(course_file) if course_file is not None else None
+    if course_file is None:
+        return Entry(name, NotebookState.RETIRED)
+    if not copy.exists():
+        return Entry(name, NotebookState.NEW if recorded is None else NotebookState.MISSING)
+    try:
+        copy_hash = _digest(_read_sources(copy))
+    except _Unreadable as exc:
+        return Entry(name, NotebookState.UNREADABLE, reason=str(exc))
+    changed = recorded is not None and recorded != course_hash
+    if copy_hash == course_hash:
+        return Entry(name, NotebookState.UNTOUCHED)
+    if recorded is None:
+        return Entry(name, NotebookState.UNRECORDED)
+    if copy_hash == recorded:
+        return Entry(name, NotebookState.OUTDATED, course_changed=True)
+    return Entry(name, NotebookState.EDITED, course_changed=changed)
+
+
+def _entries(workspace: Path, course: Path, manifest: _Manifest) -> list[Entry]:
+    course_files = _course_notebooks(course)
+    names = set(course_files) | {n for n in manifest.notebooks if (workspace / n).exists()}
+    return [_classify(name, course_files.get(name), workspace / name, manifest.notebooks.get(name))
+            for name in sorted(names)]
+
+
+def status(workspace: Path | None = None, course: Path | None = None) -> tuple[list[Entry], str | None]:
+    """Each course notebook's state in the workspace; changes nothing.
+
+    Args:
+        workspace: the workspace folder (default :data:`WORKSPACE_DIR`); it need not exist yet.
+        course: the course's notebooks folder (default: :data:`NOTEBOOK_DIR`).
+
+    Returns:
+        ``(entries, damage)``: one :class:`Entry` per notebook, and why the manifest could not be
+        read (``None`` when it was fine or absent).
+    """
+    workspace = Path(workspace or WORKSPACE_DIR)
+    manifest = _Manifest.load(workspace)
+    return _entries(workspace, Path(course or NOTEBOOK_DIR), manifest), manifest.damage
+
+
+def _advice(entry: Entry) -> str:
+    number = entry.name[:2]
+    if entry.state is NotebookState.EDITED and entry.course_changed:
+        return (f"the course version changed since you copied it: `make reset NB={number}` takes it "
+                f"(your copy is kept in {REPLACED_DIR}/)")
+    if entry.state is NotebookState.UNRECORDED:
+        return f"`make reset NB={number}` replaces it with the course version (your copy is kept in {REPLACED_DIR}/)"
+    if entry.state is NotebookState.UNREADABLE:
+        return f"{entry.reason}; `make reset NB={number}` replaces it (the file is kept in {REPLACED_DIR}/)"
+    if entry.state is NotebookState.RETIRED:
+        return "kept; it is yours now"
+    return ""
+
+
+def _open_manifest(workspace: Path, course: Path) -> tuple[_Manifest, list[str]]:
+    """Load the workspace's manifest (creating the workspace folder). A damaged one is kept aside as
+    ``.course-manifest.json.damaged`` (``.damaged.2``, ...) and rebuilt: every copy equal to its course
+    version is recorded, any other counts as the learner's. Returns the manifest and report lines."""
+    workspace.mkdir(parents=True, exist_ok=True)
+    manifest = _Manifest.load(workspace)
+    if manifest.damage is None:
+        return manifest, []
+    kept = manifest.path.with_name(MANIFEST_NAME + ".damaged")
+    number = 1
+    while kept.exists():
+        number += 1
+        kept = manifest.path.with_name(f"{MANIFEST_NAME}.damaged.{number}")
+    os.replace(manifest.path, kept)
+    rebuilt = _Manifest(manifest.path, {})
+    course_files = _course_notebooks(course)
+    for entry in _entries(workspace, course, rebuilt):
+        if entry.state is NotebookState.UNTOUCHED:
+            rebuilt.notebooks[entry.name] = sources_hash(course_files[entry.name])
+    return rebuilt, [f"the manifest {MANIFEST_NAME} was damaged ({manifest.damage}); kept as {kept.name} and "
+                     "rebuilt from your notebooks: a copy equal to the course version counts as not edited, "
+                     "any other as yours (nothing was overwritten)"]
+
+
+def sync(workspace: Path | None = None, course: Path | None = None) -> list[str]:
+    """Create the workspace on first use, or bring course updates into it, never overwriting an edit.
+
+    Args:
+        workspace: the workspace folder (default :data:`WORKSPACE_DIR`); created if missing.
+        course: the course's notebooks folder (default: :data:`NOTEBOOK_DIR`).
+
+    Returns:
+        report lines, one per notebook (and one about a damaged manifest, if any).
+    """
+    workspace = Path(workspace or WORKSPACE_DIR)
+    course = Path(course or NOTEBOOK_DIR)
+    manifest, lines = _open_manifest(workspace, course)
+    course_files = _course_notebooks(course)
+    for entry in _entries(workspace, course, manifest):
+        copy = workspace / entry.name
+        if entry.action in (Action.COPY, Action.UPDATE):
+            _write_atomically(copy, course_files[entry.name].read_bytes())
+            manifest.notebooks[entry.name] = sources_hash(course_files[entry.name])
+            verb = {NotebookState.NEW: "copied (new)", NotebookState.MISSING: "copied again (it was missing)",
+                    NotebookState.OUTDATED: "updated to the new course version (you had not edited it)"}[entry.state]
+            lines.append(f"{entry.name}: {verb}")
+        elif entry.state is NotebookState.UNTOUCHED:
+            manifest.notebooks[entry.name] = sources_hash(course_files[entry.name])
+            lines.append(f"{entry.name}: up to date")
+        else:
+            advice = _advice(entry)
+            lines.append(f"{entry.name}: kept, {entry.state.value}" + (f": {advice}" if advice else ""))
+    manifest.notebooks = {n: h for n, h in manifest.notebooks.items() if n in course_files}
+    manifest.save()
+    return lines
+
+
+def resolve_names(requests: Iterable[str], course: Path | None = None) -> list[str]:
+    """Course notebook names for ``03``, ``3``, ``03_toolmessage_pairing``, ``workspace/03_x.ipynb``, ...
+
+    Raises:
+        WorkspaceError: a request matches no course notebook, or more than one.
+    """
+    available = sorted(_course_notebooks(Path(course or NOTEBOOK_DIR)))
+    names = []
+    for request in requests:
+        stem = Path(str(request)).name.removesuffix(".ipynb")
+        if stem.isdigit():
+            matches = [n for n in available if n.startswith(f"{int(stem):02d}_")]
+        else:
+            matches = [n for n in available if n == f"{stem}.ipynb"] or [n for n in available if n.startswith(stem)]
+        if len(matches) != 1:
+            problem = "matches no course notebook" if not matches else f"matches {len(matches)} notebooks"
+            raise WorkspaceError(f"{request!r} {problem}; the course notebooks are: {', '.join(available)}")
+        if matches[0] not in names:
+            names.append(matches[0])
+    return names
+
+
+def reset(names: Sequence[str] | None, workspace: Path | None = None, course: Path | None = None) -> list[str]:
+    """Put notebooks back to their course version, keeping each replaced copy in ``.replaced/``.
+
+    Args:
+        names: notebooks as :func:`resolve_names` accepts them; ``None`` resets every course notebook.
+        workspace: the workspace folder (default :data:`WORKSPACE_DIR`); created if missing.
+        course: the course's notebooks folder (default: :data:`NOTEBOOK_DIR`).
+
+    Returns:
+        report lines, one per notebook, naming where each replaced copy went.
+
+    Raises:
+        WorkspaceError: a name matches no course notebook or several (nothing is changed then).
+    """
+    workspace = Path(workspace or WORKSPACE_DIR)
+    course = Path(course or NOTEBOOK_DIR)
+    course_files = _course_notebooks(course)
+    chosen = list(course_files) if names is None else resolve_names(names, course)
+    manifest, lines = _open_manifest(workspace, course)
+    for name in chosen:
+        copy, source = workspace / name, course_files[name]
+        if copy.exists() and copy.read_bytes() == source.read_bytes():
+            lines.append(f"{name}: already the course version")
+        elif copy.exists():
+            was = _classify(name, source, copy, manifest.notebooks.get(name)).state.value
+            kept = _backup(workspace, copy)
+            _write_atomically(copy, source.read_bytes())
+            lines.append(f"{name}: replaced your copy ({was}) with the course version; "
+                         f"your copy is kept as {kept.relative_to(workspace).as_posix()}")
+        else:
+            _write_atomically(copy, source.read_bytes())
+            lines.append(f"{name}: copied the course version (there was no copy)")
+        manifest.notebooks[name] = sources_hash(source)
+    manifest.save()
+    return lines
+
+
+# -- command line -----------------------------------------------------------------------------
+
+
+def _status_lines(workspace: Path) -> list[str]:
+    entries, damage = status(workspace, NOTEBOOK_DIR)
+    lines = [f"workspace: {workspace}" + ("" if workspace.exists() else " (not created yet: `make lab` creates it)")]
+    if damage is not None:
+        lines.append(f"the manifest {MANIFEST_NAME} is damaged ({damage}): `sync` keeps it as "
+                     f"{MANIFEST_NAME}.damaged and rebuilds it; nothing is overwritten")
+    width = max((len(e.name) for e in entries), default=0)
+    for entry in entries:
+        what = {Action.COPY: "sync copies it", Action.UPDATE: "sync updates it"}.get(entry.action, _advice(entry))
+        lines.append(f"  {entry.name:<{width}}  {entry.state.value}" + (f" ({what})" if what else ""))
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command-line entry (see the module docstring). Returns 0, or 1 when a request cannot be done."""
+    parser = argparse.ArgumentParser(prog="python -m helpers.workspace",
+                                     description="The learner's copy of the course notebooks (see `make lab`).")
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("status", help="what sync would do; changes nothing")
+    commands.add_parser("sync", help="create the workspace, or bring course updates in (never over an edit)")
+    reset_parser = commands.add_parser("reset", help="put notebooks back to the course version (keeps a copy)")
+    reset_parser.add_argument("notebooks", nargs="*", help="e.g. 03 or 03_toolmessage_pairing.ipynb")
+    reset_parser.add_argument("--all", action="store_true", help="every course notebook")
+    commands.add_parser("path", help="print the workspace folder")
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    workspace = WORKSPACE_DIR
+    try:
+        if args.command == "path":
+            print(workspace)
+            return 0
+        if args.command == "status":
+            lines = _status_lines(workspace)
+        elif args.command == "sync":
+            lines = [f"workspace: {workspace}", *("  " + line for line in sync(workspace, NOTEBOOK_DIR))]
+        else:
+            if args.notebooks == ["all"]:  # `make reset NB=all`
+                args.notebooks, args.all = [], True
+            if bool(args.notebooks) == args.all:
+                parser.error("reset wants notebook names (e.g. `reset 03`) or --all (one of the two)")
+            lines = [f"workspace: {workspace}",
+                     *("  " + line for line in reset(None if args.all else args.notebooks, workspace, NOTEBOOK_DIR))]
+    except WorkspaceError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -226,5 +226,5 @@ def test_wrong_shape_is_a_clear_error(tmp_path):
     for name in ("users.json", "refund_policies.json"):
         shutil.copy(DATA_DIR / name, tmp_path)
     (tmp_path / "orders.json").write_text('{"orders": []}', encoding="utf-8")
-    with pytest.raises(DataFileError, match="unexpected shape: KeyError"):
+    with pytest.raises(DataFileError, match="data file orders.json: the top level has no field 'as_of'"):
         OrderStore(tmp_path)

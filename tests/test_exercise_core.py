@@ -1,32 +1,78 @@
-"""The exercise core: per-case results, unsolved stubs, learner exceptions never escape."""
+"""The exercise core: per-case results, unsolved stubs, learner exceptions never escape,
+deadlines that leave no thread behind, async/sync mismatches, the learner's own asserts,
+bounded and escaped reports (issue 12 "Exercise core", issue 10 item 6)."""
 
 from __future__ import annotations
 
+import gc
+import linecache
+import re
+import threading
+import warnings
+
 import pytest
 
-from helpers.exercises import Case, Exercise
+from langchain.tools import ToolRuntime, tool
+
+from helpers.exercises import Case, Exercise, nb04
+from helpers.exercises import deadline as deadline_module
+from tests.solutions import nb04 as sol04
 
 
 def _equals(expected):
     def run(answer):
         got = answer(2)
-        assert got == expected, f"expected {expected}, got {got}"
+        if got != expected:  # not a bare assert: pytest rewrites those in test files
+            raise AssertionError(f"expected {expected}, got {got!r}")
     return run
 
 
-EXERCISE = Exercise("99.1", "double it", [Case("doubles 2", _equals(4)), Case("returns an int", lambda f: isinstance(f(2), int) or (_ for _ in ()).throw(AssertionError()), hint="return an int")])
+def _is_int(answer):
+    if not isinstance(answer(2), int):
+        raise AssertionError()  # no message (pytest would add one to a bare assert in a test file)
+
+
+EXERCISE = Exercise("99.1", "double it", [Case("doubles 2", _equals(4)), Case("returns an int", _is_int, hint="return an int")])
+FAST = Exercise("99.9", "double it quickly", [Case("doubles 2", _equals(4)), Case("returns an int", _is_int)], timeout=0.5)
 
 
 def stub(x):
     raise NotImplementedError("your code here")
 
 
+def learner(source: str, name: str = "answer"):
+    """Define a function the way a notebook cell does: from source in a file outside the checker."""
+    filename = f"<learner cell {abs(hash(source))}>"
+    lines = source.splitlines(keepends=True)
+    linecache.cache[filename] = (len(source), None, lines, filename)
+    namespace: dict = {}
+    exec(compile(source, filename, "exec"), namespace)
+    return namespace[name]
+
+
+@pytest.fixture
+def quick_stop(monkeypatch):
+    """Threads that ignore the stop get 0.3 s (not 2 s) before they are reported as stuck."""
+    monkeypatch.setattr(deadline_module, "STOP_GRACE", 0.3)
+
+
+def _threads():
+    return set(threading.enumerate())
+
+
+# -- verdicts and the unsolved stub --------------------------------------------------------
+
+
 def test_unsolved_stub_is_deterministic():
     first, second = EXERCISE.check(stub), EXERCISE.check(stub)
     assert not first.solved and not first.passed and first.results == []
-    assert repr(first) == repr(second)
-    assert first._repr_markdown_() == ("⏳ **Exercise 99.1 (double it): not solved yet - replace the "
-                                       "`raise NotImplementedError` and run the check again**")
+    assert repr(first) == repr(second) and first._repr_markdown_() == second._repr_markdown_()
+    assert first.summary() == ("Exercise 99.1 (double it): not solved yet - replace the `raise NotImplementedError` "
+                               "and run the check again")
+    markdown = first._repr_markdown_()
+    assert "\n" not in markdown, "one line"
+    assert ">TO DO</span> <strong>Exercise 99.1 (double it): not solved yet</strong> - replace the " \
+           "<code>raise NotImplementedError</code> and run the check again</div>" in markdown
 
 
 def test_none_is_unsolved():
@@ -37,7 +83,7 @@ def test_right_answer_passes():
     result = EXERCISE.check(lambda x: x * 2)
     assert result.passed
     assert result.summary() == "Exercise 99.1 (double it): all 2 checks passed"
-    assert result._repr_markdown_().startswith("🎉 ")
+    assert result._repr_markdown_().count(">PASS</span>") == 2
 
 
 def test_wrong_answer_fails_with_feedback_and_hint():
@@ -48,6 +94,16 @@ def test_wrong_answer_fails_with_feedback_and_hint():
     assert "[FAIL] returns an int - return an int" in result.text()
 
 
+def test_verdicts_are_words_in_colour_not_only_emoji():
+    result = EXERCISE.check(learner("def answer(x):\n    return 4.0 if x == 2 else {}['x']\n"))
+    markdown = result._repr_markdown_()
+    assert ">PASS</span>" in markdown and ">FAIL</span>" in markdown
+    assert "background-color: #1a7f37" in markdown and "background-color: #cf222e" in markdown
+    crashing = EXERCISE.check(lambda x: {}["missing"])._repr_markdown_()
+    assert ">ERROR</span>" in crashing and "background-color: #8250df" in crashing
+    assert not re.search("[\u2600-\u27bf\U0001F300-\U0001FAFF]", markdown + crashing), "no emoji needed"
+
+
 def test_learner_exception_is_feedback_not_a_crash():
     def broken(x):
         return {}["missing"]
@@ -56,7 +112,23 @@ def test_learner_exception_is_feedback_not_a_crash():
     assert result.solved and not result.passed
     assert {r.status for r in result.results} == {"error"}
     assert result.results[0].feedback == "your code raised KeyError: 'missing'"
-    assert "💥" in result._repr_markdown_()
+    assert result.results[1].hint == "return an int"
+
+
+def test_a_crash_that_fails_every_case_is_reported_once():
+    result = EXERCISE.check(lambda x: {}["missing"])
+    text, markdown = result.text(), result._repr_markdown_()
+    assert text.count("KeyError") == 1 and markdown.count("KeyError") == 1
+    assert "[ERROR] all 2 checks (doubles 2; returns an int) - your code raised KeyError: 'missing'" in text
+    assert "(hint:" not in text, "a case's hint fits only that case"
+
+
+def test_a_crash_in_some_cases_is_grouped_and_the_passing_case_keeps_its_line():
+    exercise = Exercise("99.6", "three", [Case("a", lambda f: f("a")), Case("b", lambda f: None), Case("c", lambda f: f("c"))])
+    result = exercise.check(lambda value: value.missing)
+    rows = result.groups()
+    assert [(status, names) for status, names, _ in rows] == [("error", ["a", "c"]), ("pass", ["b"])]
+    assert "[ERROR] 2 checks (a; c) - your code raised AttributeError" in result.text()
 
 
 def test_not_a_function_is_feedback():
@@ -65,9 +137,12 @@ def test_not_a_function_is_feedback():
     assert "TypeError" in result.results[0].feedback
 
 
-def test_exercise_needs_cases():
+def test_exercise_needs_cases_and_a_positive_timeout():
     with pytest.raises(ValueError, match="needs at least one case"):
         Exercise("99.2", "empty", [])
+    for bad in (0, -1, "5", float("nan")):
+        with pytest.raises(ValueError, match="timeout must be a positive number"):
+            Exercise("99.2", "bad timeout", [Case("c", lambda f: None)], timeout=bad)
 
 
 def test_probe_detects_stub_before_cases_run():
@@ -98,16 +173,42 @@ def test_system_exit_and_cancelled_error_become_feedback():
         assert all(r.status == "error" and name in r.feedback for r in result.results)
 
 
-def test_an_exception_whose_message_cannot_be_shown():
+@pytest.mark.parametrize("raises", [RuntimeError("no"), SystemExit(1), GeneratorExit()], ids=type)
+def test_an_exception_whose_message_cannot_be_shown(raises):
     class Weird(Exception):
         def __str__(self):
-            raise RuntimeError("no")
+            raise raises
 
     def answer(x):
         raise Weird()
 
     result = EXERCISE.check(answer)
     assert result.results[0].feedback == "your code raised Weird: <Weird whose message could not be shown>"
+
+
+def test_an_assertion_whose_message_raises_system_exit_cannot_escape():
+    class Sneaky(AssertionError):
+        def __str__(self):
+            raise SystemExit("bye")
+
+    def _case(answer):
+        raise Sneaky()
+
+    result = Exercise("99.7", "sneaky", [Case("c", _case, hint="the hint")]).check(lambda: None)
+    assert result.results[0].status == "fail" and "could not be shown" in result.results[0].feedback
+
+
+def test_a_hostile_answer_object_cannot_escape():
+    class Hostile:
+        def __getattr__(self, name):
+            raise SystemExit("attribute access ends the kernel")
+
+        def __call__(self, x):
+            raise SystemExit("calling ends the kernel")
+
+    result = EXERCISE.check(Hostile())
+    assert result.solved and not result.passed
+    assert all(r.status == "error" for r in result.results), result.text()
 
 
 def test_keyboard_interrupt_still_stops_the_check():
@@ -130,3 +231,280 @@ def test_not_implemented_in_a_later_branch_is_reported_not_hidden():
     assert result.solved
     assert [(r.name, r.status) for r in result.results] == [("two", "pass"), ("three", "error")]
     assert "not finished" in result.results[1].feedback
+
+
+# -- deadlines -------------------------------------------------------------------------------
+
+
+def test_an_endless_loop_is_stopped_with_clear_feedback_and_no_thread_left():
+    before = _threads()
+    result = FAST.check(learner("def answer(x):\n    while True:\n        x += 1\n"))
+    assert _threads() == before
+    assert [r.status for r in result.results] == ["error", "error"]
+    assert result.results[0].feedback == "your code was still running after 0.5 s: an endless loop? It was stopped."
+    assert result.results[1].feedback.startswith("not run:"), "the other cases are not run after a timeout"
+
+
+def test_code_that_catches_exception_is_stopped_too():
+    answer = learner(
+        "def answer(x):\n"
+        "    while True:\n"
+        "        try:\n"
+        "            x += 1\n"
+        "        except Exception:\n"
+        "            pass\n"
+    )
+    before = _threads()
+    result = FAST.check(answer)
+    assert _threads() == before
+    assert "still running after 0.5 s" in result.results[0].feedback
+
+
+def test_threads_the_answer_started_are_stopped_too():
+    from concurrent.futures import ThreadPoolExecutor
+
+    def answer(x):
+        def spin():
+            while True:
+                pass
+
+        with ThreadPoolExecutor(max_workers=2) as pool:  # as ToolNode runs tools
+            futures = [pool.submit(spin) for _ in range(2)]
+            return [f.result() for f in futures]
+
+    before = _threads()
+    result = FAST.check(answer)
+    assert _threads() == before
+    assert "still running after 0.5 s" in result.results[0].feedback
+
+
+def test_a_tool_that_loops_inside_toolnode_leaves_no_thread(monkeypatch):
+    assert nb04.USER_SCOPED_LOOKUP.check(sol04.solution).passed  # warm up what LangGraph starts once
+    monkeypatch.setattr(nb04.USER_SCOPED_LOOKUP, "timeout", 1.0)
+
+    @tool
+    def lookup_my_order(order_id: str, runtime: ToolRuntime[nb04.CheckContext]) -> dict:
+        """Never returns."""
+        while True:
+            pass
+
+    before = _threads()
+    result = nb04.USER_SCOPED_LOOKUP.check(lookup_my_order)
+    assert _threads() == before
+    assert result.solved and not result.passed
+    assert "still running after 1 s: an endless loop?" in result.summary()
+
+
+def test_a_thread_blocked_in_c_is_reported_and_ends_when_it_wakes(quick_stop):
+    release = threading.Event()
+    started = []
+
+    def answer(x):
+        started.append(threading.current_thread())
+        release.wait()  # one C call: cannot be interrupted
+        return x * 2
+
+    result = FAST.check(answer)
+    assert "could not be stopped" in result.results[0].feedback
+    release.set()
+    started[0].join()
+    assert not started[0].is_alive()
+
+
+def test_code_that_swallows_every_stop_is_reported_as_stuck(quick_stop):
+    stop = threading.Event()
+    threads = []
+
+    def answer(x):
+        threads.append(threading.current_thread())
+        while not stop.is_set():
+            try:
+                stop.wait(0.01)
+            except BaseException:  # noqa: BLE001 - the learner's bare except
+                pass
+
+    result = FAST.check(answer)
+    assert "1 thread(s) it started are blocked" in result.results[0].feedback or \
+        "could not be stopped" in result.results[0].feedback
+    stop.set()
+    threads[0].join()
+
+
+def test_keyboard_interrupt_during_a_long_check_stops_it_and_its_threads():
+    import os
+    import signal
+
+    answer = learner("def answer(x):\n    while True:\n        x += 1\n")
+    slow = Exercise("99.8", "slow", [Case("c", _equals(4))], timeout=60)
+    before = _threads()
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        slow.check(answer)
+    timer.join()
+    assert _threads() == before
+
+
+def test_a_slow_probe_is_a_notice():
+    exercise = Exercise("99.10", "probe", [Case("c", lambda f: None)], probe=lambda f: f(), timeout=0.5)
+    result = exercise.check(learner("def answer():\n    while True:\n        pass\n"))
+    assert not result.passed and result.results == []
+    assert "still running after 0.5 s" in result.summary()
+
+
+# -- async or not -----------------------------------------------------------------------------
+
+
+def test_an_async_answer_to_a_plain_def_exercise_is_told_so_without_a_warning():
+    runs = []
+
+    async def answer(x):
+        runs.append(x)
+        return x * 2
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = EXERCISE.check(answer)
+        gc.collect()
+    assert result.solved and not result.passed
+    assert "this exercise wants a plain `def`: `answer` is an `async def`" in result.summary()
+    assert "not solved yet" not in result.text()
+    assert runs == [] and not [w for w in caught if "never awaited" in str(w.message)]
+    assert ">ERROR</span>" in result._repr_markdown_()
+
+
+def test_async_partials_callables_and_tools_are_recognised():
+    import functools
+
+    async def double(x, y=2):
+        return x * y
+
+    class AsyncCallable:
+        async def __call__(self, x):
+            return x
+
+    @tool
+    async def async_tool(order_id: str) -> str:
+        """An async tool."""
+        return order_id
+
+    for answer in (functools.partial(double, y=2), AsyncCallable(), async_tool):
+        result = EXERCISE.check(answer)
+        assert "this exercise wants a plain `def`" in result.summary(), result.text()
+    assert "your tool wraps an `async def` function" in EXERCISE.check(async_tool).summary()
+
+
+def test_an_async_tool_met_inside_a_case_is_named_not_called_unsolved():
+    @tool
+    async def async_tool(order_id: str) -> str:
+        """An async tool."""
+        return order_id
+
+    exercise = Exercise("99.11", "factory", [Case("runs the tool", lambda factory: factory().invoke({"order_id": "A1"}))])
+    result = exercise.check(lambda: async_tool)
+    assert result.solved, "not the unsolved stub"
+    assert "your tool wraps an `async def` function" in result.results[0].feedback
+
+
+def test_a_plain_answer_to_an_async_exercise_is_told_so_and_either_takes_both():
+    async_only = Exercise("99.12", "async", [Case("c", lambda f: None)], wants="async def")
+
+    def plain(x):
+        return x
+
+    async def coroutine(x):
+        return x
+
+    assert "this exercise wants an `async def`: `plain` is a plain `def`" in async_only.check(plain).summary()
+    assert async_only.check(coroutine).passed
+    either = Exercise("99.13", "either", [Case("c", lambda f: None)], wants="either")
+    assert either.check(plain).passed and either.check(coroutine).passed
+
+
+# -- the learner's own assert -------------------------------------------------------------------
+
+
+def test_the_learners_own_assert_is_an_error_in_their_code_with_its_line():
+    answer = learner(
+        "def answer(x):\n"
+        "    result = x * 2\n"
+        "    assert result > 10, 'result too small'\n"
+        "    return result\n"
+    )
+    result = EXERCISE.check(answer)
+    assert [r.status for r in result.results] == ["error", "error"]
+    feedback = result.results[0].feedback
+    assert feedback == ("an `assert` in your own code failed (line 3: `assert result > 10, 'result too small'`): "
+                        "AssertionError: result too small")
+    assert "return an int" not in result.text(), "not the checker's hint"
+
+
+def test_a_bare_learner_assert_says_it_is_not_a_hidden_check():
+    result = EXERCISE.check(learner("def answer(x):\n    assert x > 5\n"))
+    assert result.results[0].feedback == ("an `assert` in your own code failed (line 2: `assert x > 5`) "
+                                          "(it is not one of the hidden checks)")
+
+
+def test_a_checker_assert_after_the_answer_returned_is_still_a_failure():
+    result = EXERCISE.check(learner("def answer(x):\n    return 5\n"))
+    assert result.results[0].status == "fail" and result.results[0].feedback == "expected 4, got 5"
+
+
+# -- bounded and escaped reports -------------------------------------------------------------
+
+
+def test_a_huge_answer_gives_a_report_of_bounded_size():
+    result = EXERCISE.check(lambda x: list(range(200_000)))
+    markdown, text = result._repr_markdown_(), result.text()
+    assert len(markdown) < 4_000 and len(text) < 3_000
+    assert "[cut: " in result.results[0].feedback and "characters in all]" in result.results[0].feedback
+
+
+def test_a_huge_exception_message_is_cut():
+    def answer(x):
+        raise ValueError("x" * 5_000_000)
+
+    result = EXERCISE.check(answer)
+    assert len(result._repr_markdown_()) < 3_000 and "[cut: " in result.text()
+
+
+@pytest.mark.parametrize("value", [
+    "<!-- everything below is hidden",
+    "a | b | c",
+    "``` a fence",
+    "`code` and ``double``",
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    "**bold** _it_ [link](http://example.com) # heading",
+    "line one\n\n\nline two",
+    "&lt;already escaped&gt; &amp;",
+])
+def test_values_from_the_answer_are_escaped(value):
+    result = EXERCISE.check(lambda x: value)
+    markdown = result._repr_markdown_()
+    assert "<!--" not in markdown and "<script" not in markdown and "<img" not in markdown
+    assert "\n\n" not in markdown, "a blank line would end the HTML block and let Markdown in"
+    assert markdown.startswith('<div class="course-check"') and markdown.endswith("</div>")
+    body = re.sub(r"<(/?)(div|ul|li|span|strong|code)\b[^>]*>", "", markdown)
+    assert "<" not in body and ">" not in body, body
+
+
+def test_long_feedback_wraps_at_word_boundaries():
+    exercise = Exercise("99.14", "long", [Case("c", lambda f: (_ for _ in ()).throw(AssertionError("word " * 80)))])
+    markdown = exercise.check(lambda: None)._repr_markdown_()
+    assert "overflow-wrap: break-word" in markdown and "white-space: pre" not in markdown and "<pre" not in markdown
+    assert ("word " * 79 + "word") in markdown, "spaces kept: the browser wraps between words"
+
+
+def test_evaluate_gives_the_same_result_as_check():
+    assert EXERCISE.evaluate(lambda x: x * 2).text() == EXERCISE.check(lambda x: x * 2).text()
+
+
+def test_the_report_is_one_html_block_that_a_markdown_renderer_passes_through():
+    """JupyterLab renders text/markdown with a CommonMark renderer; mistune (pinned) stands in for it."""
+    import mistune
+
+    render = mistune.create_markdown(escape=False)
+    for answer in (lambda x: "<!-- x | *y* `z`\n\n# heading", lambda x: {}["k"], lambda x: x * 2, stub):
+        markdown = EXERCISE.evaluate(answer)._repr_markdown_()
+        assert render(markdown).strip() == markdown, "nothing in it is read as Markdown"

@@ -58,3 +58,18 @@ def test_verdict_accepts_graph_results_and_rejects_other_shapes():
     assert verdict.as_expected and 'answered: "done"' in verdict.line
     with pytest.raises(TypeError, match="live_verdict wants"):
         live_verdict(42, scripted_model())
+
+
+def test_the_package_keeps_the_function_names_after_the_old_modules_are_imported():
+    import importlib
+
+    import helpers
+
+    for name in ("helpers.scripted_model", "helpers.live", "helpers.models"):
+        importlib.import_module(name)
+    from helpers import scripted_model as function
+
+    assert callable(function) and isinstance(function(["hi"]), ScriptedChatModel)
+    from helpers.scripted_model import tool_call as old_tool_call  # the old module still imports by name
+
+    assert old_tool_call is tool_call and helpers.chat_model is live_model

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 from langchain.tools import tool
 
 from helpers import ModelConfigError, ScriptedChatModel, chat_model, describe_model
-from helpers.models import real_model_configured
+from helpers.models import read_model_config, real_model_configured
+from tests.loopback_openai import loopback_openai  # noqa: F401 - a pytest fixture
 
 KEY = "sk-test-0123456789abcdefghij"
 
@@ -71,83 +70,155 @@ def test_full_configuration_returns_chat_openai_without_showing_the_key():
     assert model.requests == [] and model.steps_left is None
 
 
-class _FakeOpenAI(BaseHTTPRequestHandler):
-    """A chat.completions endpoint on 127.0.0.1 (the shape api-facts item 13 recorded).
+# -- configuration: DashScope, timeout, retries, bad values --------------------------------
 
-    While the last message is from the user and tools are bound, it calls the first bound tool
-    with ``order_id="A1024"``; otherwise (after a tool result, or with no tools) it answers in text.
-    """
-
-    seen: list[dict] = []
-
-    def do_POST(self):  # noqa: N802 - http.server API
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        _FakeOpenAI.seen.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
-        tools = body.get("tools") or []
-        if tools and body["messages"][-1]["role"] == "user":
-            message = {"role": "assistant", "content": None, "tool_calls": [{
-                "id": f"call_{len(_FakeOpenAI.seen)}", "type": "function",
-                "function": {"name": tools[0]["function"]["name"], "arguments": '{"order_id": "A1024"}'}}]}
-            finish = "tool_calls"
-        else:
-            message, finish = {"role": "assistant", "content": "Done, from the local test server."}, "stop"
-        answer = {
-            "id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": body["model"],
-            "choices": [{"index": 0, "finish_reason": finish, "message": message}],
-            "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
-        }
-        data = json.dumps(answer).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args):  # keep test output quiet
-        pass
+DASHSCOPE = "https://dashscope.aliyuncs.com/compatible-mode/v1"
+DASHSCOPE_INTL = "https://dashscope-intl.aliyuncs.com/compatible-mode/v1"
+DASHSCOPE_KEY = "sk-dashscope-9876543210fedcba"
 
 
-@pytest.fixture
-def fake_openai_server():
-    server = HTTPServer(("127.0.0.1", 0), _FakeOpenAI)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    _FakeOpenAI.seen = []
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/v1"
-    finally:
-        server.shutdown()
-        server.server_close()
+@pytest.mark.parametrize("base_url", [DASHSCOPE, DASHSCOPE_INTL])
+def test_dashscope_key_is_used_with_a_dashscope_base_url(base_url):
+    config = read_model_config({"COURSE_MODEL": "qwen-plus", "OPENAI_BASE_URL": base_url, "DASHSCOPE_API_KEY": DASHSCOPE_KEY})
+    assert (config.model, config.api_key, config.key_variable, config.endpoint) == (
+        "qwen-plus", DASHSCOPE_KEY, "DASHSCOPE_API_KEY", "dashscope")
+    model = chat_model(env={"COURSE_MODEL": "qwen-plus", "OPENAI_BASE_URL": base_url, "DASHSCOPE_API_KEY": DASHSCOPE_KEY})
+    assert model.openai_api_key.get_secret_value() == DASHSCOPE_KEY
+    assert describe_model(model) == "ChatOpenAI qwen-plus via DashScope"
+    assert DASHSCOPE_KEY not in repr(config) and DASHSCOPE_KEY not in repr(model)
 
 
-def test_real_model_path_against_a_local_openai_compatible_server(fake_openai_server):
-    model = chat_model(env={"COURSE_MODEL": "qwen-plus", "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": fake_openai_server})
-    model.max_retries = 0
+def test_on_dashscope_the_dashscope_key_wins_over_an_openai_key():
+    config = read_model_config({"COURSE_MODEL": "qwen-plus", "OPENAI_BASE_URL": DASHSCOPE,
+                                "DASHSCOPE_API_KEY": DASHSCOPE_KEY, "OPENAI_API_KEY": KEY})
+    assert config.api_key == DASHSCOPE_KEY, "an OpenAI key must not be sent to DashScope"
+
+
+def test_on_dashscope_an_openai_api_key_alone_still_works():
+    config = read_model_config({"COURSE_MODEL": "qwen-plus", "OPENAI_BASE_URL": DASHSCOPE, "OPENAI_API_KEY": KEY})
+    assert (config.api_key, config.key_variable) == (KEY, "OPENAI_API_KEY")
+
+
+def test_a_dashscope_key_alone_stays_offline():
+    assert isinstance(chat_model(["hi"], env={"DASHSCOPE_API_KEY": DASHSCOPE_KEY}), ScriptedChatModel)
+
+
+def test_a_dashscope_key_without_the_dashscope_url_says_what_to_add():
+    with pytest.raises(ModelConfigError) as caught:
+        chat_model(env={"COURSE_MODEL": "qwen-plus", "DASHSCOPE_API_KEY": DASHSCOPE_KEY})
+    text = str(caught.value)
+    assert "OPENAI_API_KEY is missing" in text and "OPENAI_BASE_URL=https://dashscope.aliyuncs.com/compatible-mode/v1" in text
+    assert DASHSCOPE_KEY not in text
+
+
+def test_dashscope_url_without_any_key_names_dashscope_api_key():
+    with pytest.raises(ModelConfigError, match=r"DASHSCOPE_API_KEY \(or OPENAI_API_KEY\) is missing"):
+        chat_model(env={"COURSE_MODEL": "qwen-plus", "OPENAI_BASE_URL": DASHSCOPE})
+
+
+def test_timeout_and_retries_are_finite_by_default_and_overridable():
+    model = chat_model(env={"COURSE_MODEL": "gpt-4o-mini", "OPENAI_API_KEY": KEY})
+    assert (model.request_timeout, model.max_retries) == (60.0, 1)
+    model = chat_model(env={"COURSE_MODEL": "gpt-4o-mini", "OPENAI_API_KEY": KEY,
+                            "COURSE_MODEL_TIMEOUT": "5", "COURSE_MODEL_MAX_RETRIES": "0"})
+    assert (model.request_timeout, model.max_retries) == (5.0, 0)
+
+
+@pytest.mark.parametrize("name, value", [("COURSE_MODEL_TIMEOUT", "0"), ("COURSE_MODEL_TIMEOUT", "forever"),
+                                         ("COURSE_MODEL_TIMEOUT", "nan"), ("COURSE_MODEL_MAX_RETRIES", "10"),
+                                         ("COURSE_MODEL_MAX_RETRIES", "1.5")])
+def test_bad_timeout_or_retries_name_the_variable(name, value):
+    with pytest.raises(ModelConfigError, match=f"^{name} must be"):
+        read_model_config({"COURSE_MODEL": "gpt-4o-mini", "OPENAI_API_KEY": KEY, name: value})
+
+
+@pytest.mark.parametrize("base_url", ["ftp://example.com/v1", "example.com/v1", "localhost:8000", "http://", "https:// x.com"])
+def test_a_base_url_that_is_not_http_names_openai_base_url(base_url):
+    with pytest.raises(ModelConfigError) as caught:
+        chat_model(env={"COURSE_MODEL": "qwen-plus", "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": base_url})
+    assert str(caught.value).startswith("OPENAI_BASE_URL is not an http(s) URL")
+    assert base_url.strip() not in str(caught.value)
+
+
+def test_a_base_url_ending_in_chat_completions_is_refused():
+    with pytest.raises(ModelConfigError, match="OPENAI_BASE_URL ends with /chat/completions"):
+        read_model_config({"COURSE_MODEL": "qwen-plus", "OPENAI_API_KEY": KEY,
+                           "OPENAI_BASE_URL": DASHSCOPE + "/chat/completions"})
+
+
+@pytest.mark.parametrize("env", [
+    {"COURSE_MODEL": "qwen-plus", "OPENAI_BASE_URL": KEY},                               # the key in the URL variable
+    {"COURSE_MODEL": "qwen-plus", "OPENAI_BASE_URL": KEY, "OPENAI_API_KEY": KEY},
+    {"COURSE_MODEL": KEY},                                                               # the key in the model variable
+    {"COURSE_MODEL": KEY, "OPENAI_API_KEY": KEY},
+    {"COURSE_MODEL": "sk-" + "a1b2" * 12, "OPENAI_API_KEY": KEY},
+    {"COURSE_MODEL": "qwen-plus", "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": f"https://user:{KEY}@example.com/v1"},
+    {"COURSE_MODEL": "qwen-plus", "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": f"https://example.com/v1/{KEY}"},
+    {"COURSE_MODEL": "qwen-plus", "OPENAI_API_KEY": f"{KEY}\nsk-second-key-0123456789"},  # two keys pasted
+    {"COURSE_MODEL": "qwen-plus", "OPENAI_API_KEY": f"Bearer {KEY}"},
+    {"COURSE_MODEL": "qwen-plus", "OPENAI_API_KEY": f"\u201c{KEY}\u201d"},               # curly quotes
+    {"COURSE_MODEL": "qwen-plus", "OPENAI_API_KEY": KEY, "COURSE_MODEL_TIMEOUT": KEY},
+])
+def test_a_key_in_the_wrong_place_or_broken_is_refused_without_showing_it(env):
+    with pytest.raises(ModelConfigError) as caught:
+        chat_model(env=env)
+    text = str(caught.value)
+    assert KEY not in text and "a1b2a1b2" not in text and "second-key" not in text
+    assert any(name in text for name in env), "the message names the variable to fix"
+
+
+def test_a_key_with_a_trailing_line_break_is_stripped():
+    config = read_model_config({"COURSE_MODEL": "qwen-plus", "OPENAI_API_KEY": f"  {KEY}\n"})
+    assert config.api_key == KEY
+
+
+@pytest.mark.parametrize("name", ["gpt-4o-mini", "qwen-plus", "Qwen/Qwen2.5-7B-Instruct", "llama3.1:8b",
+                                  "ft:gpt-4o-mini-2024-07-18:org:custom:AbCdEf12", "deepseek-chat"])
+def test_real_model_names_pass_the_model_name_check(name):
+    assert read_model_config({"COURSE_MODEL": name, "OPENAI_API_KEY": KEY}).model == name
+
+
+@pytest.mark.parametrize("name", ["gpt 4o", "qwen-plus\n", "模型"])
+def test_a_model_name_with_odd_characters_is_refused_without_echo(name):
+    env = {"COURSE_MODEL": name, "OPENAI_API_KEY": KEY}
+    if name.strip() == "qwen-plus":
+        assert read_model_config(env).model == "qwen-plus", "surrounding whitespace is stripped"
+        return
+    with pytest.raises(ModelConfigError, match="^COURSE_MODEL is not a model name") as caught:
+        read_model_config(env)
+    assert name not in str(caught.value)
+
+
+# -- the real-model path against the loopback server ----------------------------------------
+
+
+def test_real_model_path_against_the_loopback_server(loopback_openai):
+    model = chat_model(env=loopback_openai.env(model="qwen-plus", key=KEY))
     message = model.bind_tools([lookup_order]).invoke("where is A1024?")
-    assert message.tool_calls == [{"name": "lookup_order", "args": {"order_id": "A1024"}, "id": "call_1", "type": "tool_call"}]
-    (request,) = _FakeOpenAI.seen
-    assert request["path"] == "/v1/chat/completions"
-    assert request["body"]["model"] == "qwen-plus"
-    assert request["body"]["tools"][0]["function"]["name"] == "lookup_order"
-    assert request["auth"] == f"Bearer {KEY}"
+    assert message.tool_calls == [{"name": "lookup_order", "args": {"order_id": "A1024"}, "id": "call_lb_0001",
+                                   "type": "tool_call"}]
+    (request,) = loopback_openai.requests
+    assert request.path == "/v1/chat/completions" and request.status == 200
+    assert request.body["model"] == "qwen-plus"
+    assert request.body["tools"][0]["function"]["name"] == "lookup_order"
+    assert request.authorization == f"Bearer {KEY}"
     recorded = model.last_request
     assert recorded.tool_names == ["lookup_order"] and recorded.messages[0].content == "where is A1024?"
+    assert recorded.payload() == request.body, "the recorded body is the one sent"
 
 
-@pytest.mark.parametrize("name", ["00_start_here.ipynb", "01_function_to_tool.ipynb"])
-def test_notebooks_00_and_01_run_with_a_configured_real_model(fake_openai_server, tmp_path, monkeypatch, name):
-    """The opt-in path end to end: a kernel with COURSE_MODEL etc. set talks to the local server."""
-    from helpers.notebooks import NOTEBOOK_DIR, execute_notebook
+def test_real_model_records_streamed_requests_too(loopback_openai):
+    model = chat_model(env=loopback_openai.env(key=KEY))
+    text = "".join(chunk.content for chunk in model.stream("hello"))
+    assert text == "Hello from the loopback model."
+    assert model.last_request.streamed and loopback_openai.bodies[-1]["stream"] is True
+    assert model.last_request.payload() == loopback_openai.bodies[-1]
 
-    monkeypatch.setenv("COURSE_MODEL", "qwen-plus")
-    monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai_server)
-    nb = execute_notebook(NOTEBOOK_DIR / name, offline=False, output=tmp_path / name, allow_errors=True, timeout=120)
-    errors = [(i, o.get("ename"), o.get("evalue")) for i, c in enumerate(nb.cells) if c.cell_type == "code"
-              for o in c.get("outputs", []) if o.get("output_type") == "error"]
-    assert errors == []
-    assert _FakeOpenAI.seen, "the notebook never called the configured model"
-    text = json.dumps([c.get("outputs", []) for c in nb.cells])
-    assert KEY not in text, "the API key appeared in an output"
-    if name.startswith("00"):
-        assert "ChatOpenAI qwen-plus via a custom OPENAI_BASE_URL" in text
+
+def test_a_provider_400_reaches_the_caller_with_openai_wording(loopback_openai):
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    model = chat_model(env=loopback_openai.env(key=KEY))
+    unanswered = AIMessage("", tool_calls=[{"name": "lookup_order", "args": {}, "id": "call_9", "type": "tool_call"}])
+    with pytest.raises(Exception, match="The following tool_call_ids did not have response messages: call_9"):
+        model.invoke([HumanMessage("a"), unanswered, HumanMessage("b")])

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import datetime
+import re
+import threading
 
 import pytest
 from langchain.agents import create_agent
@@ -10,13 +13,20 @@ from langchain.tools import tool
 from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage, ToolMessage
 
 from helpers import (
+    InterleavedConversationsError,
+    ProviderRule,
     ProviderRuleError,
+    ScriptError,
     ScriptedChatModel,
     ScriptExhaustedError,
     invalid_tool_call,
+    chat_model,
+    live_model,
     reply,
+    scripted_model,
     tool_call,
 )
+from helpers.model.rules import OPENAI_ERRORS, check_history
 
 
 @tool
@@ -85,10 +95,127 @@ def test_callable_step_sees_messages_and_bound_tools():
     assert result["messages"][2].content == "electronics: 30 days"
 
 
-def test_bad_step_type_is_a_clear_error():
-    model = ScriptedChatModel(script=[42])
-    with pytest.raises(TypeError, match="script step 1 is a int"):
-        model.invoke("x")
+# -- the script is checked when the model is built ----------------------------------------
+
+
+def test_bad_step_type_is_a_clear_error_when_the_model_is_built():
+    with pytest.raises(ScriptError, match="^script step 1 is an int 42; expected a str, an AIMessage") as caught:
+        ScriptedChatModel(script=[42])
+    assert caught.value.step == 1
+
+
+@pytest.mark.parametrize("build", [
+    lambda: ScriptedChatModel(script="Done."),
+    lambda: scripted_model("Done."),
+    lambda: live_model("Done.", env={}),
+    lambda: chat_model("Done.", env={}),
+])
+def test_a_bare_string_script_is_refused_not_played_one_character_at_a_time(build):
+    with pytest.raises(ScriptError, match=r"the script is a str \('Done\.'\), not a list of steps; write \['Done\.'\]"):
+        build()
+
+
+@pytest.mark.parametrize("script, expected", [
+    (AIMessage("hi"), "the script is one AIMessage, not a list of steps"),
+    (lambda request: "hi", "the script is a callable, not a list of steps"),
+    ({"name": "lookup_order"}, "the script is one dict"),
+    (42, "the script is an int; give a list of steps"),
+])
+def test_a_script_that_is_not_a_list_is_refused(script, expected):
+    with pytest.raises(ScriptError, match=re.escape(expected)):
+        ScriptedChatModel(script=script)
+
+
+def test_a_tuple_script_works_like_a_list():
+    assert ScriptedChatModel(script=("one", "two")).invoke("x").content == "one"
+
+
+def test_tool_call_with_a_json_string_says_to_pass_the_dict():
+    with pytest.raises(ScriptError) as caught:
+        tool_call("lookup_order", '{"order_id": "A1024"}')
+    text = str(caught.value)
+    assert "the arguments are a str" in text and "pass the dict itself: {'order_id': 'A1024'}" in text
+    assert "invalid_tool_call('lookup_order', raw)" in text
+
+
+def test_tool_call_with_a_list_is_an_error_not_a_scrambled_dict():
+    with pytest.raises(ScriptError, match=r"the arguments are a list \['A1'\]; give a dict of parameter name -> value"):
+        tool_call("lookup_order", ["A1"])
+
+
+def test_tool_call_with_a_date_names_the_argument_and_the_fix():
+    with pytest.raises(ScriptError, match=r"argument 'since' is a date, which JSON cannot carry.*'2026-11-10'"):
+        tool_call("search_orders", {"since": datetime.date(2026, 11, 10)})
+    with pytest.raises(ScriptError, match=r"argument 'filters\.since\[0\]' is a date"):
+        tool_call("search_orders", {"filters": {"since": [datetime.date(2026, 11, 10)]}})
+
+
+@pytest.mark.parametrize("name, call_id, expected", [
+    ("", None, "the tool name must be a non-empty str"),
+    (None, None, "the tool name must be a non-empty str"),
+    ("lookup_order", 7, "the id must be a non-empty str or None"),
+])
+def test_tool_call_name_and_id_are_checked(name, call_id, expected):
+    with pytest.raises(ScriptError, match=expected):
+        tool_call(name, {}, id=call_id)
+
+
+def test_invalid_tool_call_wants_the_raw_text():
+    with pytest.raises(ScriptError, match="raw_args is the argument text"):
+        invalid_tool_call("lookup_order", {"order_id": "A1"})
+
+
+def test_tool_call_arguments_are_stored_as_they_come_back_from_json():
+    call = tool_call("lookup_order", {"order_ids": ("A1", "A2"), "amount": 499.0})
+    assert call["args"] == {"order_ids": ["A1", "A2"], "amount": 499.0}
+
+
+@pytest.mark.parametrize("step, expected", [
+    (["lookup_order"], "script step 2: entry 1 is a str 'lookup_order'; build tool calls with tool_call(name, {...})"),
+    ([], "script step 2 is an empty list"),
+    (tool_call("lookup_order", {}), "script step 2 is a single dict; a step with tool calls is a list of them"),
+    ([{"name": "lookup_order", "args": "A1"}], "script step 2: tool_call('lookup_order', ...): the arguments are a str"),
+    ([{"type": "function", "name": "x"}], "script step 2: entry 1 has type 'function'"),
+    (AIMessage("", tool_calls=[{"name": "lookup_order", "args": {"since": datetime.date(2026, 1, 1)}, "id": "c1"}]),
+     "script step 2: tool_call('lookup_order', ...): argument 'since' is a date"),
+    (None, "script step 2 is a NoneType None"),
+])
+def test_a_malformed_step_is_reported_at_build_time_with_its_number(step, expected):
+    with pytest.raises(ScriptError) as caught:
+        ScriptedChatModel(script=["fine", step])
+    assert str(caught.value).startswith(expected)
+    assert caught.value.step == 2
+
+
+def test_a_callable_step_that_returns_garbage_is_named_with_its_step_number():
+    def pick(request):
+        return 42
+
+    model = ScriptedChatModel(script=["fine", pick])
+    model.invoke("a")
+    with pytest.raises(ScriptError, match=r"^script step 2: \(the callable pick\) is an int 42"):
+        model.invoke("b")
+
+
+@pytest.mark.parametrize("mode", ["invoke", "stream"])
+def test_invoke_and_stream_agree_on_an_argument_json_cannot_carry(mode):
+    """A callable step builds its reply when played: a date fails the same way both ways."""
+    model = ScriptedChatModel(script=[lambda request: AIMessage("", tool_calls=[
+        {"name": "lookup_order", "args": {"since": datetime.date(2026, 11, 10)}, "id": None}])]).bind_tools([lookup_order])
+    with pytest.raises(ScriptError, match="argument 'since' is a date, which JSON cannot carry"):
+        model.invoke("x") if mode == "invoke" else list(model.stream("x"))
+
+
+def test_invoke_and_stream_give_the_same_tool_calls():
+    def script():
+        return [lambda request: [{"name": "lookup_order", "args": {"order_ids": ("A1", "A2"), "n": 1}, "type": "tool_call"}]]
+
+    invoked = ScriptedChatModel(script=script()).bind_tools([lookup_order]).invoke("x")
+    assembled = None
+    for chunk in ScriptedChatModel(script=script()).bind_tools([lookup_order]).stream("x"):
+        assembled = chunk if assembled is None else assembled + chunk
+    assert invoked.tool_calls == assembled.tool_calls == [
+        {"name": "lookup_order", "args": {"order_ids": ["A1", "A2"], "n": 1}, "id": "call_1", "type": "tool_call"}]
 
 
 # -- recorded requests: what the model sees ---------------------------------------------
@@ -202,6 +329,125 @@ def test_rule_violation_does_not_consume_a_step():
         model.invoke([ToolMessage("x", tool_call_id="call_1")])
     assert model.steps_left == 1
     assert model.invoke("ok").content == "fine"
+
+
+def test_rule_names_are_an_enum_that_compares_with_the_plain_name():
+    assert ProviderRule.UNANSWERED_TOOL_CALL == "unanswered_tool_call"
+    assert {rule.value for rule in ProviderRule} >= {
+        "unanswered_tool_call", "orphan_tool_message", "duplicate_tool_message", "duplicate_tool_call_id",
+        "tool_call_without_id", "empty_messages", "invalid_tool_name", "tool_not_bound"}
+    assert set(OPENAI_ERRORS) == set(ProviderRule) - {ProviderRule.TOOL_NOT_BOUND}
+
+
+def test_rule_a_reply_whose_two_calls_share_one_id_is_refused_when_played():
+    model = ScriptedChatModel(script=[[tool_call("lookup_order", {"order_id": "A1"}, id="same"),
+                                       tool_call("lookup_order", {"order_id": "A2"}, id="same")]]).bind_tools([lookup_order])
+    with pytest.raises(ProviderRuleError) as caught:
+        model.invoke("x")
+    assert caught.value.rule == ProviderRule.DUPLICATE_TOOL_CALL_ID and caught.value.tool_call_id == "same"
+    assert "reply 1 calls 'lookup_order' with id 'same', which another call of the same reply already has" in str(caught.value)
+
+
+def test_rule_a_reply_may_not_reuse_an_id_from_the_history():
+    model = ScriptedChatModel(script=[[tool_call("lookup_order", {"order_id": "A2"}, id="call_1")]]).bind_tools([lookup_order])
+    history = [HumanMessage("a"), _call_message("call_1"), ToolMessage("ok", tool_call_id="call_1")]
+    with pytest.raises(ProviderRuleError, match=r"^\[duplicate_tool_call_id\] reply 1 calls 'lookup_order' with id 'call_1', "
+                       "which a tool call earlier in the history already has"):
+        model.invoke(history)
+
+
+def test_rule_a_history_with_a_repeated_call_id_is_refused():
+    model = ScriptedChatModel(script=["never"]).bind_tools([lookup_order])
+    one_turn = [HumanMessage("a"), _call_message("call_1", "call_1"), ToolMessage("x", tool_call_id="call_1")]
+    with pytest.raises(ProviderRuleError, match=r"^\[duplicate_tool_call_id\] tool call id 'call_1' is used twice \(in the same reply\)"):
+        model.invoke(one_turn)
+    two_turns = [HumanMessage("a"), _call_message("call_1"), ToolMessage("x", tool_call_id="call_1"),
+                 _call_message("call_1"), ToolMessage("y", tool_call_id="call_1")]
+    with pytest.raises(ProviderRuleError, match=r"is used twice \(in messages 2 and 4\)"):
+        model.invoke(two_turns)
+    assert model.bound.steps_left == 1, "a refused request uses no step"
+
+
+def test_rule_empty_message_list():
+    with pytest.raises(ProviderRuleError) as caught:
+        ScriptedChatModel(script=["never"]).invoke([])
+    assert caught.value.rule == "empty_messages"
+    assert "Invalid 'messages': empty array" in OPENAI_ERRORS[caught.value.rule]
+
+
+@pytest.mark.parametrize("name", ["lookup order", "lookup.order", "x" * 65, "订单"])
+def test_rule_tool_names_outside_the_provider_pattern(name):
+    schema = {"type": "function", "function": {"name": name, "description": "d", "parameters": {"type": "object", "properties": {}}}}
+    model = ScriptedChatModel(script=["never"]).bind_tools([schema])
+    with pytest.raises(ProviderRuleError, match=r"^\[invalid_tool_name\] bound tool 0 is named .*letters, digits, '_' and '-', at most 64"):
+        model.invoke("x")
+
+
+def test_tool_names_inside_the_pattern_pass():
+    schema = {"type": "function", "function": {"name": "Lookup-Order_2", "parameters": {"type": "object", "properties": {}}}}
+    assert ScriptedChatModel(script=["ok"]).bind_tools([schema, lookup_order]).invoke("x").content == "ok"
+
+
+def test_rule_history_tool_call_without_an_id():
+    missing = AIMessage("", tool_calls=[{"name": "lookup_order", "args": {}, "id": None, "type": "tool_call"}])
+    with pytest.raises(ProviderRuleError) as caught:
+        check_history([HumanMessage("a"), missing])
+    assert caught.value.rule == "tool_call_without_id"
+    assert "message 2 calls 'lookup_order' without an id" in str(caught.value)
+
+
+def test_generated_ids_skip_ids_already_in_the_history():
+    history = [HumanMessage("a"), _call_message("call_1", "call_2"), ToolMessage("x", tool_call_id="call_1"),
+               ToolMessage("y", tool_call_id="call_2")]
+    model = ScriptedChatModel(script=[[tool_call("lookup_order", {"order_id": "A1"}), tool_call("lookup_order", {"order_id": "A2"}, id="call_4")]])
+    reply_message = model.bind_tools([lookup_order]).invoke(history)
+    assert [c["id"] for c in reply_message.tool_calls] == ["call_3", "call_4"]
+
+
+# -- one model, one conversation at a time --------------------------------------------------
+
+
+def test_two_conversations_sharing_one_model_are_detected():
+    both_asked = threading.Barrier(2, timeout=20)
+
+    @tool("lookup_order")
+    def lookup_after_both_asked(order_id: str) -> str:
+        """Look up an order (runs once both conversations have asked the model)."""
+        both_asked.wait()
+        return f"order {order_id}: delivered"
+
+    # both first requests get a tool call (the barrier makes both ask before either tool returns)
+    model = ScriptedChatModel(script=[[tool_call("lookup_order", {"order_id": "A1024"})],
+                                      [tool_call("lookup_order", {"order_id": "A1030"})], "A1024 is delivered.",
+                                      "A1030 is delivered."])
+    agent = create_agent(model, [lookup_after_both_asked])
+    with pytest.raises(InterleavedConversationsError) as caught:
+        agent.batch([ask("where is A1024?"), ask("where is A1030?")], config={"max_concurrency": 2})
+    text = str(caught.value)
+    assert "continues the conversation of request" in text and "get each other's replies" in text
+    assert "its own scripted model" in text
+
+
+def test_conversations_one_after_another_are_fine():
+    model = ScriptedChatModel(script=[[tool_call("lookup_order", {"order_id": "A1024"})], "first done",
+                                      [tool_call("lookup_order", {"order_id": "A1030"})], "second done"])
+    agent = create_agent(model, [lookup_order])
+    assert agent.invoke(ask("a"))["messages"][-1].content == "first done"
+    assert agent.invoke(ask("b"))["messages"][-1].content == "second done"
+
+
+def test_interleaving_by_hand_is_refused_unless_allowed():
+    def play(allow):
+        model = ScriptedChatModel(script=[[tool_call("lookup_order", {"order_id": "A1"})], "other", "back"],
+                                  allow_interleaving=allow).bind_tools([lookup_order])
+        first = model.invoke([HumanMessage("a")])
+        model.invoke([HumanMessage("b")])
+        return model.invoke([HumanMessage("a"), first, ToolMessage("ok", tool_call_id=first.tool_calls[0]["id"])])
+
+    with pytest.raises(InterleavedConversationsError, match="request 3 continues the conversation of request 1, which was "
+                       "waiting for tool results, but request 2 of another conversation"):
+        play(False)
+    assert play(True).content == "back"
 
 
 # -- end of script ------------------------------------------------------------------------

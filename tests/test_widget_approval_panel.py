@@ -1,7 +1,8 @@
-"""The approval panel of notebook 08, driven headless through its plain methods and its buttons.
+"""The approval panel on plain ``interrupt()`` payloads (notebook 08): engine and view, headless.
 
 Every resume goes through a real LangGraph graph with an ``InMemorySaver``; the checks look at the
-checkpoint afterwards to prove that refused input sent nothing.
+checkpoint afterwards to prove that refused input sent nothing. The ``HumanInTheLoopMiddleware``
+pauses are in ``test_widget_approval_hitl.py``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import interrupt
 
 from helpers.exercises import nb08
-from helpers.widgets import ApprovalPanel, PanelResult, SentDecision
+from helpers.widgets import ApprovalPanel, PanelOutcome, PanelResult, SentDecision
+from helpers.widgets.engines import ApprovalEngine
 
 TWO_ORDERS = {"items": [{"order_id": "A1024", "amount": 450.0}, {"order_id": "A1030", "amount": 150.0}]}
 
@@ -26,13 +28,24 @@ def counter():
     return Counter()
 
 
+def _two_orders(view, counter, thread):
+    """A panel (or engine) on nb08's approval graph, paused at the first of two interrupts."""
+    graph = nb08.build_approval_graph(InMemorySaver(), counter=counter)
+    config = {"configurable": {"thread_id": thread}}
+    graph.invoke(TWO_ORDERS, config)
+    return view(graph, config)
+
+
 @pytest.fixture
 def panel(counter):
-    """A panel on nb08's approval graph, paused at the first of two interrupts."""
-    graph = nb08.build_approval_graph(InMemorySaver(), counter=counter)
-    config = {"configurable": {"thread_id": "panel"}}
-    graph.invoke(TWO_ORDERS, config)
-    return ApprovalPanel(graph, config)
+    """The view."""
+    return _two_orders(ApprovalPanel, counter, "panel")
+
+
+@pytest.fixture
+def engine(counter):
+    """The engine alone."""
+    return _two_orders(ApprovalEngine, counter, "engine")
 
 
 class Decided(TypedDict, total=False):
@@ -53,11 +66,11 @@ def _open_review(state: Decided) -> dict:
     return {"decision": interrupt({"order_id": state["order_id"], "question": "refund?"})}
 
 
-def _paused(node, thread="t", **kwargs) -> ApprovalPanel:
+def _paused(node, thread="t", *, view=ApprovalPanel, **kwargs):
     graph = _single(node)
     config = {"configurable": {"thread_id": thread}}
     graph.invoke({"order_id": "A1029"}, config)
-    return ApprovalPanel(graph, config, **kwargs)
+    return view(graph, config, **kwargs)
 
 
 # -- construction ---------------------------------------------------------------------------------
@@ -68,11 +81,13 @@ def test_needs_a_checkpointer_and_a_thread_id():
     builder.add_node("review", _open_review)
     builder.add_edge(START, "review")
     with pytest.raises(ValueError, match="checkpointer"):
-        ApprovalPanel(builder.compile(), {"configurable": {"thread_id": "x"}})
+        ApprovalEngine(builder.compile(), {"configurable": {"thread_id": "x"}})
     with pytest.raises(ValueError, match="thread_id"):
-        ApprovalPanel(_single(_open_review), {"configurable": {}})
+        ApprovalEngine(_single(_open_review), {"configurable": {}})
     with pytest.raises(ValueError, match="decisions must be"):
-        ApprovalPanel(_single(_open_review), {"configurable": {"thread_id": "x"}}, decisions=("approve", "escalate"))
+        ApprovalEngine(_single(_open_review), {"configurable": {"thread_id": "x"}}, decisions=("approve", "escalate"))
+    with pytest.raises(ValueError, match="decisions must be"):
+        ApprovalPanel(_single(_open_review), {"configurable": {"thread_id": "x"}}, decisions=())
 
 
 def test_a_thread_without_checkpoint_is_not_started_and_nothing_can_be_sent():
@@ -84,7 +99,7 @@ def test_a_thread_without_checkpoint_is_not_started_and_nothing_can_be_sent():
     result = panel.approve()
     assert result.outcome == "refused" and result.sent is None
     assert "Nothing is pending on thread 'empty'" in result.message and "Nothing was sent" in result.message
-    assert "Nothing is pending" in panel.message_view.value
+    assert "Nothing is pending" in panel.status_view.value
     assert panel.history == []
     assert graph.get_state({"configurable": {"thread_id": "empty"}}).values == {}  # no fresh run was started
 
@@ -96,10 +111,10 @@ def test_shows_the_payload_never_the_interrupt_id(panel):
     assert panel.last.outcome == "paused"
     assert panel.pending == [{"order_id": "A1024", "amount": 450.0, "refundable": 499.0, "allowed": ["approve", "edit"]}]
     interrupt_id = panel.graph.get_state(panel.config).interrupts[0].id
-    for view in (panel.pending_view, panel.result_view, panel.history_view, panel.header):
+    for view in (panel.pending_view, panel.status_view, panel.history_view, panel.header):
         assert interrupt_id not in view.value
     assert "refundable: 499.0" in panel.pending_view.value and "order_id: &quot;A1024&quot;" in panel.pending_view.value
-    assert "The run is paused" in panel.result_view.value
+    assert "The run is paused" in panel.status_view.value
     assert "Allowed here: approve, edit" in panel.pending_view.value
     assert "No decision sent yet" in panel.history_view.value
 
@@ -108,10 +123,18 @@ def test_the_payloads_allowed_list_switches_reject_off(panel):
     assert panel.allowed() == ("approve", "edit")
     assert not panel.approve_button.disabled and not panel.edit_button.disabled
     assert panel.reject_button.disabled
+    # a disabled button looks disabled: grey, with a tooltip that says why
+    assert panel.reject_button.button_style == "" and panel.reject_button.tooltip == "reject is not allowed here"
+    assert panel.approve_button.button_style == "success" and panel.edit_button.button_style == "warning"
+    assert panel.respond_button.layout.display == "none"  # no respond for a plain payload
+    assert panel.args_field.layout.display == "none" and panel.amount_field.layout.display is None
 
 
-def test_plain_text_repr_is_deterministic(panel):
-    assert repr(panel.view).startswith("VBox(children=(HTML(value='<b>Approval panel</b> · thread <code>panel</code>')")
+def test_plain_text_repr_is_one_line(panel):
+    import ipywidgets
+
+    assert isinstance(panel, ipywidgets.VBox)
+    assert panel._repr_mimebundle_()["text/plain"] == "ApprovalPanel (thread 'panel'): run this cell to open the panel"
 
 
 # -- sending --------------------------------------------------------------------------------------
@@ -132,7 +155,8 @@ def test_approve_then_edit_runs_to_the_end(panel, counter):
         {"order_id": "A1024", "amount": 450.0, "decision": "approve"},
         {"order_id": "A1030", "amount": 120.0, "decision": "edit"},
     ]
-    assert "Final state:" in panel.result_view.value and "RF-0002" in panel.result_view.value
+    assert "Final state:" in panel.status_view.value and "RF-0002" in panel.status_view.value
+    assert "data-verdict='FINISHED'" in panel.status_view.value
     assert "No interrupt is pending" in panel.pending_view.value
     assert panel.approve_button.disabled and panel.edit_button.disabled
     assert panel.history == [
@@ -152,6 +176,20 @@ def test_approve_then_edit_runs_to_the_end(panel, counter):
     assert len(panel.history) == 2
 
 
+def test_the_engine_alone_checks_and_runs_to_the_end(engine, counter):
+    refused = engine.edit("abc")
+    assert refused.outcome is PanelOutcome.REFUSED and refused.sent is None and engine.history == []
+    assert engine.approve().outcome == "paused"
+    assert engine.current.payload["order_id"] == "A1030" and engine.allowed() == ("approve", "edit")
+    assert engine.edit("150").outcome == "refused"
+    result = engine.edit(" 120 ")
+    assert result.outcome == "finished" and result.sent == {"type": "edit", "amount": 120.0}
+    assert result.state["requests"] == ["RF-0001", "RF-0002"] and counter["intake"] == 1
+    assert engine.summary() == ('1. A1024: {"type": "approve"} -> paused\n'
+                                '2. A1030: {"type": "edit", "amount": 120.0} -> finished')
+    assert engine.approve().outcome == "refused" and engine.current is None
+
+
 def test_edit_reads_the_amount_field(panel):
     panel.amount_field.value = " 300 "
     result = panel.edit()
@@ -159,12 +197,14 @@ def test_edit_reads_the_amount_field(panel):
 
 
 @pytest.mark.parametrize(("typed", "expected"), [
-    ("abc", "The amount 'abc' is not a number."),
-    ("", "The amount '' is not a number."),
+    ("abc", "The amount 'abc' is not a number: write digits with an optional decimal point, e.g. 120 or 120.50."),
+    ("", "An edit needs the new amount: type it in the amount field."),
     ("-5", "The amount must be more than 0, got -5.0."),
     ("0", "The amount must be more than 0, got 0.0."),
     ("nan", "The amount 'nan' is not a finite number."),
     ("inf", "The amount 'inf' is not a finite number."),
+    ("1e2", "The amount '1e2' is not a number"),
+    ("120,50", "The amount '120,50' is not a number (use a decimal point)"),
     ("500", "The amount 500.0 is above the refundable 499.0"),
 ])
 def test_a_bad_amount_is_refused_and_nothing_is_sent(panel, counter, typed, expected):
@@ -173,7 +213,8 @@ def test_a_bad_amount_is_refused_and_nothing_is_sent(panel, counter, typed, expe
     assert result.outcome == "refused" and result.sent is None
     assert result.message.startswith(expected) and result.message.endswith("Nothing was sent.")
     assert panel.amount_field.value == typed  # the typed text stays
-    assert expected.split(".")[0] in panel.message_view.value.replace("&#x27;", "'")
+    assert expected.split(":")[0].split(".")[0] in panel.status_view.value.replace("&#x27;", "'")
+    assert "data-verdict='REFUSED'" in panel.status_view.value
     after = panel.graph.get_state(panel.config)
     assert after.next == before.next == ("review",)
     assert after.config == before.config  # no new checkpoint
@@ -191,8 +232,8 @@ def test_edit_with_a_number_or_bool_argument(panel):
 def test_reject_refused_when_the_payload_does_not_allow_it(panel):
     result = panel.reject("too much")
     assert result.outcome == "refused"
-    assert result.message == "This interrupt does not accept 'reject'; it allows: approve, edit. Nothing was sent."
-    assert panel.reason_field.value == "too much" and panel.history == []
+    assert result.message == "The interrupt does not accept 'reject'; it allows: approve, edit. Nothing was sent."
+    assert panel.message_field.value == "too much" and panel.history == []
 
 
 def test_reject_with_a_reason_on_a_graph_that_accepts_it():
@@ -207,13 +248,13 @@ def test_reject_with_a_reason_on_a_graph_that_accepts_it():
     assert result.outcome == "finished"
     assert result.sent == {"type": "reject", "reason": "photo of the damage missing"}
     assert panel.graph.get_state(panel.config).values["decision"] == result.sent
-    assert panel.reason_field.value == ""
+    assert panel.message_field.value == ""
     assert panel.summary() == '1. A1029: {"type": "reject", "reason": "photo of the damage missing"} -> finished'
 
 
 def test_reject_reads_the_reason_field():
     panel = _paused(_open_review)
-    panel.reason_field.value = "duplicate"
+    panel.message_field.value = "duplicate"
     assert panel.reject().sent == {"type": "reject", "reason": "duplicate"}
 
 
@@ -223,6 +264,8 @@ def test_decisions_argument_limits_the_panel():
     assert panel.edit_button.disabled and panel.reject_button.disabled
     assert panel.edit(10).outcome == "refused"
     assert panel.approve().outcome == "finished"
+    engine = _paused(_open_review, thread="u", view=ApprovalEngine, decisions=("reject",))
+    assert engine.allowed() == ("reject",) and engine.approve().outcome == "refused"
 
 
 def test_a_graph_error_after_sending_is_shown_not_raised():
@@ -235,11 +278,16 @@ def test_a_graph_error_after_sending_is_shown_not_raised():
     panel = _paused(strict)
     result = panel.edit(10)
     assert result.outcome == "error" and result.sent == {"type": "edit", "amount": 10.0}
-    assert result.message == "ValueError: only approvals are handled here, got 'edit'"
-    assert "ValueError" in panel.result_view.value
+    assert result.message.splitlines()[0] == "ValueError: only approvals are handled here, got 'edit'"
+    assert "ValueError" in panel.status_view.value
     assert panel.history[-1].outcome == "error"
-    # this is the poisoned thread of notebook 08: a correct answer gets the stored one again
-    assert panel.approve().message == "ValueError: only approvals are handled here, got 'edit'"
+    # the poisoned thread of notebook 08: LangGraph would replay the stored edit, so nothing more is sent
+    assert "replays it on every resume" in result.message
+    again = panel.approve()
+    assert again.outcome == "poisoned" and again.sent is None and len(panel.history) == 1
+    assert '[{"type": "edit", "amount": 10.0}]' in again.message and "update_state" in again.message
+    assert panel.refresh().outcome == "poisoned"
+    assert panel.approve_button.disabled and panel.edit_button.disabled
 
 
 def test_several_pending_interrupts_are_answered_first_by_id():
@@ -301,7 +349,7 @@ def test_buttons_call_the_methods_and_handlers_print_nothing(panel, capsys):
     panel.edit_button.click()
     assert panel.last.outcome == "finished"
     other = _paused(_open_review)
-    other.reason_field.value = "not needed"
+    other.message_field.value = "not needed"
     other.reject_button.click()
     assert other.last.sent == {"type": "reject", "reason": "not needed"}
     assert capsys.readouterr() == ("", "")
@@ -313,15 +361,15 @@ def test_buttons_call_the_methods_and_handlers_print_nothing(panel, capsys):
 @pytest.mark.parametrize(("typed", "expected"), [
     ("120.555", "The amount '120.555' has more than 2 decimals: refunds are paid in whole cents."),
     ("0.001", "The amount '0.001' has more than 2 decimals"),
-    ("1e-320", "The amount '1e-320' rounds to 0.00: it must be at least 0.01."),
+    (1e-320, "The amount 1e-320 rounds to 0.00: it must be at least 0.01."),
 ])
 def test_amounts_that_are_not_whole_cents_are_refused(panel, counter, typed, expected):
     """Break 1: 120.555 was sent, the refund service refused it in 'submit' and the thread was stuck."""
     result = panel.edit(typed)
     assert result.outcome == "refused" and result.sent is None
     assert result.message.startswith(expected) and result.message.endswith("Nothing was sent.")
-    assert panel.amount_field.value == typed and panel.history == []
-    assert panel.graph.get_state(panel.config).next == ("review",) and counter["review"] == 1
+    assert panel.amount_field.value == str(typed) and panel.history == []
+    assert panel.engine.graph.get_state(panel.engine.config).next == ("review",) and counter["review"] == 1
     assert panel.edit("120.50000000001").sent == {"type": "edit", "amount": 120.5}  # float noise is rounded
 
 
@@ -345,8 +393,8 @@ def test_a_stuck_thread_is_reported_as_stuck_not_finished(panel):
     result = panel.refresh()
     assert result.outcome == "stuck"
     assert result.message.startswith("No interrupt is pending, but the run has NOT finished: it stopped before 'submit'")
-    assert "data-outcome='stuck'" in panel.result_view.value and "State at the checkpoint:" in panel.result_view.value
-    assert "Final state" not in panel.result_view.value and "finished;" not in panel.result_view.value
+    assert "data-outcome='stuck'" in panel.status_view.value and "State at the checkpoint:" in panel.status_view.value
+    assert "Final state" not in panel.status_view.value and "finished;" not in panel.status_view.value
     assert panel.approve_button.disabled and panel.edit_button.disabled and panel.reject_button.disabled
     assert panel.approve().outcome == "refused"
 
@@ -408,7 +456,7 @@ def test_a_dataclass_state_schema_works():
     panel = ApprovalPanel(graph, config)
     result = panel.approve()
     assert result.outcome == "finished" and result.state == {"order_id": "A1029", "decision": {"type": "approve"}}
-    assert len(panel.history) == 1 and "Final state:" in panel.result_view.value
+    assert len(panel.history) == 1 and "Final state:" in panel.status_view.value
 
 
 def test_message_ids_never_show_in_the_final_state():
@@ -429,21 +477,21 @@ def test_message_ids_never_show_in_the_final_state():
     panel = ApprovalPanel(graph, config, decisions=("approve", "reject"))
     assert panel.approve().outcome == "finished"
     ids = [m.id for m in graph.get_state(config).values["messages"]]
-    assert all(ids) and not any(i in panel.result_view.value for i in ids)
-    assert "id=" not in panel.result_view.value
+    assert all(ids) and not any(i in panel.status_view.value for i in ids)
+    assert "id=" not in panel.status_view.value
     assert ('messages: [{&quot;type&quot;: &quot;human&quot;, &quot;content&quot;: &quot;refund&quot;}, '
-            '{&quot;type&quot;: &quot;ai&quot;, &quot;content&quot;: &quot;done: approve&quot;}]') in panel.result_view.value
+            '{&quot;type&quot;: &quot;ai&quot;, &quot;content&quot;: &quot;done: approve&quot;}]') in panel.status_view.value
 
 
 def test_a_lone_surrogate_is_escaped_in_every_widget_value():
     """Break 6: a lone surrogate in a widget value breaks the kernel's message packing."""
     panel = _paused(_open_review, thread="\ud800", title="t\udc00")
     panel.reject("bad \ud800 photo")
-    assert panel.reason_field.value == ""  # sent: the field is cleared
+    assert panel.message_field.value == ""  # sent: the field is cleared
     assert panel.history[0].resume == {"type": "reject", "reason": "bad \\ud800 photo"}
     panel.edit("\ud800")  # refused: nothing pending
-    for widget in (panel.header, panel.pending_view, panel.message_view, panel.result_view, panel.history_view,
-                   panel.amount_field, panel.reason_field):
+    for widget in (panel.header, panel.pending_view, panel.status_view, panel.history_view,
+                   panel.amount_field, panel.message_field, panel.args_field):
         widget.value.encode("utf-8")
     assert panel.amount_field.value == "\\ud800"
     panel.summary().encode("utf-8")
@@ -458,7 +506,7 @@ def test_an_order_id_with_a_line_break_keeps_history_and_summary_one_line_each()
     result = panel.approve()
     assert result.outcome == "finished" and len(panel.history) == 1
     assert panel.summary() == '1. "A10\\n24. x": {"type": "approve"} -> finished'
-    assert "<li>&quot;A10\\n24. x&quot;: {&quot;type&quot;: &quot;approve&quot;} -&gt; finished</li>" in panel.history_view.value
+    assert "<li data-outcome='finished'>&quot;A10\\n24. x&quot;: {&quot;type&quot;: &quot;approve&quot;} -&gt; finished</li>" in panel.history_view.value
 
 
 def test_edit_accepts_any_number_type(panel):

@@ -1,4 +1,4 @@
-"""The reducer playground of notebook 07, driven headless through its plain methods and its button."""
+"""The reducer playground (notebook 07): the engine driven headless, and the view on top of it."""
 
 from __future__ import annotations
 
@@ -7,11 +7,18 @@ import operator
 
 import pytest
 
-from helpers.widgets import PlaygroundResult, ReducerPlayground
-from helpers.widgets.reducer_playground import DEFAULT_A, DEFAULT_B, NO_REDUCER, merge_audit
+from helpers.widgets import PlaygroundOutcome, PlaygroundResult, ReducerPlayground
+from helpers.widgets.engines import ReducerPlaygroundEngine
+from helpers.widgets.engines.reducer_playground import DEFAULT_A, DEFAULT_B, HISTORY_LENGTH, NO_REDUCER, merge_audit
+from helpers.widgets.text import value_text
 
 A = json.loads(DEFAULT_A)
 B = json.loads(DEFAULT_B)
+
+
+@pytest.fixture
+def engine():
+    return ReducerPlaygroundEngine()
 
 
 @pytest.fixture
@@ -23,38 +30,54 @@ def values(result: PlaygroundResult) -> list:
     return [run.value for run in result.runs]
 
 
-def test_starts_with_the_plain_key_and_the_audit_writes_of_section_4(playground):
-    assert playground.reducer_names == [NO_REDUCER, "operator.add", "last_one_wins", "merge_first_seen", "merge_audit"]
+def test_starts_with_the_plain_key_and_the_audit_writes_of_section_4(engine):
+    assert engine.reducer_names == [NO_REDUCER, "operator.add", "last_one_wins", "merge_first_seen", "merge_audit"]
+    assert engine.reducer == NO_REDUCER
+    assert json.loads(engine.writes["a"]) == [{"key": "refund-A1024", "event": "requested"}]
+    assert len(json.loads(engine.writes["b"])) == 2
+    assert "audit: Any" in engine.declaration() and "plain key" in engine.declaration()
+    assert engine.results == [] and engine.history == []
+
+
+def test_the_view_opens_clean_with_a_one_line_repr(playground):
+    import ipywidgets
+
+    assert isinstance(playground, ipywidgets.VBox)
     assert playground.reducer_picker.value == NO_REDUCER
-    assert json.loads(playground.write_a.value) == [{"key": "refund-A1024", "event": "requested"}]
-    assert len(json.loads(playground.write_b.value)) == 2
-    assert "audit: Any" in playground.declaration.value and "plain key" in playground.declaration.value
-    assert "Not run yet" in playground.result_view.value
-    assert playground.results == []
+    assert json.loads(playground.write_a.value) == A and json.loads(playground.write_b.value) == B
+    assert "audit: Any" in playground.declaration.value
+    assert "Not run yet" in playground.result_view.value and playground.history_view.value == ""
+    assert playground._repr_mimebundle_()["text/plain"] == \
+        "ReducerPlayground (5 reducers, key 'audit'): run this cell to open the playground"
 
 
-def test_choosing_a_reducer_shows_its_annotated_declaration(playground):
+def test_choosing_a_reducer_shows_its_annotated_declaration(engine, playground):
+    engine.choose_reducer("merge_audit")
+    assert engine.reducer == "merge_audit" and "audit: Annotated[Any, merge_audit]" in engine.declaration()
     playground.choose_reducer("merge_audit")
     assert playground.reducer_picker.value == "merge_audit"
     assert "audit: Annotated[Any, merge_audit]" in playground.declaration.value
 
 
-def test_an_unknown_reducer_cannot_be_chosen(playground):
+def test_an_unknown_reducer_cannot_be_chosen(engine):
     with pytest.raises(ValueError, match="unknown reducer 'add_messages'; offered: no reducer"):
-        playground.choose_reducer("add_messages")
-    assert playground.reducer_picker.value == NO_REDUCER
+        engine.choose_reducer("add_messages")
+    assert engine.reducer == NO_REDUCER
 
 
-def test_set_write_types_into_the_boxes_and_rejects_other_nodes(playground):
-    playground.set_write("a", "1")
-    playground.set_write("B", "2")
-    assert (playground.write_a.value, playground.write_b.value) == ("1", "2")
+def test_set_write_types_into_the_boxes_and_rejects_other_nodes(engine, playground):
+    engine.set_write("a", "1")
+    engine.set_write("B", "2")
+    assert engine.writes == {"a": "1", "b": "2"}
     with pytest.raises(ValueError, match="node must be 'a' or 'b', got 'c'"):
-        playground.set_write("c", "3")
+        engine.set_write("c", "3")
+    playground.set_write("a", "1")
+    assert playground.write_a.value == "1"
 
 
 def test_no_reducer_fails_with_the_real_invalid_update_error_in_both_orders(playground):
     result = playground.run()
+    assert result.outcome is PlaygroundOutcome.INVALID_UPDATE
     assert result.outcome == "invalid_update"
     assert [run.first for run in result.runs] == ["a", "b"]
     for run in result.runs:
@@ -62,13 +85,14 @@ def test_no_reducer_fails_with_the_real_invalid_update_error_in_both_orders(play
         assert "INVALID_CONCURRENT_GRAPH_UPDATE" in run.error
         assert "Traceback" not in run.error and run.value is None and run.calls == []
     assert "data-outcome='invalid_update'" in playground.result_view.value
+    assert "data-verdict='STEP REFUSED'" in playground.result_view.value and "data-tone='bad'" in playground.result_view.value
     assert "Can receive only one value per step" in playground.result_view.value
 
 
-def test_no_reducer_fails_even_for_equal_values(playground):
-    playground.set_write("a", '"same"')
-    playground.set_write("b", '"same"')
-    assert playground.run().outcome == "invalid_update"
+def test_no_reducer_fails_even_for_equal_values(engine):
+    engine.set_write("a", '"same"')
+    engine.set_write("b", '"same"')
+    assert engine.run().outcome == "invalid_update"
 
 
 def test_operator_add_concatenates_in_the_order_the_writes_are_applied(playground):
@@ -89,19 +113,19 @@ def test_operator_add_on_numbers_agrees(playground):
     assert "data-outcome='agree'" in playground.result_view.value
 
 
-def test_last_one_wins_keeps_the_second_write(playground):
-    playground.choose_reducer("last_one_wins")
-    result = playground.run()
+def test_last_one_wins_keeps_the_second_write(engine):
+    engine.choose_reducer("last_one_wins")
+    result = engine.run()
     assert result.outcome == "differ" and values(result) == [B, A]
 
 
-def test_merge_first_seen_depends_on_the_order_and_merge_audit_does_not(playground):
-    playground.choose_reducer("merge_first_seen")
-    first_seen = playground.run()
+def test_merge_first_seen_depends_on_the_order_and_merge_audit_does_not(engine):
+    engine.choose_reducer("merge_first_seen")
+    first_seen = engine.run()
     assert first_seen.outcome == "differ"
     assert [v[0]["event"] for v in values(first_seen)] == ["requested", "approved"]
-    playground.choose_reducer("merge_audit")
-    audit = playground.run()
+    engine.choose_reducer("merge_audit")
+    audit = engine.run()
     assert audit.outcome == "agree"
     assert values(audit) == [merge_audit(A, B)] * 2
     assert [entry["key"] for entry in audit.runs[0].value] == ["refund-A1024", "refund-A1030"]
@@ -146,33 +170,33 @@ def test_a_reducer_that_modifies_its_argument_does_not_leak_between_runs():
         current.extend(update)
         return current
 
-    playground = ReducerPlayground({"append_in_place": append_in_place}, key="log", a="[1]", b="[2]")
-    result = playground.run()
+    engine = ReducerPlaygroundEngine({"append_in_place": append_in_place}, key="log", a="[1]", b="[2]")
+    result = engine.run()
     assert values(result) == [[1, 2], [2, 1]]
     assert result.runs[0].calls == [([1], [2])]  # recorded before the reducer changed them
-    assert "log: Annotated[Any, append_in_place]" in playground.declaration.value
+    assert "log: Annotated[Any, append_in_place]" in engine.declaration()
 
 
 def test_custom_reducers_and_key_and_bad_constructor_arguments():
-    playground = ReducerPlayground({"plain": None, "add": operator.add}, key="checked_orders", a='["A1024"]',
-                                   b='["A1030"]')
-    assert playground.run().runs[0].error.startswith("InvalidUpdateError: At key 'checked_orders'")
-    playground.choose_reducer("add")
-    assert values(playground.run()) == [["A1024", "A1030"], ["A1030", "A1024"]]
+    engine = ReducerPlaygroundEngine({"plain": None, "add": operator.add}, key="checked_orders", a='["A1024"]',
+                                     b='["A1030"]')
+    assert engine.run().runs[0].error.startswith("InvalidUpdateError: At key 'checked_orders'")
+    engine.choose_reducer("add")
+    assert values(engine.run()) == [["A1024", "A1030"], ["A1030", "A1024"]]
     with pytest.raises(ValueError, match="at least one reducer"):
-        ReducerPlayground({})
+        ReducerPlaygroundEngine({})
     with pytest.raises(ValueError, match="key must be a Python identifier"):
         ReducerPlayground(key="not a key")
 
 
-def test_summary_text(playground):
-    playground.choose_reducer("merge_audit")
-    summary = playground.run().summary()
+def test_summary_text(engine):
+    engine.choose_reducer("merge_audit")
+    summary = engine.run().summary()
     assert summary.splitlines()[0] == "merge_audit: the two write orders agree"
     assert summary.splitlines()[1].startswith('  A first -> audit = [{"key": "refund-A1024", "event": "approved"}')
     assert summary.splitlines()[2].startswith("  B first -> audit = ")
-    playground.choose_reducer(NO_REDUCER)
-    lines = playground.run().summary().splitlines()
+    engine.choose_reducer(NO_REDUCER)
+    lines = engine.run().summary().splitlines()
     assert lines[0] == f"{NO_REDUCER}: LangGraph refuses the step in both orders"
     assert lines[2].startswith("    For troubleshooting")  # continuation lines are indented
 
@@ -207,12 +231,29 @@ def test_the_widget_controls_drive_the_same_methods_and_print_nothing(playground
     assert capsys.readouterr() == ("", "")
 
 
-def test_displays_its_vbox(playground, monkeypatch):
-    shown = []
-    monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))
-    playground._ipython_display_()
-    assert shown == [playground.view]
-    assert repr(playground.view).startswith("VBox(children=(HTML(value='<b>Reducer playground:</b>")
+def test_reset_and_history_of_the_learners_runs(engine, playground):
+    for number in range(HISTORY_LENGTH + 1):
+        engine.choose_reducer("operator.add" if number % 2 else "merge_audit")
+        engine.run()
+    assert len(engine.history) == HISTORY_LENGTH and engine.history[-1].history_line() == "operator.add: ORDERS DIFFER"
+    assert engine.history[0] is engine.results[1]
+    engine.set_write("a", "1")
+    engine.reset()
+    assert engine.results == [] and engine.reducer == NO_REDUCER and engine.writes == {"a": DEFAULT_A, "b": DEFAULT_B}
+    playground.choose_reducer("operator.add")
+    playground.run_button.click()
+    assert "operator.add: ORDERS DIFFER" in playground.history_view.value
+    playground.reset_button.click()
+    assert playground.results == [] and playground.reducer_picker.value == NO_REDUCER
+    assert "Not run yet" in playground.result_view.value and playground.history_view.value == ""
+
+
+def test_verdicts_are_words_and_colours_and_long_values_wrap(playground):
+    playground.choose_reducer("merge_audit")
+    playground.run()
+    html = playground.result_view.value
+    assert "data-verdict='ORDERS AGREE'" in html and "data-tone='ok'" in html
+    assert "white-space: pre-wrap" in html and "table-layout: fixed" in html
 
 
 # -- regressions from the widget break report --------------------------------------------------------
@@ -233,20 +274,18 @@ def test_deeply_nested_json_is_refused_not_raised(playground, capsys, deep):
     assert capsys.readouterr() == ("", "")
 
 
-def test_nesting_up_to_the_limit_still_runs(playground):
-    playground.choose_reducer("operator.add")
-    playground.set_write("a", "[" * 100 + "]" * 100)
-    playground.set_write("b", "[]")
-    assert playground.run().outcome == "agree"
+def test_nesting_up_to_the_limit_still_runs(engine):
+    engine.choose_reducer("operator.add")
+    engine.set_write("a", "[" * 100 + "]" * 100)
+    engine.set_write("b", "[]")
+    assert engine.run().outcome == "agree"
 
 
 def test_show_never_raises_on_a_deep_value():
-    from helpers.widgets.reducer_playground import _show
-
     deep: list = []
     for _ in range(5000):
         deep = [deep]
-    assert _show(deep) == "<a value nested too deeply to show>"
+    assert value_text(deep) == "<a value nested too deeply to show>"
 
 
 @pytest.mark.parametrize(("a", "b", "outcome"), [
@@ -294,4 +333,4 @@ def test_memory_addresses_are_not_shown():
 def test_reserved_keys_are_refused_clearly(key):
     """Minor: '__start__' or '__pregel_tasks' gave confusing errors from inside LangGraph."""
     with pytest.raises(ValueError, match=f"key must not start with '__'.*got '{key}'"):
-        ReducerPlayground(key=key)
+        ReducerPlaygroundEngine(key=key)

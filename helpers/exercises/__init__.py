@@ -5,9 +5,14 @@ A notebook imports its exercise and calls ``check`` on the learner's answer, e.g
     from helpers.exercises import nb01
     nb01.REFUND_TOOL.check(request_refund)
 
-Reference solutions and known-wrong answers live in ``tests/solutions/``.
+``check`` records the outcome in the learner's progress; ``evaluate`` shows the same feedback
+without recording (for a demo cell whose answer is not the learner's own).
+
+Every exercise is listed once in :mod:`helpers.exercises.registry` (id, notebook, title, checker,
+where its reference solutions and known-wrong answers live); the reference solutions and
+known-wrong answers live in ``tests/solutions/nbNN.py``.
 """
 
-from .core import Case, CaseResult, CheckResult, Exercise
+from .core import DEFAULT_TIMEOUT, Case, CaseResult, CheckResult, Exercise, Verdict
 
-__all__ = ["Case", "CaseResult", "CheckResult", "Exercise"]
+__all__ = ["DEFAULT_TIMEOUT", "Case", "CaseResult", "CheckResult", "Exercise", "Verdict"]

@@ -4,9 +4,10 @@
 
     run_tool_calls(ai_message: AIMessage, tools: list[BaseTool]) -> list[ToolMessage]
 
-The answer may be a plain function or an ``async def`` (a returned coroutine is run to the
-end on a private event loop in a worker thread, so the check works inside Jupyter, whose
-loop is already running).
+The answer may be a plain function or an ``async def`` (``wants="either"``; a returned
+coroutine is run to the end on a private event loop: the core runs each case in a worker
+thread, which has no running loop, so the check works inside Jupyter, whose loop is already
+running).
 
 Hidden cases: every call answered exactly once with its own id; results paired with the right
 call when the calls finish out of order (different ``asyncio.sleep`` / ``time.sleep`` delays);
@@ -16,11 +17,15 @@ and the function never raises for them; an invalid call never runs the tool. The
 of an unknown tool must contain the tool's name, and that of a tool exception the exception's
 text. Results that are un-awaited coroutines fail with "did you forget await?" (the coroutines
 are closed, so no ``RuntimeWarning`` reaches the notebook).
+
+Every case works on fresh data: the tools hand out deep copies of :data:`ORDERS`, so an answer
+that edits a returned dict in place cannot change what the next case (or attempt) sees.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import inspect
 import json
 import threading
@@ -55,7 +60,7 @@ class _Recorder:
             self.runs += 1
         if order_id not in ORDERS:
             raise KeyError(f"order {order_id} does not exist")
-        return ORDERS[order_id]
+        return copy.deepcopy(ORDERS[order_id])  # fresh: an answer may edit what a tool returns
 
     def tools(self) -> list[BaseTool]:
         def lookup_order(order_id: str) -> dict:
@@ -99,7 +104,11 @@ def _invalid(name: str, raw: str, id: str) -> dict[str, Any]:
 
 
 def call_answer(answer: Any, ai_message: AIMessage, tools: list[BaseTool]) -> Any:
-    """Call ``answer(ai_message, tools)``; if it returns an awaitable, run it on a fresh loop in a thread.
+    """Call ``answer(ai_message, tools)``; if it returns an awaitable, run it on a fresh event loop.
+
+    The loop runs in the calling thread when that thread has no running loop (the exercise
+    core runs every case in a worker thread), else in a helper thread (e.g. called directly
+    from a Jupyter cell, whose loop is running).
 
     Returns:
         what the answer returned (or what its coroutine returned).
@@ -110,10 +119,15 @@ def call_answer(answer: Any, ai_message: AIMessage, tools: list[BaseTool]) -> An
     result = answer(ai_message, tools)
     if not inspect.isawaitable(result):
         return result
-    box: dict[str, Any] = {}
 
     async def _await() -> Any:
         return await result
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(_await())
+    box: dict[str, Any] = {}
 
     def _worker() -> None:
         try:
@@ -260,4 +274,5 @@ RUN_TOOL_CALLS = Exercise(
         Case("arguments that fail the schema become an error result", _bad_arguments),
         Case("an invalid call (not JSON) is answered, not run", _invalid_call),
     ],
+    wants="either",
 )

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal, get_args
 
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.messages.tool import ToolOutputMixin
@@ -29,11 +29,12 @@ from langgraph.types import Command
 
 from .core import Case, Exercise
 
-__all__ = ["CASES", "LABELS", "TITLES", "PREDICT_THEN_RUN", "blank_predictions", "classify", "outcomes", "reveal",
-           "show_cases", "tool_node_run"]
+__all__ = ["CASES", "LABELS", "Prediction", "TITLES", "PREDICT_THEN_RUN", "blank_predictions", "classify", "outcomes",
+           "reveal", "show_cases", "tool_node_run"]
 
 #: The four possible predictions.
-LABELS = ("ToolMessage", "raw", "Command", "error")
+Prediction = Literal["ToolMessage", "raw", "Command", "error"]
+LABELS: tuple[Prediction, ...] = get_args(Prediction)
 
 
 # -- the tools the cases call -------------------------------------------------------------

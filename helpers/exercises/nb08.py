@@ -15,14 +15,15 @@ submitted, was the request sent once (resumed, not restarted) on the same thread
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, TypedDict
+from typing import Any, Literal, TypedDict, get_args
 
 from .core import Case, Exercise
 
-__all__ = ["ALLOWED_DECISIONS", "ApprovalState", "FINISH_REFUND", "build_approval_graph"]
+__all__ = ["ALLOWED_DECISIONS", "Decision", "ApprovalState", "FINISH_REFUND", "build_approval_graph"]
 
 #: The decisions the approval node accepts, as listed in every interrupt payload.
-ALLOWED_DECISIONS = ("approve", "edit")
+Decision = Literal["approve", "edit"]
+ALLOWED_DECISIONS: tuple[Decision, ...] = get_args(Decision)
 _MAX_STARTS = 5
 
 
@@ -62,8 +63,8 @@ def build_approval_graph(checkpointer: Any = None, *, counter: Counter | None = 
     Nodes: ``intake`` -> ``review`` -> ``submit``. ``review`` calls ``interrupt(payload)`` once
     per item, with ``payload = {"order_id", "amount", "refundable", "allowed"}``, and expects
     a resume value ``{"type": "approve"}`` or ``{"type": "edit", "amount": x}``. ``submit``
-    creates the refunds with :class:`helpers.domain.RefundService` (user ``user-42``, one
-    idempotency key per order), so an amount above the refundable amount is refused there.
+    creates the refunds with :class:`helpers.domain.RefundService` (user ``user-42``, the
+    idempotency key ``refund_key(order_id, amount)``), so an amount above the refundable amount is refused there.
 
     Args:
         checkpointer: e.g. ``InMemorySaver()``; needed to resume.
@@ -83,7 +84,7 @@ def build_approval_graph(checkpointer: Any = None, *, counter: Counter | None = 
     from langgraph.graph import END, START, StateGraph
     from langgraph.types import interrupt
 
-    from helpers.domain import AmountExceedsRefundable, RefundService
+    from helpers.domain import AmountExceedsRefundable, RefundService, refund_key
 
     service = RefundService()
     counts = counter if counter is not None else Counter()
@@ -116,7 +117,7 @@ def build_approval_graph(checkpointer: Any = None, *, counter: Counter | None = 
         for entry in state["approved"]:
             try:
                 request = service.submit(entry["order_id"], entry["amount"], user_id="user-42",
-                                         idempotency_key=f"approval-{entry['order_id']}")
+                                         idempotency_key=refund_key(entry["order_id"], entry["amount"]))
             except AmountExceedsRefundable as exc:
                 # same error type and details, plus what the approver should have answered
                 raise AmountExceedsRefundable(

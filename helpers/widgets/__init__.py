@@ -1,16 +1,62 @@
-"""Interactive widgets (ipywidgets 8.1) for the notebooks.
+"""Interactive widgets (ipywidgets 8.1) for the notebooks: each one an engine and a view.
 
-Every action a learner can take with the mouse is also a plain method, so tests drive the
-widgets headless and notebooks can show a scripted run. Handlers never ``print`` (nbval
-compares cell output); results go to ``HTML`` widgets, whose values are the widget state.
+The **engine** (``helpers.widgets.engines.*``) is plain Python: the state, the validation of what
+the learner typed, the graph runs. It never imports ipywidgets; tests and notebook demos drive
+it. The **view** is itself an ``ipywidgets.VBox`` (as ``ipywidgets.interactive`` is), so it is
+displayed as a cell's value; every control calls one engine method, and the same methods are on
+the view. A view's plain-text repr is one line ("... run this cell to open the playground"), which
+is what a committed notebook shows (nbval compares ``text/plain``, not the widget model).
+Handlers never ``print``; results go to ``HTML`` widgets.
 
-* :class:`YouAreTheModel` (notebook 02): play the model, see what ``ToolNode`` does with the call.
-* :class:`ReducerPlayground` (notebook 07): pick a reducer, run two parallel writes in both orders.
-* :class:`ApprovalPanel` (notebook 08): answer a paused run's ``interrupt()`` with checked ``Command(resume=...)``.
+* :class:`YouAreTheModel` (notebook 02) / ``YouAreTheModelEngine``: play the model, see what ``ToolNode`` does.
+* :class:`ReducerPlayground` (07) / ``ReducerPlaygroundEngine``: two parallel writes, in both orders.
+* :class:`ApprovalPanel` (08, 09) / ``ApprovalEngine``: answer an ``interrupt()`` or a
+  ``HumanInTheLoopMiddleware`` pause with checked ``Command(resume=...)`` values.
+* :class:`SelfCheck` / ``SelfCheckEngine``: "Check yourself" questions (:func:`helpers.selfcheck.self_check`).
+
+Shared pieces, once: :mod:`.text` (escaping incl. lone surrogates, JSON in and out, errors),
+:mod:`.amounts` (amount parsing), :mod:`.graphs` (the one-node ToolNode graph), :mod:`.outcomes`
+(the outcome enums, with the word and colour each is shown in), :mod:`.style` (badges, boxes).
+
+Names are imported on first use, so ``import helpers.widgets.engines`` never loads ipywidgets.
 """
 
-from .approval_panel import ApprovalPanel, PanelResult, SentDecision
-from .reducer_playground import PlaygroundResult, ReducerPlayground, WriteOrderRun
-from .you_are_the_model import ModelTurn, YouAreTheModel
+from __future__ import annotations
 
-__all__ = ["ApprovalPanel", "ModelTurn", "PanelResult", "PlaygroundResult", "ReducerPlayground", "SentDecision", "WriteOrderRun", "YouAreTheModel"]
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "YouAreTheModel": ".you_are_the_model",
+    "ReducerPlayground": ".reducer_playground",
+    "ApprovalPanel": ".approval_panel",
+    "SelfCheck": ".self_check",
+    "YouAreTheModelEngine": ".engines.you_are_the_model",
+    "ModelTurn": ".engines.you_are_the_model",
+    "ReducerPlaygroundEngine": ".engines.reducer_playground",
+    "PlaygroundResult": ".engines.reducer_playground",
+    "WriteOrderRun": ".engines.reducer_playground",
+    "ApprovalEngine": ".engines.approval",
+    "PanelResult": ".engines.approval",
+    "SentDecision": ".engines.approval",
+    "SelfCheckEngine": ".engines.self_check",
+    "CheckedAnswer": ".engines.self_check",
+    "TurnOutcome": ".outcomes",
+    "PlaygroundOutcome": ".outcomes",
+    "PanelOutcome": ".outcomes",
+    "Answer": ".outcomes",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_EXPORTS[name], __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])

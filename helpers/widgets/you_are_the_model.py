@@ -1,193 +1,141 @@
-"""The "you are the model" widget of notebook 02.
+"""The view of "you are the model" (notebook 02): an ``ipywidgets.VBox`` around :class:`YouAreTheModelEngine`.
 
-Every control is also a plain method (``choose``, ``set_arguments``, ``send``), so tests drive it
-headless and the notebook can show a scripted run. Handlers never ``print``.
+Every control calls one engine method; the view only renders. Handlers never ``print``.
 """
 
 from __future__ import annotations
 
-import html
-import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
 
 import ipywidgets as widgets
-from langchain_core.messages import AIMessage, ToolMessage
-from langchain_core.messages.tool import invalid_tool_call as make_invalid_tool_call
 from langchain_core.tools import BaseTool
-from langchain_core.utils.function_calling import convert_to_openai_tool
-from langgraph.graph import END, START, MessagesState, StateGraph
-from langgraph.prebuilt import ToolNode
 
-from ..display import ADDRESS_PATTERN, format_error
+from .engines.you_are_the_model import ModelTurn, YouAreTheModelEngine
+from .outcomes import TurnOutcome
+from .style import badge, block, box, history, muted
+from .text import html_text, sendable
 
-__all__ = ["ModelTurn", "YouAreTheModel"]
+__all__ = ["YouAreTheModel"]
 
-
-@dataclass
-class ModelTurn:
-    """One turn played in :class:`YouAreTheModel`.
-
-    Attributes:
-        ai_message: the ``AIMessage`` the "model" (the learner) produced.
-        tool_messages: what the application answered (``ToolMessage`` objects, possibly with
-            ``status="error"``); empty when nothing could run.
-        outcome: ``"ran"`` (every call ran), ``"argument_error"`` (the tool rejected the
-            arguments and the model got an error result), ``"tool_raised"`` (the tool raised
-            another exception: ToolNode's default handler re-raises it, so the run stops and the
-            model gets no answer), or ``"invalid_json"`` (the arguments were not JSON: the reply
-            holds only an invalid tool call and nothing runs).
-        error: for ``"tool_raised"``, the exception as ``Type: message``.
-    """
-
-    ai_message: AIMessage
-    tool_messages: list[ToolMessage] = field(default_factory=list)
-    outcome: str = "ran"
-    error: str = ""
-
-    def summary(self) -> str:
-        """Plain text: the tool call (or invalid call), then each ToolMessage with its status."""
-        lines = []
-        for call in self.ai_message.tool_calls:
-            lines.append(f"AIMessage.tool_calls: {call['name']}({json.dumps(call['args'])}) id={call['id']}")
-        for call in self.ai_message.invalid_tool_calls:
-            lines.append(f"AIMessage.invalid_tool_calls: {call['name']} id={call['id']} args={call['args']!r}")
-        for message in self.tool_messages:
-            lines.append(f"ToolMessage(tool_call_id={message.tool_call_id}, status={message.status}): {message.content}")
-        if self.outcome == "invalid_json":
-            lines.append("No tool ran: a reply with only invalid tool calls has nothing to execute.")
-        if self.outcome == "tool_raised":
-            lines.append(f"The run stopped: {self.error}")
-        return ADDRESS_PATTERN.sub("", "\n".join(lines))  # a tool returning an object: str() holds its address
+_NOTES = {
+    TurnOutcome.RAN: "The application ran the tool and answered with a ToolMessage carrying the same id.",
+    TurnOutcome.ARGUMENT_ERROR: "The tool rejected the arguments; ToolNode answered with an error ToolMessage "
+                                "(same id), so the model can fix its call.",
+    TurnOutcome.INVALID_JSON: "Not a JSON object: the reply holds an invalid tool call. Nothing ran, and "
+                              "create_agent would end the run here (section 5).",
+    TurnOutcome.TOOL_RAISED: "The tool raised. ToolNode's default error handler re-raises everything except "
+                             "argument errors, so the whole run stops and the call stays unanswered (notebook 09).",
+    TurnOutcome.REFUSED: "Nothing was built or sent. Fix the arguments and send again.",
+}
+_START = "No tool call sent yet: choose a tool, type its arguments, press Send tool call."
 
 
-def _sendable(text: str) -> str:
-    """Text that can travel to the browser: lone surrogates (valid in JSON, invalid in UTF-8) escaped."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+class YouAreTheModel(widgets.VBox):
+    """"You are the model": pick a bound tool, write its arguments, and see what ``ToolNode`` does.
 
-
-def _template(schema: dict[str, Any]) -> str:
-    """An argument skeleton from a JSON schema: required keys with typed placeholders."""
-    placeholders = {"string": "", "number": 0, "integer": 0, "boolean": False, "array": [], "object": {}}
-    props = schema["function"]["parameters"].get("properties", {})
-    required = schema["function"]["parameters"].get("required", list(props))
-    return json.dumps({name: placeholders.get(props[name].get("type"), None) for name in required})
-
-
-class YouAreTheModel:
-    """"You are the model": pick a bound tool, write its arguments, and see what the application does.
-
-    The learner plays the model's part of the protocol: the widget turns the choice into an
-    ``AIMessage`` with one tool call (id ``call_1``, ``call_2``, ...), exactly what a provider
-    integration builds from a model reply, and runs it through LangGraph's ``ToolNode``
-    (langgraph-prebuilt 1.1.3), the executor ``create_agent`` uses. Arguments that are not JSON
-    become an *invalid* tool call, as langchain-core's parser makes them, and nothing runs.
+    An ``ipywidgets.VBox`` (as ``ipywidgets.interactive`` is one), so it displays as a cell's
+    value. Its plain methods call the engine (:class:`~helpers.widgets.engines.you_are_the_model.
+    YouAreTheModelEngine`): :meth:`choose`, :meth:`set_arguments`, :meth:`send_tool_call` (the
+    engine's ``send``; ``Widget.send`` is ipywidgets' own message method), :meth:`reset`.
+    The view shows the latest turn in full (green: it ran; amber: an error result; red: nothing
+    ran or the run stopped) and the learner's last five turns as a history.
 
     Args:
-        tools: the bound tools (``BaseTool`` objects).
+        tools: the bound tools.
         question: the user message shown above the controls.
 
     Attributes:
-        turns: every :class:`ModelTurn` played, in order.
-        view: the ``ipywidgets.VBox`` (displayed when the object is a cell's value).
+        engine: the engine; ``turns`` is ``engine.turns``.
+        tool_picker, arguments, send_button, reset_button, schema_view, reply_view, history_view: the controls.
 
     Raises:
         ValueError: no tools given.
     """
 
     def __init__(self, tools: Sequence[BaseTool], *, question: str = "Where is my order A1024?"):
-        if not tools:
-            raise ValueError("YouAreTheModel needs at least one tool to bind")
-        self.tools = {tool.name: tool for tool in tools}
-        self.schemas = {name: convert_to_openai_tool(tool) for name, tool in self.tools.items()}
-        self.turns: list[ModelTurn] = []
-        graph = StateGraph(MessagesState)  # ToolNode needs a graph's runtime: the smallest graph around it
-        graph.add_node("tools", ToolNode(list(tools)))
-        graph.add_edge(START, "tools")
-        graph.add_edge("tools", END)
-        self._executor = graph.compile()
-        first = next(iter(self.tools))
-        self.tool_picker = widgets.Dropdown(options=list(self.tools), value=first, description="tool:")
-        self.arguments = widgets.Textarea(value=_template(self.schemas[first]), description="args (JSON):",
+        self.engine = YouAreTheModelEngine(tools, question=question)
+        self.tool_picker = widgets.Dropdown(options=list(self.engine.tools), value=self.engine.tool,
+                                            description="tool:")
+        self.arguments = widgets.Textarea(value=self.engine.arguments, description="args (JSON):",
                                           layout=widgets.Layout(width="95%", height="4em"))
-        self.schema_view = widgets.HTML(self._schema_html(first))
-        self.send_button = widgets.Button(description="Send tool call", button_style="primary")
-        self.reply_view = widgets.HTML("<i>No tool call sent yet.</i>")
+        self.schema_view = widgets.HTML()
+        self.send_button = widgets.Button(description="Send tool call", button_style="primary",
+                                          tooltip="Build the AIMessage and run it through ToolNode")
+        self.reset_button = widgets.Button(description="Start again", tooltip="Forget your turns; ids restart at call_1")
+        self.reply_view = widgets.HTML()
+        self.history_view = widgets.HTML()
         self.tool_picker.observe(self._on_pick, names="value")
-        self.send_button.on_click(lambda _button: self.send())
-        self.view = widgets.VBox([
-            widgets.HTML(f"<b>User:</b> {html.escape(question)}"),
-            self.tool_picker, self.schema_view, self.arguments, self.send_button, self.reply_view,
+        self.arguments.observe(self._on_type, names="value")
+        self.send_button.on_click(lambda _button: self.send_tool_call())
+        self.reset_button.on_click(lambda _button: self.reset())
+        super().__init__([
+            widgets.HTML(f"<b>User:</b> {html_text(self.engine.question)}"),
+            self.tool_picker, self.schema_view, self.arguments,
+            widgets.HBox([self.send_button, self.reset_button]), self.reply_view, self.history_view,
         ])
+        self.add_class("course-you-are-the-model")
+        self._render()
 
     # -- plain methods: what the mouse does ---------------------------------------------------
 
-    def choose(self, name: str) -> None:
-        """Select a bound tool by name and reset the arguments to its skeleton.
+    @property
+    def turns(self) -> list[ModelTurn]:
+        """Every turn since the last reset (the engine's)."""
+        return self.engine.turns
 
-        Raises:
-            ValueError: the name is not a bound tool (a real model can only call bound tools).
-        """
-        if name not in self.tools:
-            raise ValueError(f"{name!r} is not bound; bound tools: {', '.join(self.tools)}")
-        self.tool_picker.value = name  # triggers _on_pick
+    def choose(self, name: str) -> None:
+        """Select a bound tool; the arguments reset to its skeleton. Raises ``ValueError`` if not bound."""
+        self.engine.choose(name)
+        self.tool_picker.value = name
+        self._render()
 
     def set_arguments(self, text: str) -> None:
-        """Type the arguments (a JSON object, as a model writes it)."""
-        self.arguments.value = text
+        """Type the arguments (a lone surrogate is stored as its ``\\ud800`` escape)."""
+        self.engine.set_arguments(text)
+        self.arguments.value = self.engine.arguments
 
-    def send(self) -> ModelTurn:
-        """Build the AIMessage from the current choice, run it through ToolNode, show and return the turn."""
-        call_id = f"call_{len(self.turns) + 1}"
-        name, raw = self.tool_picker.value, self.arguments.value
-        try:
-            args = json.loads(raw)
-            if not isinstance(args, dict):
-                raise ValueError("tool arguments must be a JSON object")
-        except (ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
-            ai = AIMessage(content="", invalid_tool_calls=[make_invalid_tool_call(name=name, args=raw, id=call_id,
-                                                                                  error=f"not a JSON object: {exc}")])
-            turn = ModelTurn(ai, [], "invalid_json")
-        else:
-            ai = AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": call_id, "type": "tool_call"}])
-            try:
-                result = self._executor.invoke({"messages": [ai]})
-            except Exception as exc:  # noqa: BLE001 - ToolNode re-raises tool exceptions by default
-                turn = ModelTurn(ai, [], "tool_raised", error=format_error(exc))
-            else:
-                tool_messages = [m for m in result["messages"] if isinstance(m, ToolMessage)]
-                outcome = "argument_error" if any(m.status == "error" for m in tool_messages) else "ran"
-                turn = ModelTurn(ai, tool_messages, outcome)
-        self.turns.append(turn)
-        self.reply_view.value = _sendable(self._turn_html(turn))
+    def send_tool_call(self) -> ModelTurn:
+        """Send the call (see :meth:`YouAreTheModelEngine.send`), show and return the turn. Never raises."""
+        self.engine.set_arguments(self.arguments.value)
+        turn = self.engine.send()
+        self._render()
         return turn
+
+    def reset(self) -> None:
+        """Forget every turn and show the widget as it first opened (the chosen tool stays)."""
+        self.engine.reset()
+        self._render()
 
     # -- rendering ------------------------------------------------------------------------------
 
     def _on_pick(self, change: dict) -> None:
-        self.arguments.value = _template(self.schemas[change["new"]])
-        self.schema_view.value = self._schema_html(change["new"])
+        if change["new"] != self.engine.tool:
+            self.engine.choose(change["new"])
+            self._render()
 
-    def _schema_html(self, name: str) -> str:
-        schema = json.dumps(self.schemas[name]["function"], indent=2)
-        return f"<details><summary>what the model sees for <code>{html.escape(name)}</code></summary><pre>{html.escape(schema)}</pre></details>"
+    def _on_type(self, change: dict) -> None:
+        clean = sendable(change["new"])
+        self.engine.set_arguments(clean)
+        if clean != change["new"]:
+            self.arguments.value = clean
 
-    @staticmethod
-    def _turn_html(turn: ModelTurn) -> str:
-        notes = {
-            "ran": "The application ran the tool and answered with a ToolMessage carrying the same id.",
-            "argument_error": "The tool rejected the arguments; ToolNode answered with an error ToolMessage "
-                              "(same id), so the model can fix its call.",
-            "invalid_json": "Not a JSON object: the reply holds an invalid tool call. Nothing ran, and "
-                            "create_agent would end the run here (section 5).",
-            "tool_raised": "The tool raised. ToolNode's default error handler re-raises everything except "
-                           "argument errors, so the whole run stops and the call stays unanswered (notebook 09).",
-        }
-        return (f"<pre class='course-turn'>{html.escape(turn.summary())}</pre>"
-                f"<p class='course-outcome' data-outcome='{turn.outcome}'>{notes[turn.outcome]}</p>")
+    def _render(self) -> None:
+        engine = self.engine
+        if self.arguments.value != engine.arguments:
+            self.arguments.value = engine.arguments
+        self.schema_view.value = (f"<details><summary>what the model sees for <code>{html_text(engine.tool)}</code>"
+                                  f"</summary>{block(engine.schema_json(), css_class='course-schema')}</details>")
+        if not engine.turns:
+            self.reply_view.value = muted(_START, css_class="course-start")
+            self.history_view.value = ""
+            return
+        turn = engine.turns[-1]
+        self.reply_view.value = box(
+            f"{badge(turn.outcome.word, turn.outcome.tone)} {block(turn.summary(), css_class='course-turn')}"
+            f"<p class='course-outcome' data-outcome='{turn.outcome}' style='margin: 2px 0'>"
+            f"{html_text(_NOTES[turn.outcome])}</p>",
+            turn.outcome.tone, css_class="course-reply", data={"outcome": turn.outcome})
+        self.history_view.value = history(engine.history, "turn")
 
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
-
-        display(self.view)
+    def __repr__(self) -> str:
+        return f"YouAreTheModel ({len(self.engine.tools)} tools bound): run this cell to open the playground"

@@ -6,6 +6,8 @@ from typing import Annotated
 from langchain.tools import tool
 from pydantic import BaseModel, Field
 
+from helpers.exercises.registry import AnswerSet, KnownWrong
+
 
 def with_args_schema():
     class Args(BaseModel):
@@ -105,15 +107,34 @@ def _returns_function():
     return request_refund
 
 
-WRONG = {
-    "Args block left in the description": _plain_docstring,
-    "validation inside the function body": _validates_in_the_body,
-    "description promises money": lambda: _with("Refund the customer's money right away."),
-    "says no but pays": lambda: _with("Create a refund request. No review: this pays out the money instantly."),
-    "never mentions a request": lambda: _with("Handle refunds. It does not send money."),
-    "a plain function, not a tool": _returns_function,
-    "amount 0 allowed": lambda: _with("Create a refund request. It does not send money.", amount={"ge": 0, "le": 5000}),
-    "no upper bound": lambda: _with("Create a refund request. It does not send money.", amount={"gt": 0}),
-    "no order id pattern": lambda: _with("Create a refund request. It does not send money.", order=None),
-    "reason unbounded": lambda: _with("Create a refund request. It does not send money.", reason_max=None),
-}
+def _crashing_factory():
+    """A factory that crashes before it builds the tool."""
+    return {}["request_refund"]
+
+
+_CONTRACT = "the description is a contract: a request, no money sent"
+_SCHEMA = "the constraints are in the schema the model sees"
+
+REFUND_TOOL = AnswerSet(
+    solutions=SOLUTIONS,
+    wrong={
+        "Args block left in the description": KnownWrong(_plain_docstring, fails=("every argument is described", _CONTRACT)),
+        "validation inside the function body": KnownWrong(_validates_in_the_body, fails=(_SCHEMA, "amount 0 is rejected")),
+        "description promises money": KnownWrong(lambda: _with("Refund the customer's money right away."),
+                                                 fails=(_CONTRACT,)),
+        "says no but pays": KnownWrong(
+            lambda: _with("Create a refund request. No review: this pays out the money instantly."), fails=(_CONTRACT,)),
+        "never mentions a request": KnownWrong(lambda: _with("Handle refunds. It does not send money."), fails=(_CONTRACT,)),
+        "a plain function, not a tool": KnownWrong(_returns_function, fails=("it is a tool named request_refund",)),
+        "amount 0 allowed": KnownWrong(
+            lambda: _with("Create a refund request. It does not send money.", amount={"ge": 0, "le": 5000}),
+            fails=(_SCHEMA, "amount 0 is rejected")),
+        "no upper bound": KnownWrong(lambda: _with("Create a refund request. It does not send money.", amount={"gt": 0}),
+                                     fails=(_SCHEMA, "amount 5000.5 is rejected")),
+        "no order id pattern": KnownWrong(lambda: _with("Create a refund request. It does not send money.", order=None),
+                                          fails=(_SCHEMA, "a malformed order id is rejected")),
+        "reason unbounded": KnownWrong(lambda: _with("Create a refund request. It does not send money.", reason_max=None),
+                                       fails=(_SCHEMA, "a 201-character reason is rejected")),
+    },
+    crashing={"factory raises KeyError": _crashing_factory},
+)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from langchain_core.messages import AIMessage, ToolMessage
 
+from helpers.exercises.registry import AnswerSet, KnownWrong
+
 
 def execute_tool_calls(ai_message: AIMessage, tools_by_name: dict) -> list[ToolMessage]:
     """Reference: invoke each tool with the whole ToolCall, so LangChain builds the paired ToolMessage."""
@@ -71,11 +73,18 @@ def crashing(ai_message, tools_by_name):
     return tools_by_name[None].invoke(ai_message)  # type: ignore[index]
 
 
-def stub(ai_message, tools_by_name):
-    """The shipped stub."""
-    raise NotImplementedError("write execute_tool_calls")
+_ONCE = "each call runs the tool exactly once"
 
-
-SOLUTIONS = [execute_tool_calls, execute_tool_calls_by_hand]
-WRONG = [wrong_returns_raw_results, wrong_invented_ids, wrong_python_str, wrong_first_call_only,
-         wrong_never_runs, wrong_runs_twice]
+EXECUTE_CALLS = AnswerSet(
+    solutions={"invoke the whole ToolCall": execute_tool_calls, "build the ToolMessage by hand": execute_tool_calls_by_hand},
+    wrong={
+        "returns raw results": KnownWrong(wrong_returns_raw_results, fails=("one call, one ToolMessage with the call's id",)),
+        "invents ids from positions": KnownWrong(wrong_invented_ids, fails=("ids come from the calls, not from positions",)),
+        "str(dict) is not JSON": KnownWrong(wrong_python_str, fails=("a dict result arrives as JSON text",)),
+        "answers the first call only": KnownWrong(wrong_first_call_only,
+                                                  fails=("ids come from the calls, not from positions", _ONCE)),
+        "never runs the tools": KnownWrong(wrong_never_runs, fails=(_ONCE,)),
+        "runs each tool twice": KnownWrong(wrong_runs_twice, fails=(_ONCE,), status="fail"),
+    },
+    crashing={"KeyError": crashing},
+)

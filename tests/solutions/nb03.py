@@ -6,6 +6,8 @@ import asyncio
 
 from langchain_core.messages import AIMessage, ToolMessage
 
+from helpers.exercises.registry import AnswerSet, KnownWrong
+
 
 def _error(call: dict, text: str) -> ToolMessage:
     return ToolMessage(content=f"Error: {text}", tool_call_id=call["id"], name=call["name"], status="error")
@@ -30,8 +32,8 @@ async def run_tool_calls(ai_message: AIMessage, tools: list) -> list[ToolMessage
     return results
 
 
-def run_tool_calls_sync(ai_message: AIMessage, tools: list) -> list[ToolMessage]:
-    """Reference (plain function): the same pairing, one call after another."""
+def _one_after_another(ai_message: AIMessage, tools: list, run_one) -> list[ToolMessage]:
+    """Answer every call in order: ``run_one(tool, call) -> ToolMessage``; failures become error results."""
     by_name = {t.name: t for t in tools}
     results = []
     for call in ai_message.tool_calls:
@@ -40,12 +42,17 @@ def run_tool_calls_sync(ai_message: AIMessage, tools: list) -> list[ToolMessage]
             results.append(_error(call, f"{call['name']} is not a valid tool"))
             continue
         try:
-            results.append(tool.invoke(call))
+            results.append(run_one(tool, call))
         except Exception as exc:  # noqa: BLE001
             results.append(_error(call, str(exc)))
     for call in ai_message.invalid_tool_calls:
         results.append(_error(call, "arguments are not valid JSON"))
     return results
+
+
+def run_tool_calls_sync(ai_message: AIMessage, tools: list) -> list[ToolMessage]:
+    """Reference (plain function): the same pairing, one call after another."""
+    return _one_after_another(ai_message, tools, lambda tool, call: tool.invoke(call))
 
 
 # -- known-wrong answers ---------------------------------------------------------------------
@@ -132,17 +139,47 @@ async def wrong_forgets_await(ai_message, tools):
     ]
 
 
+def wrong_edits_tool_results(ai_message, tools):
+    """Reads each order with the tool's plain arguments and edits the dict it gets back, in place.
+
+    Its ToolMessages carry the edited product names, so the pairing check fails; and the edit
+    must not reach the checker's own data (each case gets fresh copies), or the reference
+    answers would fail afterwards.
+    """
+    import json
+
+    def edit_then_answer(tool, call):
+        result = tool.invoke(call["args"])
+        if isinstance(result, dict):
+            result["product"] = result.get("product", "").upper()  # the in-place edit
+            result = json.dumps(result)
+        return ToolMessage(content=result, tool_call_id=call["id"], name=call["name"])
+
+    return _one_after_another(ai_message, tools, edit_then_answer)
+
+
 async def crashing(ai_message, tools):
     """Crashes inside the coroutine (the checker must report it, not raise)."""
     raise TypeError("boom inside run_tool_calls")
 
 
-async def stub(ai_message, tools):
-    """The shipped stub."""
-    raise NotImplementedError("write run_tool_calls")
+_INVALID = "an invalid call (not JSON) is answered, not run"
+_EXCEPTION = "a tool exception becomes an error result"
 
-
-SOLUTIONS = [run_tool_calls, run_tool_calls_sync]
-WRONG = [wrong_pairs_by_completion, wrong_no_error_handling, wrong_skips_invalid_calls,
-         wrong_repairs_invalid_calls, wrong_error_without_status, wrong_catches_only_tool_exception,
-         wrong_forgets_await]
+RUN_TOOL_CALLS = AnswerSet(
+    solutions={"async, concurrent": run_tool_calls, "plain def, one after another": run_tool_calls_sync},
+    wrong={
+        "pairs by completion order": KnownWrong(wrong_pairs_by_completion, fails=("out-of-order completion still pairs by id",)),
+        "no error handling": KnownWrong(wrong_no_error_handling,
+                                        fails=("unknown tool name becomes an error result", _EXCEPTION)),
+        "skips invalid calls": KnownWrong(wrong_skips_invalid_calls, fails=(_INVALID,), status="fail"),
+        "repairs invalid calls": KnownWrong(wrong_repairs_invalid_calls, fails=(_INVALID,), status="fail"),
+        "error text without status": KnownWrong(wrong_error_without_status, fails=(_EXCEPTION,), status="fail"),
+        "catches only ToolException": KnownWrong(wrong_catches_only_tool_exception,
+                                                 fails=(_EXCEPTION, "arguments that fail the schema become an error result")),
+        "forgets await": KnownWrong(wrong_forgets_await, fails=("every call answered once, status success",), status="fail"),
+        "edits what a tool returned": KnownWrong(wrong_edits_tool_results,
+                                                 fails=("out-of-order completion still pairs by id",), status="fail"),
+    },
+    crashing={"TypeError inside the coroutine": crashing},
+)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from langchain.tools import ToolRuntime, tool
 
 from helpers.domain import DomainError, OrderStore
+from helpers.exercises.registry import AnswerSet, KnownWrong
 
 ORDERS = OrderStore()
 
@@ -90,17 +91,25 @@ def wrong_keeps_user_id(order_id: str, user_id: str, runtime: ToolRuntime[Suppor
 
 
 @tool
-def stub(order_id: str, user_id: str) -> dict:
-    """The shipped stub: the unsafe signature, to be migrated."""
-    raise NotImplementedError("move user_id from the model's arguments to runtime.context")
-
-
-@tool
 def crashing(order_id: str, runtime: ToolRuntime[SupportContext]) -> dict:
     """A bug: raises KeyError."""
     return {}["missing"]
 
 
-SOLUTIONS = [solution, solution_other_param_name]
-WRONG = [wrong_user_id_from_model, wrong_hard_coded_user, wrong_no_ownership_check, wrong_raises, wrong_returns_text,
-         wrong_bare_runtime, wrong_keeps_user_id]
+_DENIED = "user-7 asking for A1024 gets permission_denied (returned, not raised)"
+_SCHEMA = "the model sees only order_id"
+
+USER_SCOPED_LOOKUP = AnswerSet(
+    solutions={"runtime": solution, "another parameter name": solution_other_param_name},
+    wrong={
+        "user id from the model": KnownWrong(wrong_user_id_from_model, fails=(_SCHEMA,)),
+        "hard-coded user": KnownWrong(wrong_hard_coded_user, fails=("user-7 gets their own order B2048",)),
+        "no ownership check": KnownWrong(wrong_no_ownership_check, fails=(_DENIED,), status="fail"),
+        "raises the refusal": KnownWrong(wrong_raises, fails=(_DENIED, "an unknown order gives order_not_found")),
+        "returns text": KnownWrong(wrong_returns_text, fails=("user-42 gets their order A1024",)),
+        "bare ToolRuntime": KnownWrong(
+            wrong_bare_runtime, fails=("the runtime is typed ToolRuntime[SupportContext] (no Pydantic warnings)",)),
+        "keeps user_id in the signature": KnownWrong(wrong_keeps_user_id, fails=(_SCHEMA,)),
+    },
+    crashing={"KeyError": crashing},
+)

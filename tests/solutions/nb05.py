@@ -1,5 +1,8 @@
 """Reference predictions and known-wrong predictions for exercise 05.1 (predict, then run)."""
 
+from helpers.exercises import nb05
+from helpers.exercises.registry import AnswerSet, KnownWrong
+
 SOLUTION = {
     "a": "ToolMessage",
     "b": "raw",
@@ -29,10 +32,6 @@ WRONG_ARTIFACT_TUPLE = {**SOLUTION, "g": "raw", "h": "ToolMessage"}
 #: a label that does not exist
 WRONG_UNKNOWN_LABEL = {**SOLUTION, "a": "json"}
 
-WRONG = [WRONG_ALWAYS_TOOLMESSAGE, WRONG_MIXIN_IS_A_CONTRACT, WRONG_LIST_IS_A_COMMAND, WRONG_MIXED_LIST_PASSES,
-         WRONG_ARTIFACT_TUPLE, WRONG_UNKNOWN_LABEL]
-
-
 class CrashingPredictions(dict):
     """A dict whose lookups raise: the check must report an error, not raise."""
 
@@ -42,3 +41,22 @@ class CrashingPredictions(dict):
 
 def crashing():
     return CrashingPredictions(SOLUTION)
+
+
+def _cases(ids: str) -> tuple[str, ...]:
+    """The case names of case ids ``"cd"``: ``("case c (...)", "case d (...)")``."""
+    return tuple(f"case {cid} ({nb05.TITLES[cid]})" for cid in ids)
+
+
+PREDICT_THEN_RUN = AnswerSet(
+    solutions={"the pinned versions' outcomes": SOLUTION},
+    wrong={
+        "always ToolMessage": KnownWrong(WRONG_ALWAYS_TOOLMESSAGE, fails=_cases("bcdeh"), status="fail"),
+        "the mixin is a contract": KnownWrong(WRONG_MIXIN_IS_A_CONTRACT, fails=_cases("cd"), status="fail"),
+        "a list of Commands is a Command": KnownWrong(WRONG_LIST_IS_A_COMMAND, fails=_cases("e"), status="fail"),
+        "a mixed list passes through": KnownWrong(WRONG_MIXED_LIST_PASSES, fails=_cases("f"), status="fail"),
+        "the artifact tuple comes back": KnownWrong(WRONG_ARTIFACT_TUPLE, fails=_cases("gh"), status="fail"),
+        "a label that does not exist": KnownWrong(WRONG_UNKNOWN_LABEL, fails=_cases("a"), status="fail"),
+    },
+    crashing={"lookups raise": crashing()},
+)

@@ -9,6 +9,8 @@ from langchain.tools import ToolRuntime, tool
 from langgraph.graph import END
 from langgraph.types import Command
 
+from helpers.exercises.registry import AnswerSet, KnownWrong
+
 
 @dataclass
 class SupportContext:
@@ -101,6 +103,28 @@ def crashing(request_id: str, runtime: ToolRuntime[SupportContext]) -> Command:
     return {}["missing"]
 
 
-SOLUTIONS = [solution]
-WRONG = [wrong_returns_text, wrong_state_only, wrong_message_only, wrong_hard_coded_id, wrong_stage_value,
-         wrong_vague_message, wrong_user_id_argument, wrong_goto_end, wrong_two_messages, wrong_return_direct]
+_STATE = "program state: refund_stage becomes 'submitted'"
+_PAIRS = "the model: one ToolMessage answers the same tool call id"
+
+MARK_SUBMITTED = AnswerSet(
+    solutions={"Command with a ToolMessage": solution},
+    wrong={
+        "returns text": KnownWrong(wrong_returns_text, fails=(_STATE,)),
+        "state only": KnownWrong(wrong_state_only, fails=(_PAIRS,)),
+        "message only": KnownWrong(wrong_message_only, fails=(_STATE,)),
+        "hard-coded tool_call_id": KnownWrong(wrong_hard_coded_id, fails=(_PAIRS,)),
+        "another stage name": KnownWrong(wrong_stage_value, fails=(_STATE,)),
+        "vague message": KnownWrong(wrong_vague_message, fails=("the ToolMessage tells the model the request id",),
+                                    status="fail"),
+        "user id from the model": KnownWrong(wrong_user_id_argument, fails=("the model fills only request_id",)),
+        "goto END": KnownWrong(wrong_goto_end, fails=("the Command does not route (no goto): the model speaks next",),
+                               status="fail"),
+        "two ToolMessages": KnownWrong(wrong_two_messages, fails=(_PAIRS,), status="fail"),
+        "return_direct": KnownWrong(
+            wrong_return_direct, fails=("end to end in create_agent: stage submitted, the model gets the last word",),
+            status="fail"),
+    },
+    crashing={"KeyError": crashing},
+    # the notebook's stub is annotated ToolRuntime[SupportContext]; the checker's context has the same shape
+    stub_names={"SupportContext": SupportContext},
+)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from helpers.exercises.registry import AnswerSet, KnownWrong
+
 
 def merge_quotes(current: dict[str, float], update: dict[str, float]) -> dict[str, float]:
     """Reference: union of both dicts; on a shared order id keep the smaller amount."""
@@ -54,11 +56,19 @@ def crashing(current, update):
     return {**current, **{k: min(current[k], v) for k, v in update.items()}}
 
 
-WRONG = {
-    "last write wins": wrong_last_wins,
-    "mutates its argument": wrong_mutates,
-    "keeps the larger amount": wrong_keeps_larger,
-    "drops earlier orders": wrong_only_update,
-    "forgets to return": wrong_forgets_return,
-}
-SOLUTIONS = {"loop": merge_quotes, "comprehension": merge_quotes_comprehension}
+_CONFLICT = "a conflict keeps the smaller amount, whichever write comes first"
+_MERGED = "different orders are merged; empty sides change nothing"
+
+MERGE_QUOTES = AnswerSet(
+    solutions={"loop": merge_quotes, "comprehension": merge_quotes_comprehension},
+    wrong={
+        "last write wins": KnownWrong(wrong_last_wins, fails=(_CONFLICT, "two parallel nodes in a StateGraph, in both orders"),
+                                      status="fail"),
+        "mutates its argument": KnownWrong(wrong_mutates, fails=("the arguments are not modified",), status="fail"),
+        "keeps the larger amount": KnownWrong(wrong_keeps_larger, fails=(_CONFLICT,), status="fail"),
+        "drops earlier orders": KnownWrong(wrong_only_update, fails=(_MERGED,), status="fail"),
+        "forgets to return": KnownWrong(wrong_forgets_return, fails=(_MERGED, _CONFLICT, "the arguments are not modified"),
+                                        status="fail"),
+    },
+    crashing={"KeyError": crashing},
+)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from langgraph.types import Command
 
+from helpers.exercises.registry import AnswerSet, KnownWrong
+
 
 def decide(payload: dict) -> dict:
     """The approval policy: approve within the refundable amount, otherwise edit down to it."""
@@ -89,15 +91,19 @@ def crashing_always_approve(graph, config, request):
     return out.value
 
 
-SOLUTIONS = {"v2": finish_refund, "v1": finish_refund_v1}
-WRONG = {
-    "resumes once": wrong_resume_once,
-    "always edits": wrong_always_edit,
-    "restarts instead of resuming": wrong_restarts,
-    "returns the interrupted result": wrong_returns_interrupted,
-}
-CRASHING = {
-    "plain string resume": crashing_plain_string,
-    "resume on another thread": crashing_other_thread,
-    "always approve": crashing_always_approve,
-}
+FINISH_REFUND = AnswerSet(
+    solutions={"v2": finish_refund, "v1": finish_refund_v1},
+    wrong={
+        "resumes once": KnownWrong(wrong_resume_once, fails=("two orders: both interrupts are answered and the run ends",)),
+        "always edits": KnownWrong(wrong_always_edit, fails=("an amount within the refundable amount is approved",)),
+        "restarts instead of resuming": KnownWrong(
+            wrong_restarts, fails=("the request is sent once and resumed on the same thread",)),
+        "returns the interrupted result": KnownWrong(wrong_returns_interrupted, fails=("the final state is returned",),
+                                                     status="fail"),
+    },
+    crashing={
+        "plain string resume": crashing_plain_string,
+        "resume on another thread": crashing_other_thread,
+        "always approve": crashing_always_approve,
+    },
+)

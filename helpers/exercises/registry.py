@@ -1,0 +1,159 @@
+"""The exercise registry: every exercise of the course, listed once.
+
+Each :class:`ExerciseEntry` says where an exercise lives: its id, its notebook, its title, the
+checker (an :class:`~helpers.exercises.core.Exercise` in ``helpers/exercises/nbNN.py``) and its
+answers (an :class:`AnswerSet` in ``tests/solutions/nbNN.py``: reference solutions, known-wrong
+answers with the case each must fail, crashing answers). The contract test
+(``tests/test_exercise_contract.py``) runs over this list; the progress table
+(:mod:`helpers.progress`) reads it without importing any checker.
+
+Adding an exercise (e.g. for notebook 09) takes three steps:
+
+1. the checker: ``helpers/exercises/nb09.py`` defines ``RETRY_SAFELY = Exercise("09.1", "title", [...])``
+   and notebook 09 calls ``nb09.RETRY_SAFELY.check(answer_name)`` on the stub the learner edits;
+2. the answers: ``tests/solutions/nb09.py`` defines ``RETRY_SAFELY = AnswerSet(solutions={...},
+   wrong={"name": KnownWrong(answer, fails=("case name",))}, crashing={...}, stub_names={...})``;
+3. one line below: ``entry("09.1", "09_errors_and_high_risk_tools.ipynb", "title", "RETRY_SAFELY")``.
+
+The contract test then checks that the references pass, each wrong answer fails its case, each
+crashing answer becomes feedback, the notebook's own stub says "not solved yet", the notebook
+calls the exercise, and no notebook calls an exercise that is not here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .results import Verdict
+
+if TYPE_CHECKING:
+    from .core import Exercise
+
+__all__ = ["EXERCISES", "AnswerSet", "ExerciseEntry", "KnownWrong", "entry", "get", "notebook_key"]
+
+
+def notebook_key(notebook: str) -> str:
+    """``"03"`` for ``"03"``, ``"03_toolmessage_pairing"`` or ``"03_toolmessage_pairing.ipynb"`` (a
+    path is reduced to its file name); any other text is returned stripped."""
+    name = notebook.replace("\\", "/").rsplit("/", 1)[-1].strip()
+    head = name.split("_", 1)[0].removesuffix(".ipynb")
+    return head if len(head) == 2 and head.isdigit() else name.removesuffix(".ipynb")
+
+
+@dataclass(frozen=True)
+class ExerciseEntry:
+    """One registered exercise.
+
+    Attributes:
+        id: ``"NN.k"``, the same as the checker's ``Exercise.id``.
+        notebook: the notebook file that holds it, e.g. ``"03_toolmessage_pairing.ipynb"``.
+        title: the same as the checker's ``Exercise.title`` (shown in the progress table).
+        checker: ``"module:ATTRIBUTE"`` of the :class:`~helpers.exercises.core.Exercise`.
+        answers: ``"module:ATTRIBUTE"`` of its :class:`AnswerSet` (in ``tests/solutions``).
+    """
+
+    id: str
+    notebook: str
+    title: str
+    checker: str
+    answers: str
+
+    @property
+    def notebook_key(self) -> str:
+        """The notebook's two-digit number, e.g. ``"03"``."""
+        return notebook_key(self.notebook)
+
+    @property
+    def attribute(self) -> str:
+        """The checker's attribute name, e.g. ``"RUN_TOOL_CALLS"`` (``nb03.RUN_TOOL_CALLS`` in the notebook)."""
+        return self.checker.rsplit(":", 1)[1]
+
+    @property
+    def module_name(self) -> str:
+        """The checker module's short name, e.g. ``"nb03"``."""
+        return self.checker.rsplit(":", 1)[0].rsplit(".", 1)[-1]
+
+    def exercise(self) -> Exercise:
+        """Import and return the checker."""
+        return _load(self.checker)
+
+    def answer_set(self) -> AnswerSet:
+        """Import and return the answers (needs the repository's ``tests`` package on the path)."""
+        return _load(self.answers)
+
+
+def _load(target: str) -> Any:
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+@dataclass(frozen=True)
+class KnownWrong:
+    """A known-wrong answer and the case(s) it exists to catch.
+
+    Attributes:
+        answer: the answer, as a learner would pass it to ``check``.
+        fails: names of the cases it must not pass (each must be a case of the exercise).
+        status: if set, every case it does not pass must have this verdict (e.g. ``"fail"``:
+            a hidden check catches it, it does not crash).
+    """
+
+    answer: Any
+    fails: tuple[str, ...]
+    status: Verdict | None = None
+
+
+@dataclass(frozen=True)
+class AnswerSet:
+    """Reference solutions, known-wrong answers and crashing answers of one exercise.
+
+    Attributes:
+        solutions: ``{name: answer}``, each must pass every case.
+        wrong: ``{name: KnownWrong}``, each must fail the cases it names.
+        crashing: ``{name: answer}`` whose code raises: each must become ERROR feedback, never an exception.
+        stub_names: names (other than the notebook's imports) that the notebook's stub needs when
+            its definition is run on its own, e.g. ``{"SupportContext": CheckContext}`` for a
+            ``ToolRuntime[SupportContext]`` annotation.
+    """
+
+    solutions: Mapping[str, Any]
+    wrong: Mapping[str, KnownWrong]
+    crashing: Mapping[str, Any]
+    stub_names: Mapping[str, Any] = field(default_factory=dict)
+
+
+def entry(id: str, notebook: str, title: str, attribute: str, *, module: str | None = None) -> ExerciseEntry:
+    """An :class:`ExerciseEntry` by the course's convention: checker ``helpers.exercises.nbNN:ATTRIBUTE``,
+    answers ``tests.solutions.nbNN:ATTRIBUTE`` (``NN`` from the id, or ``module`` if given)."""
+    name = module or f"nb{id.split('.', 1)[0]}"
+    return ExerciseEntry(id, notebook, title, f"helpers.exercises.{name}:{attribute}", f"tests.solutions.{name}:{attribute}")
+
+
+#: Every exercise of the course, in course order.
+EXERCISES: tuple[ExerciseEntry, ...] = (
+    entry("00.1", "00_start_here.ipynb", "ids of the tool calls in an AIMessage", "TOOL_CALL_IDS"),
+    entry("01.1", "01_function_to_tool.ipynb", "a refund-request tool with a safe schema", "REFUND_TOOL"),
+    entry("02.1", "02_tool_calls_are_requests.ipynb", "execute the tool calls of one AIMessage", "EXECUTE_CALLS"),
+    entry("03.1", "03_toolmessage_pairing.ipynb", "run_tool_calls: answer every call with its own id", "RUN_TOOL_CALLS"),
+    entry("04.1", "04_tool_runtime.ipynb", "a user-scoped order tool", "USER_SCOPED_LOOKUP"),
+    entry("05.1", "05_return_values_and_tooloutputmixin.ipynb", "predict what comes out", "PREDICT_THEN_RUN"),
+    entry("06.1", "06_command_state_updates.ipynb", "mark_refund_submitted serves program state and the model",
+          "MARK_SUBMITTED"),
+    entry("07.1", "07_reducers_and_parallel_writes.ipynb", "a reducer for parallel refund quotes", "MERGE_QUOTES"),
+    entry("08.1", "08_interrupt_and_resume.ipynb", "answer the approval interrupts and finish the run", "FINISH_REFUND"),
+)
+
+
+def get(exercise_id: str) -> ExerciseEntry:
+    """The entry of ``exercise_id``.
+
+    Raises:
+        KeyError: no exercise has this id (the message lists the known ids).
+    """
+    for item in EXERCISES:
+        if item.id == exercise_id:
+            return item
+    raise KeyError(f"no exercise {exercise_id!r} is registered (known: {', '.join(e.id for e in EXERCISES)})")

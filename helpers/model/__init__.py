@@ -1,0 +1,58 @@
+"""The course's chat models: the scripted player, the provider rules, request recording, the factory.
+
+One job per module:
+
+* :mod:`helpers.model.script`: script steps (``tool_call``, ``invalid_tool_call``, ``reply``) and
+  their validation (``ScriptError``);
+* :mod:`helpers.model.rules`: the provider rules (``ProviderRule``, ``ProviderRuleError``,
+  ``check_history``) with OpenAI's wording for each;
+* :mod:`helpers.model.recording`: ``RecordedRequest`` / ``RequestLog``, shared by the scripted and
+  the real model; ``payload()`` is the body ``ChatOpenAI`` sends;
+* :mod:`helpers.model.scripted`: the player, ``ScriptedChatModel``;
+* :mod:`helpers.model.real`: the real model, a ``ChatOpenAI`` that records its requests;
+* :mod:`helpers.model.factory`: environment -> model (``read_model_config``, ``describe_model``,
+  the environment variables and the DashScope recipe);
+* :mod:`helpers.model.live`: the two kinds of model cell: ``scripted_model`` (a protocol case),
+  ``live_model`` (a live cell; ``chat_model`` is its old name) and ``live_verdict``.
+"""
+
+from .factory import (
+    ModelConfig,
+    ModelConfigError,
+    describe_model,
+    read_model_config,
+    real_model_configured,
+)
+from .live import LiveVerdict, chat_model, is_live, live_model, live_verdict, scripted_model
+from .recording import RecordedRequest, RequestLog
+from .rules import ProviderRule, ProviderRuleError, check_history
+from .script import ScriptError, Step, invalid_tool_call, reply, tool_call, validate_script
+from .scripted import InterleavedConversationsError, ScriptedChatModel, ScriptExhaustedError
+
+__all__ = [
+    "InterleavedConversationsError",
+    "LiveVerdict",
+    "ModelConfig",
+    "ModelConfigError",
+    "ProviderRule",
+    "ProviderRuleError",
+    "RecordedRequest",
+    "RequestLog",
+    "ScriptError",
+    "ScriptExhaustedError",
+    "ScriptedChatModel",
+    "Step",
+    "chat_model",
+    "check_history",
+    "describe_model",
+    "invalid_tool_call",
+    "is_live",
+    "live_model",
+    "live_verdict",
+    "read_model_config",
+    "real_model_configured",
+    "reply",
+    "scripted_model",
+    "tool_call",
+    "validate_script",
+]

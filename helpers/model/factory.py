@@ -1,0 +1,322 @@
+"""The model factory: environment -> model. Offline by default; a real model only when configured.
+
+Environment variables (a real model is opt-in; values are never printed):
+
+=============================  ======================================================================
+``COURSE_MODEL``               the model name, e.g. ``gpt-4o-mini`` or ``qwen-plus``. Setting it opts in.
+``OPENAI_API_KEY``             the key, required once ``COURSE_MODEL`` is set (except on DashScope,
+                               see below).
+``OPENAI_BASE_URL``            optional: any OpenAI-compatible endpoint (an ``http(s)://`` URL ending
+                               before ``/chat/completions``). Setting it without ``COURSE_MODEL`` is an
+                               error.
+``DASHSCOPE_API_KEY``          the key when ``OPENAI_BASE_URL`` is DashScope's (host
+                               ``dashscope.aliyuncs.com``, ``dashscope-intl.aliyuncs.com`` or another
+                               ``dashscope-<region>.aliyuncs.com``); preferred there over
+                               ``OPENAI_API_KEY``, so an OpenAI key is not sent to DashScope.
+``COURSE_MODEL_TIMEOUT``       seconds one request may take, default ``60`` (1-600).
+``COURSE_MODEL_MAX_RETRIES``   retries after a failed request, default ``1`` (0-5).
+=============================  ======================================================================
+
+``OPENAI_API_KEY`` (or ``DASHSCOPE_API_KEY``) alone does not opt in: many machines have a key set
+for other work, and the course must stay offline unless asked.
+
+DashScope / Qwen, the exact recipe (mainland China endpoint; international accounts use
+``https://dashscope-intl.aliyuncs.com/compatible-mode/v1``)::
+
+    export COURSE_MODEL=qwen-plus
+    export OPENAI_BASE_URL=https://dashscope.aliyuncs.com/compatible-mode/v1
+    export DASHSCOPE_API_KEY=sk-...        # your DashScope key
+    make lab
+
+OpenAI::
+
+    export COURSE_MODEL=gpt-4o-mini
+    export OPENAI_API_KEY=sk-...
+    make lab
+
+Bad configuration stops with :class:`ModelConfigError` naming the variable and never showing its
+value: a half-configured environment names the missing variable; ``OPENAI_BASE_URL`` that is not
+an ``http(s)`` URL (a key pasted into it, say) is refused; ``COURSE_MODEL`` that looks like a key is
+refused; keys are stripped of surrounding spaces and line breaks and refused when a space, line
+break or non-ASCII character remains inside.
+
+The real model is ``ChatOpenAI(model=..., api_key=..., base_url=..., temperature=0,
+timeout=COURSE_MODEL_TIMEOUT, max_retries=COURSE_MODEL_MAX_RETRIES)`` (langchain-openai 1.7.4,
+the chat.completions API), a subclass that records its requests
+(:func:`~helpers.model.real.recording_chat_openai`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from langchain_core.language_models import BaseChatModel
+
+from .scripted import ScriptedChatModel
+
+__all__ = [
+    "DEFAULT_MAX_RETRIES",
+    "DEFAULT_TIMEOUT",
+    "ModelConfig",
+    "ModelConfigError",
+    "describe_model",
+    "model_from_env",
+    "read_model_config",
+    "real_model_configured",
+]
+
+#: Seconds one request may take unless ``COURSE_MODEL_TIMEOUT`` says otherwise.
+DEFAULT_TIMEOUT = 60.0
+#: Retries after a failed request unless ``COURSE_MODEL_MAX_RETRIES`` says otherwise.
+DEFAULT_MAX_RETRIES = 1
+
+_DASHSCOPE_HOST = re.compile(r"^dashscope(-[a-z0-9]+)?\.aliyuncs\.com$")
+_MODEL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$")
+_KEY_LIKE = re.compile(r"^(sk|gsk|pk|rk)[-_]|^AIza|^Bearer\b|[A-Za-z0-9]{24,}", re.IGNORECASE)
+_NOT_SHOWN = "(its value is not shown, in case it holds a key)"
+
+Endpoint = Literal["openai", "dashscope", "custom"]
+
+
+class ModelConfigError(RuntimeError):
+    """The environment configures a real model wrongly or only partly.
+
+    The message names the variable to fix and never contains a variable's value (except a
+    ``COURSE_MODEL`` that passed the model-name check).
+    """
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """A complete real-model configuration read from the environment.
+
+    Attributes:
+        model: the model name (``COURSE_MODEL``).
+        api_key: the key (never in ``repr``).
+        key_variable: where the key came from: ``"OPENAI_API_KEY"`` or ``"DASHSCOPE_API_KEY"``.
+        base_url: the endpoint, or ``None`` for OpenAI's (never in ``repr``).
+        timeout: seconds per request.
+        max_retries: retries after a failed request.
+    """
+
+    model: str
+    api_key: str = field(repr=False)
+    key_variable: str
+    base_url: str | None = field(default=None, repr=False)
+    timeout: float = DEFAULT_TIMEOUT
+    max_retries: int = DEFAULT_MAX_RETRIES
+
+    @property
+    def endpoint(self) -> Endpoint:
+        """``"openai"`` (no base URL), ``"dashscope"`` (a DashScope host) or ``"custom"``."""
+        return _endpoint(self.base_url)
+
+
+def _endpoint(base_url: str | None) -> Endpoint:
+    if not base_url:
+        return "openai"
+    host = (urlsplit(base_url).hostname or "").lower()
+    return "dashscope" if _DASHSCOPE_HOST.match(host) else "custom"
+
+
+def _value(env: Mapping[str, str], name: str) -> str:
+    return (env.get(name) or "").strip()
+
+
+def real_model_configured(env: Mapping[str, str] | None = None) -> bool:
+    """True when the environment opts in to a real model (``COURSE_MODEL`` or ``OPENAI_BASE_URL`` set).
+
+    Args:
+        env: a mapping to read instead of ``os.environ`` (for tests).
+    """
+    env = os.environ if env is None else env
+    return bool(_value(env, "COURSE_MODEL") or _value(env, "OPENAI_BASE_URL"))
+
+
+def _key_in(variable: str, problem: str, belongs: str) -> ModelConfigError:
+    """The error for a key pasted into ``variable`` (the value is not shown)."""
+    return ModelConfigError(
+        f"{variable} {problem}: it looks like an API key (its value is not shown). Put the key in "
+        f"OPENAI_API_KEY (or DASHSCOPE_API_KEY) and {belongs}, in {variable}"
+    )
+
+
+def _check_model_name(name: str, secrets: Sequence[str]) -> None:
+    if name in secrets or _KEY_LIKE.search(name):
+        raise _key_in("COURSE_MODEL", "does not look like a model name", "the model name, e.g. qwen-plus or gpt-4o-mini")
+    if not _MODEL_NAME.match(name):
+        raise ModelConfigError(
+            f"COURSE_MODEL is not a model name {_NOT_SHOWN}: use letters, digits and . _ : / @ + - only, "
+            "e.g. qwen-plus or gpt-4o-mini"
+        )
+
+
+def _check_base_url(url: str, secrets: Sequence[str]) -> None:
+    if url in secrets or _KEY_LIKE.match(url):
+        raise _key_in("OPENAI_BASE_URL", "is not an http(s) URL",
+                      "the endpoint, e.g. https://dashscope.aliyuncs.com/compatible-mode/v1")
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+    except ValueError:
+        parts, host = None, None
+    if parts is None or parts.scheme not in ("http", "https") or not host or re.search(r"\s", url):
+        raise ModelConfigError(
+            f"OPENAI_BASE_URL is not an http(s) URL {_NOT_SHOWN}: set it to the endpoint's address, e.g. "
+            "https://dashscope.aliyuncs.com/compatible-mode/v1, or unset it to use OpenAI"
+        )
+    if parts.username or parts.password or any(s and s in url for s in secrets):
+        raise ModelConfigError(
+            "OPENAI_BASE_URL holds a user name, password or key (its value is not shown): put the key in "
+            "OPENAI_API_KEY (or DASHSCOPE_API_KEY) and only the address in OPENAI_BASE_URL"
+        )
+    if parts.path.rstrip("/").endswith("/chat/completions"):
+        raise ModelConfigError(
+            "OPENAI_BASE_URL ends with /chat/completions: give the base address only (e.g. .../compatible-mode/v1); "
+            "the client adds /chat/completions itself"
+        )
+
+
+def _clean_key(name: str, raw: str | None) -> str:
+    """The key stripped of surrounding whitespace; refuse one that still has spaces or odd characters."""
+    key = (raw or "").strip()
+    if not key:
+        return ""
+    if re.search(r"\s", key):
+        raise ModelConfigError(
+            f"{name} has a space or a line break inside it (its value is not shown): paste the key alone, "
+            "without a 'Bearer ' prefix, quotes or a second key"
+        )
+    if not key.isascii() or not key.isprintable() or key[0] in "\"'" or key[-1] in "\"'":
+        raise ModelConfigError(
+            f"{name} contains quotes or characters that are not plain ASCII (its value is not shown), often "
+            "curly quotes or an invisible character picked up while copying: paste the key again"
+        )
+    return key
+
+
+def _number(env: Mapping[str, str], name: str, default: float, low: float, high: float, *, integer: bool) -> float:
+    raw = _value(env, name)
+    if not raw:
+        return default
+    try:
+        value = int(raw) if integer else float(raw)
+    except ValueError:
+        value = None
+    if value is None or not (low <= value <= high):
+        kind = "a whole number" if integer else "a number of seconds"
+        raise ModelConfigError(f"{name} must be {kind} from {low:g} to {high:g} {_NOT_SHOWN}; unset it for {default:g}")
+    return value
+
+
+def read_model_config(env: Mapping[str, str] | None = None) -> ModelConfig | None:
+    """Read the real-model configuration from the environment.
+
+    Args:
+        env: a mapping to read instead of ``os.environ`` (for tests).
+
+    Returns:
+        ``None`` when no real model is configured (neither ``COURSE_MODEL`` nor ``OPENAI_BASE_URL``
+        set; a key alone does not count), else a complete :class:`ModelConfig`.
+
+    Raises:
+        ModelConfigError: a variable is missing or malformed (see the module docstring); the
+            message names it and shows no value.
+    """
+    env = os.environ if env is None else env
+    if not real_model_configured(env):
+        return None
+    openai_key = _clean_key("OPENAI_API_KEY", env.get("OPENAI_API_KEY"))
+    dashscope_key = _clean_key("DASHSCOPE_API_KEY", env.get("DASHSCOPE_API_KEY"))
+    secrets = [k for k in (openai_key, dashscope_key) if k]
+    name = _value(env, "COURSE_MODEL")
+    base_url = _value(env, "OPENAI_BASE_URL") or None
+    if name:
+        _check_model_name(name, secrets)
+    if base_url:
+        _check_base_url(base_url, secrets)
+    if not name:
+        raise ModelConfigError(
+            "OPENAI_BASE_URL is set but COURSE_MODEL is missing: set COURSE_MODEL to the model name "
+            "(e.g. qwen-plus), or unset OPENAI_BASE_URL to stay on the offline scripted model"
+        )
+    endpoint = _endpoint(base_url)
+    if endpoint == "dashscope" and dashscope_key:
+        key, key_variable = dashscope_key, "DASHSCOPE_API_KEY"
+    else:
+        key, key_variable = openai_key, "OPENAI_API_KEY"
+    if not key:
+        if endpoint == "dashscope":
+            missing = "DASHSCOPE_API_KEY (or OPENAI_API_KEY) is missing: set DASHSCOPE_API_KEY to your DashScope key"
+        elif dashscope_key:
+            missing = ("OPENAI_API_KEY is missing; DASHSCOPE_API_KEY is set, but it is used only with DashScope's "
+                       "endpoint: also set OPENAI_BASE_URL=https://dashscope.aliyuncs.com/compatible-mode/v1 "
+                       "(international: https://dashscope-intl.aliyuncs.com/compatible-mode/v1)")
+        else:
+            missing = "OPENAI_API_KEY is missing: set OPENAI_API_KEY"
+        raise ModelConfigError(
+            f"COURSE_MODEL={name} is set but {missing}, or unset COURSE_MODEL to stay on the offline scripted model"
+        )
+    return ModelConfig(
+        model=name,
+        api_key=key,
+        key_variable=key_variable,
+        base_url=base_url,
+        timeout=_number(env, "COURSE_MODEL_TIMEOUT", DEFAULT_TIMEOUT, 1, 600, integer=False),
+        max_retries=int(_number(env, "COURSE_MODEL_MAX_RETRIES", DEFAULT_MAX_RETRIES, 0, 5, integer=True)),
+    )
+
+
+def model_from_env(offline_script: Sequence[Any] = (), *, env: Mapping[str, str] | None = None,
+                   **scripted_kwargs: Any) -> BaseChatModel:
+    """The configured real model, or offline ``ScriptedChatModel(script=offline_script)``.
+
+    Args:
+        offline_script: the steps the scripted stand-in plays when no real model is configured
+            (ignored by a real model).
+        env: a mapping to read instead of ``os.environ`` (for tests).
+        **scripted_kwargs: extra arguments for :class:`~helpers.model.scripted.ScriptedChatModel`.
+
+    Returns:
+        a ``ScriptedChatModel``, or a recording ``ChatOpenAI`` built from :func:`read_model_config`.
+
+    Raises:
+        ModelConfigError: the environment configures a real model wrongly or only partly.
+        ScriptError: the offline script is malformed (checked also when a real model is configured,
+            so a notebook's script stays valid either way).
+    """
+    config = read_model_config(env)
+    offline = ScriptedChatModel(script=offline_script, **scripted_kwargs)
+    if config is None:
+        return offline
+    from .real import recording_chat_openai
+
+    return recording_chat_openai()(
+        model=config.model, api_key=config.api_key, base_url=config.base_url, temperature=0,
+        timeout=config.timeout, max_retries=config.max_retries,
+    )
+
+
+def describe_model(model: Any) -> str:
+    """A one-line, secret-free description of a chat model (or of the model inside a ``bind_tools`` binding).
+
+    Returns:
+        e.g. ``scripted model (3 steps, offline)``, ``ChatOpenAI gpt-4o-mini``,
+        ``ChatOpenAI qwen-plus via DashScope`` or ``ChatOpenAI qwen-plus via a custom OPENAI_BASE_URL``
+        (the URL itself is never shown).
+    """
+    model = getattr(model, "bound", model)
+    if isinstance(model, ScriptedChatModel):
+        steps = len(model.script)
+        return f"scripted model ({steps} step{'' if steps == 1 else 's'}, offline)"
+    name = getattr(model, "model_name", None) or getattr(model, "model", "?")
+    base_url = getattr(model, "openai_api_base", None)
+    endpoint = {"openai": "", "dashscope": " via DashScope", "custom": " via a custom OPENAI_BASE_URL"}[
+        _endpoint(base_url)]
+    library_class = next((c for c in type(model).__mro__ if c.__module__.startswith("langchain")), type(model))
+    return f"{library_class.__name__} {name}{endpoint}"

@@ -1,0 +1,283 @@
+"""The script of the scripted model: its steps, the builders for them, and their validation.
+
+A script is a ``list`` (or ``tuple``) of steps, one per model request, each one of
+
+* ``str``: a text reply;
+* ``AIMessage`` (e.g. from :func:`reply`): played as is, ids filled in;
+* ``list`` of :func:`tool_call` / :func:`invalid_tool_call` dicts: a reply with those calls and no text;
+* a callable ``f(request: RecordedRequest) -> step``: decides from the messages and bound tools
+  when the request arrives (it may return any of the above).
+
+:func:`validate_script` checks a script when the model is built and names each problem with its
+step number. A bare string is refused (not read as one step per character): write ``["Done."]``.
+Tool call arguments are what a provider sends: a JSON object. :func:`tool_call` refuses a string
+(``'{"a": 1}'``), a list (``["A1"]``) and values JSON cannot carry (a ``date``), and stores the
+arguments as they come back from JSON, so ``invoke`` and ``stream`` give the same tool calls.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Union
+
+from langchain_core.messages import AIMessage, BaseMessage
+
+if TYPE_CHECKING:
+    from .recording import RecordedRequest
+
+__all__ = ["ScriptError", "Step", "invalid_tool_call", "reply", "step_to_message", "tool_call", "validate_script"]
+
+#: A script step: a reply, text, a list of tool calls, or a callable that picks one.
+Step = Union[AIMessage, str, list, Callable[["RecordedRequest"], Any]]
+
+
+class ScriptError(ValueError):
+    """A script, a step or a tool call is malformed; the message names the step and the fix.
+
+    Attributes:
+        step: the 1-based step number, or ``None`` when the problem is not in one step
+            (the script itself, or a :func:`tool_call` built outside a script).
+        detail: the message without the ``script step N`` prefix.
+    """
+
+    def __init__(self, message: str, step: int | None = None):
+        self.step = step
+        self.detail = message
+        if step is not None:
+            message = f"script step {step} {message}" if message.startswith("is ") else f"script step {step}: {message}"
+        super().__init__(message)
+
+
+def _a(value: Any) -> str:
+    """``"a str"``, ``"an int"``: the article and type name of ``value``."""
+    name = type(value).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _json_arguments(name: str, args: Any) -> dict[str, Any]:
+    """``args`` as a provider would deliver them: a dict that went through JSON. Raises ScriptError."""
+    if args is None:
+        return {}
+    if isinstance(args, str):
+        hint = ""
+        try:
+            parsed = json.loads(args)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, dict):
+            hint = f" (pass the dict itself: {_short(parsed)})"
+        raise ScriptError(
+            f"tool_call({name!r}, ...): the arguments are a str {_short(args)}; give a dict of parameter "
+            f"name -> value{hint}, or use invalid_tool_call({name!r}, raw) to script arguments that are not valid JSON"
+        )
+    if not isinstance(args, Mapping):
+        raise ScriptError(
+            f"tool_call({name!r}, ...): the arguments are {_a(args)} {_short(args)}; give a dict "
+            'of parameter name -> value, e.g. {"order_id": "A1024"}'
+        )
+    for key, value in args.items():
+        if not isinstance(key, str):
+            raise ScriptError(f"tool_call({name!r}, ...): argument name {_short(key)} is {_a(key)}; "
+                              "JSON object keys are strings")
+        _check_json_value(name, key, value)
+    return json.loads(json.dumps(dict(args)))
+
+
+def _check_json_value(name: str, path: str, value: Any, depth: int = 0) -> None:
+    if depth > 100:
+        raise ScriptError(f"tool_call({name!r}, ...): argument {path!r} is nested more than 100 levels deep")
+    if value is None or isinstance(value, (str, bool, int)):
+        return
+    if isinstance(value, float):
+        return  # NaN and inf included: Python's json (and so langchain-openai) reads them from a provider
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise ScriptError(f"tool_call({name!r}, ...): argument {path!r} has the key {_short(key)}; "
+                                  "JSON object keys are strings")
+            _check_json_value(name, f"{path}.{key}", item, depth + 1)
+        return
+    if isinstance(value, (list, tuple)):
+        for number, item in enumerate(value):
+            _check_json_value(name, f"{path}[{number}]", item, depth + 1)
+        return
+    hint = ""
+    if hasattr(value, "isoformat"):
+        hint = f" (e.g. {value.isoformat()!r})"
+    raise ScriptError(
+        f"tool_call({name!r}, ...): argument {path!r} is {_a(value)}, which JSON cannot carry; "
+        f"a provider sends arguments as JSON text, so give a string or a number{hint}"
+    )
+
+
+def _check_name_and_id(builder: str, name: Any, id: Any) -> None:
+    if not isinstance(name, str) or not name:
+        raise ScriptError(f"{builder}(name, ...): the tool name must be a non-empty str, got {_short(name)}")
+    if id is not None and (not isinstance(id, str) or not id):
+        raise ScriptError(f"{builder}({name!r}, ..., id=...): the id must be a non-empty str or None "
+                          f"(None: the model assigns call_<n>), got {_short(id)}")
+
+
+def tool_call(name: str, args: Mapping[str, Any] | None = None, id: str | None = None) -> dict[str, Any]:
+    """Build a ToolCall dict for a script step.
+
+    Args:
+        name: the tool name the model "chooses".
+        args: the arguments, a dict of JSON values (``str``, numbers, ``bool``, ``None``, lists,
+            dicts); ``{}`` if omitted. Stored as they come back from JSON (a tuple becomes a list).
+        id: a fixed tool call id; if ``None`` the model assigns ``call_<n>``.
+
+    Returns:
+        ``{"name", "args", "id", "type": "tool_call"}``, the shape of
+        ``langchain_core.messages.ToolCall``.
+
+    Raises:
+        ScriptError: ``args`` is a str (e.g. ``'{"a": 1}'``: pass the dict, or use
+            :func:`invalid_tool_call` for broken JSON), a list (``["A1"]``), or holds a value JSON
+            cannot carry (a ``date``); ``name`` or ``id`` is not a non-empty str.
+    """
+    _check_name_and_id("tool_call", name, id)
+    return {"name": name, "args": _json_arguments(name, args), "id": id, "type": "tool_call"}
+
+
+def invalid_tool_call(name: str, raw_args: str, id: str | None = None) -> dict[str, Any]:
+    """Build a reply entry whose arguments are not valid JSON.
+
+    Args:
+        name: the tool name.
+        raw_args: the raw argument string as a provider would send it, e.g. ``'{"order_id": A1}'``.
+        id: a fixed id; if ``None`` the model assigns ``call_<n>``.
+
+    Returns:
+        an ``InvalidToolCall`` dict (``type == "invalid_tool_call"``); put it in
+        ``AIMessage(invalid_tool_calls=[...])`` or pass it to :func:`reply`.
+
+    Raises:
+        ScriptError: ``raw_args`` is not a str (a dict belongs in :func:`tool_call`).
+    """
+    _check_name_and_id("invalid_tool_call", name, id)
+    if not isinstance(raw_args, str):
+        raise ScriptError(
+            f"invalid_tool_call({name!r}, raw_args): raw_args is the argument text as the provider sent it "
+            f"(a str such as '{{\"order_id\": A1}}'), got {_a(raw_args)}; valid arguments go in tool_call"
+        )
+    return {"name": name, "args": raw_args, "id": id, "error": None, "type": "invalid_tool_call"}
+
+
+def _normalise_call(entry: Any, where: str) -> dict[str, Any]:
+    """One call entry of a step, checked (a ``tool_call`` / ``invalid_tool_call`` dict)."""
+    if not isinstance(entry, Mapping):
+        raise ScriptError(
+            f"{where} is {_a(entry)} {_short(entry)}; build tool calls with tool_call(name, {{...}})"
+        )
+    kind = entry.get("type", "tool_call")
+    if kind == "invalid_tool_call":
+        return invalid_tool_call(entry.get("name"), entry.get("args"), entry.get("id"))
+    if kind != "tool_call":
+        raise ScriptError(f"{where} has type {_short(kind)}; expected a tool_call(...) or invalid_tool_call(...) dict")
+    if "name" not in entry:
+        raise ScriptError(f"{where} has no 'name'; build it with tool_call(name, {{...}})")
+    return tool_call(entry["name"], entry.get("args"), entry.get("id"))
+
+
+def reply(text: str = "", *calls: Mapping[str, Any]) -> AIMessage:
+    """Build a scripted reply: optional text plus tool calls and/or invalid tool calls.
+
+    Args:
+        text: the reply text (content).
+        *calls: dicts from :func:`tool_call` or :func:`invalid_tool_call`.
+
+    Returns:
+        an ``AIMessage``; ids are filled in when the model plays it.
+
+    Raises:
+        ScriptError: ``text`` is not a str, or an entry is not a tool call dict.
+    """
+    if not isinstance(text, str):
+        raise ScriptError(f"reply(text, *calls): text must be a str, got {_a(text)} {_short(text)}; "
+                          "pass tool calls after the text: reply('', tool_call(...))")
+    checked = [_normalise_call(c, f"reply(...) entry {n}") for n, c in enumerate(calls, start=1)]
+    return AIMessage(
+        content=text,
+        tool_calls=[c for c in checked if c["type"] == "tool_call"],
+        invalid_tool_calls=[c for c in checked if c["type"] == "invalid_tool_call"],
+    )
+
+
+def step_to_message(step: Any, number: int) -> AIMessage:
+    """Turn a (non-callable) step into a fresh ``AIMessage`` with checked, JSON-normalised calls.
+
+    Args:
+        step: a ``str``, an ``AIMessage`` or a list of call dicts.
+        number: the 1-based step number, for messages.
+
+    Raises:
+        ScriptError: the step is malformed (named with its number).
+    """
+    try:
+        if isinstance(step, str):
+            return AIMessage(content=step)
+        if isinstance(step, AIMessage):
+            calls = [_normalise_call({**c, "type": "tool_call"}, f"tool call {n}")
+                     for n, c in enumerate(step.tool_calls, start=1)]
+            invalid = [_normalise_call({**c, "type": "invalid_tool_call"}, f"invalid tool call {n}")
+                       for n, c in enumerate(step.invalid_tool_calls, start=1)]
+            message = step.model_copy(deep=True)
+            message.tool_calls = calls
+            message.invalid_tool_calls = invalid
+            return message
+        if isinstance(step, (list, tuple)):
+            if not step:
+                raise ScriptError('is an empty list; give tool_call(...) entries, or "" for an empty text reply')
+            return reply("", *[_normalise_call(c, f"entry {n}") for n, c in enumerate(step, start=1)])
+        if isinstance(step, Mapping):
+            raise ScriptError(
+                "is a single dict; a step with tool calls is a list of them: [tool_call(...)] "
+                "(so a script with one such step is [[tool_call(...)]])"
+            )
+    except ScriptError as error:
+        if error.step is not None:
+            raise
+        raise ScriptError(error.detail, step=number) from None
+    raise ScriptError(
+        f"is {_a(step)} {_short(step)}; expected a str, an AIMessage, a list of tool_call(...) "
+        "dicts, or a callable returning one of these",
+        step=number,
+    )
+
+
+def validate_script(script: Any) -> list[Any]:
+    """Check a whole script when the model is built; return it as a list.
+
+    Args:
+        script: a list or tuple of steps (see the module docstring).
+
+    Returns:
+        the steps as a new list, static steps checked (callables are checked when played).
+
+    Raises:
+        ScriptError: the script is not a list/tuple (a bare ``str`` is refused: ``["Done."]`` is
+            one text step), or a step is malformed; the message names the step number.
+    """
+    if isinstance(script, str):
+        raise ScriptError(
+            f"the script is a str ({_short(script, 40)}), not a list of steps; write [{_short(script, 40)}] "
+            "for one text reply (a bare string would play one character per request)"
+        )
+    if isinstance(script, (BaseMessage, Mapping)) or callable(script):
+        kind = "a callable" if callable(script) else f"one {type(script).__name__}"
+        raise ScriptError(f"the script is {kind}, not a list of steps; wrap it: [step] (or [policy] * n for a callable)")
+    if not isinstance(script, Sequence):
+        raise ScriptError(f"the script is {_a(script)}; give a list of steps")
+    steps = list(script)
+    for number, step in enumerate(steps, start=1):
+        if not callable(step):
+            step_to_message(step, number)
+    return steps
+

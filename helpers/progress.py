@@ -1,0 +1,562 @@
+"""The learner's progress across the course: exercises solved, self-check scores, what to do next.
+
+Recording (:func:`record_exercise`, called by every ``Exercise.check``; :func:`record_self_check`,
+called by the self-check widgets) writes to the progress file only when
+
+* ``COURSE_PROGRESS_FILE`` names a file (tests), or
+* the kernel runs in the learner's workspace (:func:`helpers.workspace.in_workspace`): then the
+  file is ``WORKSPACE_DIR/.progress.json``.
+
+Anywhere else (the course's own ``notebooks/``, which the tests run) nothing is recorded, so no
+committed output depends on it. Reading (:func:`load`, :func:`progress_table`, ``make progress``)
+uses the same file, or ``WORKSPACE_DIR/.progress.json`` when no variable is set.
+
+The file (JSON, UTF-8)::
+
+    {"format": 1,
+     "exercises": {"03.1": {"solved": true, "last_passed": false, "attempts": 4,
+                            "updated": "2026-11-20T10:00:00+00:00"}},
+     "self_checks": {"03": {"q1": {"correct": true, "attempts": 2, "updated": "..."}}}}
+
+``solved`` stays true once an attempt passed; ``correct`` is the latest answer's. The timestamps
+are never shown. Every record is a read-modify-write under an exclusive lock on a side file
+(``.progress.json.lock``; ``fcntl.flock``, or ``msvcrt.locking`` on Windows), written to a temporary
+file in the same folder and moved into place with ``os.replace``: two kernels recording at the same
+time lose nothing, and a reader never sees half a file. A file that cannot be read as progress
+(not JSON, binary junk, the wrong shape, a folder) is renamed ``.progress.json.corrupt-N`` with a
+one-line message on stderr, and a fresh file is started: never a crash, nothing lost silently.
+An I/O failure while recording (a read-only disk) is one line on stderr too.
+
+Self-check questions are known per notebook once a module registers them with
+:func:`register_questions` (and, for ``make progress``, lists itself in :data:`QUESTION_MODULES`);
+until then a notebook's self-check score shows ``-`` (or ``right/answered`` for recorded answers).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Literal
+
+from .exercises.registry import EXERCISES, notebook_key
+from .workspace import NOTEBOOK_DIR, WORKSPACE_DIR, in_workspace
+
+__all__ = [
+    "FILE_NAME",
+    "PROGRESS_FILE_ENV",
+    "QUESTION_MODULES",
+    "ExerciseRecord",
+    "NextStep",
+    "Progress",
+    "ProgressReport",
+    "ProgressRow",
+    "SelfCheckRecord",
+    "load",
+    "main",
+    "next_step",
+    "progress_file",
+    "progress_markdown",
+    "progress_report",
+    "progress_rows",
+    "progress_table",
+    "record_exercise",
+    "record_self_check",
+    "recording_file",
+    "register_questions",
+]
+
+#: The variable that names a progress file (tests; it also turns recording on anywhere).
+PROGRESS_FILE_ENV = "COURSE_PROGRESS_FILE"
+#: The progress file's name in the workspace.
+FILE_NAME = ".progress.json"
+#: Modules that call :func:`register_questions` when imported; ``make progress`` imports them.
+QUESTION_MODULES: tuple[str, ...] = ()
+#: The one line shown where nothing is recorded (the course's own notebooks).
+NOT_IN_WORKSPACE = ("Your progress shows here when you run this notebook in your workspace "
+                    "(`make lab` opens it).")
+_FORMAT = 1
+
+_questions: dict[str, tuple[str, ...]] = {}
+
+
+# -- records ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExerciseRecord:
+    """What the file holds for one exercise: ever solved, the latest attempt passed, how many attempts."""
+
+    solved: bool
+    last_passed: bool
+    attempts: int
+    updated: str = ""
+
+
+@dataclass(frozen=True)
+class SelfCheckRecord:
+    """What the file holds for one self-check question: the latest answer was right, how many answers."""
+
+    correct: bool
+    attempts: int
+    updated: str = ""
+
+
+@dataclass
+class Progress:
+    """The whole file: ``exercises`` by id, ``self_checks`` by notebook key (``"03"``) and question id."""
+
+    exercises: dict[str, ExerciseRecord] = field(default_factory=dict)
+    self_checks: dict[str, dict[str, SelfCheckRecord]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object written to the file."""
+        return {
+            "format": _FORMAT,
+            "exercises": {k: asdict(v) for k, v in sorted(self.exercises.items())},
+            "self_checks": {nb: {q: asdict(r) for q, r in sorted(answers.items())}
+                            for nb, answers in sorted(self.self_checks.items())},
+        }
+
+
+class _NotProgress(ValueError):
+    """The file's content is not a progress file (the message says why, in a few words)."""
+
+
+def _bool(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise _NotProgress(f"{where} is not true/false")
+    return value
+
+
+def _count(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise _NotProgress(f"{where} is not a count")
+    return value
+
+
+def _object(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _NotProgress(f"{where} is not an object")
+    return value
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _parse(data: Any) -> Progress:
+    top = _object(data, "the file")
+    if top.get("format", _FORMAT) != _FORMAT:
+        raise _NotProgress(f"format {top.get('format')!r} is not {_FORMAT}")
+    progress = Progress()
+    for key, raw in _object(top.get("exercises", {}), "exercises").items():
+        item = _object(raw, f"exercise {key}")
+        progress.exercises[key] = ExerciseRecord(
+            solved=_bool(item.get("solved"), f"exercise {key} solved"),
+            last_passed=_bool(item.get("last_passed", item.get("solved")), f"exercise {key} last_passed"),
+            attempts=_count(item.get("attempts", 0), f"exercise {key} attempts"),
+            updated=_text(item.get("updated")),
+        )
+    for nb, raw in _object(top.get("self_checks", {}), "self_checks").items():
+        answers = progress.self_checks.setdefault(nb, {})
+        for question, raw_answer in _object(raw, f"self_checks {nb}").items():
+            item = _object(raw_answer, f"self-check {nb}/{question}")
+            answers[question] = SelfCheckRecord(
+                correct=_bool(item.get("correct"), f"self-check {nb}/{question} correct"),
+                attempts=_count(item.get("attempts", 0), f"self-check {nb}/{question} attempts"),
+                updated=_text(item.get("updated")),
+            )
+    return progress
+
+
+# -- where the file is ------------------------------------------------------------------------
+
+
+def recording_file() -> Path | None:
+    """The file records go to: ``$COURSE_PROGRESS_FILE``, or ``WORKSPACE_DIR/.progress.json`` when the
+    kernel runs in the workspace, else ``None`` (nothing is recorded)."""
+    named = os.environ.get(PROGRESS_FILE_ENV)
+    if named:
+        return Path(named)
+    return WORKSPACE_DIR / FILE_NAME if in_workspace() else None
+
+
+def progress_file() -> Path:
+    """The file progress is read from: ``$COURSE_PROGRESS_FILE``, else ``WORKSPACE_DIR/.progress.json``."""
+    named = os.environ.get(PROGRESS_FILE_ENV)
+    return Path(named) if named else WORKSPACE_DIR / FILE_NAME
+
+
+def _say(message: str) -> None:
+    """One line on stderr (never raises)."""
+    with contextlib.suppress(Exception):
+        print(message, file=sys.stderr)
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """An exclusive lock on ``<path>.lock`` for the duration of the block (blocks until free)."""
+    lock_path = path.with_name(path.name + ".lock")
+    with open(lock_path, "a+b") as handle:
+        if os.name == "nt":  # pragma: no cover - the course's CI runs on Linux
+            import msvcrt
+
+            handle.seek(0)
+            while True:
+                try:
+                    msvcrt.locking(handle.fileno(), msvcrt.LK_LOCK, 1)
+                    break
+                except OSError:
+                    continue
+            try:
+                yield
+            finally:
+                handle.seek(0)
+                msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
+        else:
+            import fcntl
+
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def _set_aside(path: Path, why: str) -> None:
+    """Rename an unreadable progress file to ``<name>.corrupt-N`` (the first free N) and say so."""
+    number = 1
+    while path.with_name(f"{path.name}.corrupt-{number}").exists():
+        number += 1
+    kept = path.with_name(f"{path.name}.corrupt-{number}")
+    try:
+        os.replace(path, kept)
+    except OSError as exc:
+        _say(f"progress: {path.name} could not be read ({why}) nor moved aside ({exc.strerror}); it is ignored")
+        return
+    _say(f"progress: {path.name} could not be read ({why}); kept it as {kept.name} and started a fresh one")
+
+
+def _read(path: Path) -> Progress:
+    """The progress in ``path`` (empty if there is none); an unreadable file is set aside."""
+    if not path.exists() and not path.is_symlink():
+        return Progress()
+    try:
+        if path.is_dir():
+            raise _NotProgress("it is a folder")
+        raw = path.read_bytes()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _NotProgress("it is not text") from None
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            raise _NotProgress("it is not JSON") from None
+        return _parse(data)
+    except _NotProgress as exc:
+        _set_aside(path, str(exc))
+        return Progress()
+    except OSError as exc:
+        _say(f"progress: {path.name} could not be read ({exc.strerror or type(exc).__name__}); showing no progress")
+        return Progress()
+
+
+def _write(path: Path, progress: Progress) -> None:
+    """Write atomically: a temporary file in the same folder, flushed to disk, then ``os.replace``."""
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            json.dump(progress.to_json(), out, indent=1, sort_keys=True)
+            out.write("\n")
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _update(change: Any) -> None:
+    """Apply ``change(progress)`` to the recording file under the lock; no-op when nothing is recorded."""
+    path = recording_file()
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with _locked(path):
+            progress = _read(path)
+            change(progress)
+            _write(path, progress)
+    except OSError as exc:
+        _say(f"progress: could not record in {path.name} ({exc.strerror or type(exc).__name__}); "
+             "your answer's feedback above is unaffected")
+
+
+# -- recording --------------------------------------------------------------------------------
+
+
+def record_exercise(exercise_id: str, passed: bool) -> None:
+    """Record one check of exercise ``exercise_id`` (``"03.1"``): passed or not.
+
+    A no-op unless the kernel runs in the workspace or ``COURSE_PROGRESS_FILE`` is set. Never
+    raises for a problem with the file (see the module docstring).
+
+    Raises:
+        TypeError: ``exercise_id`` is not a string or ``passed`` not a bool (a caller's bug).
+    """
+    if not isinstance(exercise_id, str) or not isinstance(passed, bool):
+        raise TypeError(f"record_exercise(exercise_id: str, passed: bool), got ({exercise_id!r}, {passed!r})")
+
+    def change(progress: Progress) -> None:
+        old = progress.exercises.get(exercise_id)
+        progress.exercises[exercise_id] = ExerciseRecord(
+            solved=passed or bool(old and old.solved), last_passed=passed,
+            attempts=(old.attempts if old else 0) + 1, updated=_now())
+
+    _update(change)
+
+
+def record_self_check(notebook: str, question_id: str, correct: bool) -> None:
+    """Record one answer to self-check question ``question_id`` of ``notebook``.
+
+    Args:
+        notebook: ``"03"``, ``"03_toolmessage_pairing"`` or ``"03_toolmessage_pairing.ipynb"``
+            (stored by its two-digit number).
+        question_id: the question's stable id within the notebook, e.g. ``"q1"``.
+        correct: whether this answer was right (the latest answer counts).
+
+    A no-op unless the kernel runs in the workspace or ``COURSE_PROGRESS_FILE`` is set. Never
+    raises for a problem with the file.
+
+    Raises:
+        TypeError: an argument of the wrong type (a caller's bug).
+    """
+    if not isinstance(notebook, str) or not isinstance(question_id, str) or not isinstance(correct, bool):
+        raise TypeError("record_self_check(notebook: str, question_id: str, correct: bool), "
+                        f"got ({notebook!r}, {question_id!r}, {correct!r})")
+    key = notebook_key(notebook)
+
+    def change(progress: Progress) -> None:
+        answers = progress.self_checks.setdefault(key, {})
+        old = answers.get(question_id)
+        answers[question_id] = SelfCheckRecord(correct=correct, attempts=(old.attempts if old else 0) + 1,
+                                               updated=_now())
+
+    _update(change)
+
+
+def register_questions(notebook: str, question_ids: Sequence[str]) -> None:
+    """Declare the self-check questions of ``notebook`` (so the table can show ``right/total`` and
+    point to an unanswered one). Call it where the questions are defined."""
+    _questions[notebook_key(notebook)] = tuple(question_ids)
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+
+def load(path: Path | str | None = None) -> Progress:
+    """The recorded progress (from :func:`progress_file` unless ``path`` is given); never raises.
+
+    An unreadable file is set aside as ``.corrupt-N`` (under the lock) and an empty
+    :class:`Progress` returned.
+    """
+    target = Path(path) if path is not None else progress_file()
+    if not target.exists() and not target.is_symlink():
+        return Progress()
+    try:
+        with _locked(target):
+            return _read(target)
+    except OSError:
+        return _read(target)
+
+
+SolvedState = Literal["yes", "no", "-"]
+
+
+@dataclass(frozen=True)
+class ProgressRow:
+    """One table row: a notebook's exercise (``exercise`` is ``"-"`` for a notebook without one).
+
+    Attributes:
+        notebook: the notebook's file stem, e.g. ``"03_toolmessage_pairing"``.
+        exercise: ``"03.1 run_tool_calls: answer every call with its own id"`` or ``"-"``.
+        solved: ``"yes"``, ``"no"``, or ``"-"`` (no exercise).
+        self_check: ``"2/4"`` (right of the known questions), ``"2/3 answered"`` (questions not
+            registered yet) or ``"-"``; shown on the notebook's first row only.
+    """
+
+    notebook: str
+    exercise: str
+    solved: SolvedState
+    self_check: str
+
+
+@dataclass(frozen=True)
+class NextStep:
+    """What to do next: ``kind`` is ``"exercise"`` or ``"self-check"``; ``label`` names it."""
+
+    kind: Literal["exercise", "self-check"]
+    notebook: str
+    label: str
+
+    def text(self) -> str:
+        """E.g. ``Next: exercise 03.1 (title) in 03_toolmessage_pairing.ipynb``."""
+        return f"Next: {self.kind} {self.label} in {self.notebook}.ipynb"
+
+
+def _notebooks() -> list[str]:
+    """Notebook stems in course order: the course's notebooks and every registered exercise's."""
+    stems = {path.stem for path in NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb")}
+    stems |= {e.notebook.removesuffix(".ipynb") for e in EXERCISES}
+    return sorted(stems)
+
+
+def _score(key: str, progress: Progress, questions: Mapping[str, Sequence[str]]) -> str:
+    answers = progress.self_checks.get(key, {})
+    known = questions.get(key)
+    if known:
+        return f"{sum(1 for q in known if q in answers and answers[q].correct)}/{len(known)}"
+    if answers:
+        return f"{sum(r.correct for r in answers.values())}/{len(answers)} answered"
+    return "-"
+
+
+def _questions_known(questions: Mapping[str, Sequence[str]] | None) -> Mapping[str, Sequence[str]]:
+    return dict(_questions) if questions is None else questions
+
+
+def progress_rows(progress: Progress | None = None, *,
+                  questions: Mapping[str, Sequence[str]] | None = None) -> list[ProgressRow]:
+    """The table's rows, in course order.
+
+    Args:
+        progress: what to show (default :func:`load`).
+        questions: self-check question ids per notebook key (default: what :func:`register_questions` got).
+    """
+    progress = load() if progress is None else progress
+    questions = _questions_known(questions)
+    rows = []
+    for stem in _notebooks():
+        key = notebook_key(stem)
+        score = _score(key, progress, questions)
+        entries = [e for e in EXERCISES if e.notebook_key == key]
+        if not entries:
+            rows.append(ProgressRow(stem, "-", "-", score))
+        for number, e in enumerate(entries):
+            record = progress.exercises.get(e.id)
+            rows.append(ProgressRow(stem, f"{e.id} {e.title}", "yes" if record and record.solved else "no",
+                                    score if number == 0 else ""))
+    return rows
+
+
+def next_step(progress: Progress | None = None, *,
+              questions: Mapping[str, Sequence[str]] | None = None) -> NextStep | None:
+    """The first unsolved exercise or unanswered (or wrongly answered) self-check question, in
+    course order; ``None`` when everything known is done."""
+    progress = load() if progress is None else progress
+    questions = _questions_known(questions)
+    for stem in _notebooks():
+        key = notebook_key(stem)
+        for e in EXERCISES:
+            if e.notebook_key == key and not (e.id in progress.exercises and progress.exercises[e.id].solved):
+                return NextStep("exercise", stem, f"{e.id} ({e.title})")
+        answers = progress.self_checks.get(key, {})
+        for question in questions.get(key, ()):
+            if question not in answers or not answers[question].correct:
+                return NextStep("self-check", stem, f"question {question}")
+        for question, record in answers.items():
+            if not record.correct:
+                return NextStep("self-check", stem, f"question {question}")
+    return None
+
+
+_HEAD = ("notebook", "exercise", "solved", "self-check")
+
+
+def progress_table(progress: Progress | None = None, *,
+                   questions: Mapping[str, Sequence[str]] | None = None) -> str:
+    """The table as plain text (aligned columns), with the next step below it."""
+    progress = load() if progress is None else progress
+    rows = [_HEAD] + [(r.notebook, r.exercise, r.solved, r.self_check) for r in progress_rows(progress, questions=questions)]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(_HEAD))]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+    lines.insert(1, "  ".join("-" * width for width in widths))
+    step = next_step(progress, questions=questions)
+    lines += ["", step.text() if step else "Everything is solved. Well done!"]
+    return "\n".join(lines)
+
+
+def _cell(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;").replace("`", "\\`") or " "
+
+
+def progress_markdown(progress: Progress | None = None, *,
+                      questions: Mapping[str, Sequence[str]] | None = None) -> str:
+    """The same table as Markdown, with the next step below it."""
+    progress = load() if progress is None else progress
+    lines = ["| " + " | ".join(_HEAD) + " |", "|---|---|---|---|"]
+    for r in progress_rows(progress, questions=questions):
+        lines.append("| " + " | ".join(_cell(c) for c in (r.notebook, r.exercise, r.solved, r.self_check)) + " |")
+    step = next_step(progress, questions=questions)
+    lines += ["", f"**{_cell(step.text())}**" if step else "**Everything is solved. Well done!**"]
+    return "\n".join(lines)
+
+
+class ProgressReport:
+    """What the progress cell at the top of notebook 00 shows (render it as a cell's last value).
+
+    In the workspace (or with ``COURSE_PROGRESS_FILE``) the table; elsewhere, such as the course's
+    own ``notebooks/``, one fixed line (:data:`NOT_IN_WORKSPACE`), so the committed output is
+    deterministic.
+    """
+
+    def __init__(self, *, questions: Mapping[str, Sequence[str]] | None = None):
+        self.active = recording_file() is not None
+        self._questions = questions
+        self._progress = load(recording_file()) if self.active else None
+
+    def _repr_markdown_(self) -> str:
+        if not self.active:
+            return NOT_IN_WORKSPACE
+        return progress_markdown(self._progress, questions=self._questions)
+
+    def __repr__(self) -> str:
+        if not self.active:
+            return NOT_IN_WORKSPACE.replace("`", "")
+        return progress_table(self._progress, questions=self._questions)
+
+
+def progress_report(*, questions: Mapping[str, Sequence[str]] | None = None) -> ProgressReport:
+    """The progress cell's value: ``from helpers.progress import progress_report; progress_report()``."""
+    return ProgressReport(questions=questions)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m helpers.progress [--markdown]``: print the table of :func:`progress_file`."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    for module in QUESTION_MODULES:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(module)
+    path = progress_file()
+    text = progress_markdown() if "--markdown" in args else progress_table()
+    print(f"Progress from {path.name} in {'the workspace' if path.parent == WORKSPACE_DIR else path.parent.name}:\n")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,80 @@
+"""Self-checks: 3-5 questions at the end of a notebook, answered in a small widget.
+
+A notebook's "Check yourself" section calls::
+
+    from helpers.selfcheck import self_check
+    self_check("02")
+
+which returns a :class:`helpers.widgets.SelfCheck` (an ``ipywidgets.VBox``) for the questions in
+``helpers/selfcheck/nb02.py``. Each answer says RIGHT or WRONG with a one-line explanation and
+the section that teaches it, and is recorded with ``helpers.progress.record_self_check(notebook,
+question_id, correct)`` when that module is available (see
+:mod:`helpers.widgets.engines.self_check`).
+
+To add a notebook's questions: create ``helpers/selfcheck/nbNN.py`` with
+``QUESTIONS = (Question(...), ...)`` (format: :class:`Question`), then add the section to the
+notebook. ``tests/test_widget_self_check.py`` checks every question module.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from typing import Any
+
+from .format import Question, QuestionKind, check_questions
+
+__all__ = ["Question", "QuestionKind", "available_notebooks", "questions_for", "self_check"]
+
+
+def _number(notebook: Any) -> str:
+    text = str(notebook).strip()
+    if not re.fullmatch(r"\d{1,2}", text):
+        raise ValueError(f"a notebook is given by its number, e.g. '02', got {notebook!r}")
+    return text.zfill(2)
+
+
+def available_notebooks() -> list[str]:
+    """The notebook numbers that have questions (``["02", "07"]``), from the ``nbNN.py`` files here."""
+    from pathlib import Path
+
+    return sorted(p.stem[2:] for p in Path(__file__).parent.glob("nb[0-9][0-9].py"))
+
+
+def questions_for(notebook: Any) -> tuple[Question, ...]:
+    """The checked questions of one notebook.
+
+    Args:
+        notebook: its number, ``"02"``, ``"2"`` or ``2``.
+
+    Raises:
+        ValueError: not a notebook number, no questions for it yet, or a bad question set
+            (see :func:`check_questions`).
+    """
+    number = _number(notebook)
+    try:
+        module = importlib.import_module(f"{__name__}.nb{number}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.nb{number}":
+            raise
+        raise ValueError(f"notebook {number} has no self-check questions yet (no helpers/selfcheck/nb{number}.py)") \
+            from None
+    return check_questions(number, getattr(module, "QUESTIONS", ()))
+
+
+def self_check(notebook: Any) -> Any:
+    """The self-check widget for one notebook: the last value of a "Check yourself" cell.
+
+    Args:
+        notebook: its number, e.g. ``"02"``.
+
+    Returns:
+        a :class:`helpers.widgets.SelfCheck` for :func:`questions_for` ``(notebook)``.
+
+    Raises:
+        ValueError: as :func:`questions_for`.
+    """
+    from helpers.widgets.self_check import SelfCheck
+
+    number = _number(notebook)
+    return SelfCheck(number, questions_for(number))

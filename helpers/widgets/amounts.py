@@ -1,0 +1,67 @@
+"""Amount parsing for the widgets: what a reviewer types into an amount field, checked as a refund amount.
+
+One rule set, the one ``helpers.domain.RefundService`` applies to a submitted amount (a finite
+number above 0, whole cents, float noise such as ``0.1 + 0.2`` tolerated), plus the rules for
+typed text: plain decimal notation only. ``float()`` would also read ``"1_20"`` as ``120.0``,
+``"1e2"`` as ``100.0`` and ``"nan"`` as NaN; a reviewer who typed those did not mean an amount.
+No ipywidgets import.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import re
+from decimal import Decimal
+from typing import Any
+
+__all__ = ["AmountError", "parse_amount"]
+
+_PLAIN = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
+_TOLERANCE = 1e-9  # the tolerance of helpers.domain._cents: float noise, not a third decimal
+
+
+class AmountError(ValueError):
+    """An amount the refund service would refuse; ``str(error)`` is one sentence for the learner."""
+
+
+def parse_amount(value: Any) -> float:
+    """Read an amount typed as text or given as a number.
+
+    Args:
+        value: text in plain decimal notation (``"120"``, ``"120.50"``, surrounding spaces
+            allowed), or a real number (``int``, ``float``, ``Decimal``, ``Fraction``; not ``bool``).
+
+    Returns:
+        the amount as a float rounded to cents, e.g. ``120.5``.
+
+    Raises:
+        AmountError: not a plain number (``"abc"``, ``"1_20"``, ``"1e2"``, ``"120,50"``, ``True``),
+            not finite, not above 0, more than 2 decimals, or rounding to 0.00.
+    """
+    if isinstance(value, str):
+        text = value.strip()
+        if not _PLAIN.fullmatch(text):
+            hint = " (use a decimal point)" if re.fullmatch(r"[+-]?\d+,\d+", text) else ""
+            if text.lower().lstrip("+-") in ("nan", "inf", "infinity"):
+                raise AmountError(f"The amount {value!r} is not a finite number.")
+            raise AmountError(f"The amount {value!r} is not a number{hint}: write digits with an optional "
+                              "decimal point, e.g. 120 or 120.50.")
+        amount = float(text)
+    elif isinstance(value, (numbers.Real, Decimal)) and not isinstance(value, bool):
+        try:
+            amount = float(value)
+        except (OverflowError, ValueError):
+            raise AmountError(f"The amount {value!r} is not a finite number.") from None
+    else:
+        raise AmountError(f"The amount {value!r} is not a number.")
+    if not math.isfinite(amount):
+        raise AmountError(f"The amount {value!r} is not a finite number.")
+    if amount <= 0:
+        raise AmountError(f"The amount must be more than 0, got {amount}.")
+    cents = round(amount, 2)
+    if abs(cents - amount) > _TOLERANCE:
+        raise AmountError(f"The amount {value!r} has more than 2 decimals: refunds are paid in whole cents.")
+    if cents <= 0:
+        raise AmountError(f"The amount {value!r} rounds to 0.00: it must be at least 0.01.")
+    return cents

@@ -1,0 +1,570 @@
+"""The engine of the approval panel (notebooks 08, 09): answer a paused run with checked resumes.
+
+Plain Python, no ipywidgets: it reads what a thread waits for from its checkpoint, checks every
+answer **before** anything is sent, sends one real ``Command(resume=...)`` and reports what came
+next. :class:`helpers.widgets.ApprovalPanel` is its view; tests drive this engine directly.
+
+Three kinds of pause are understood (:data:`ReviewKind`):
+
+``"interrupt"``
+    A plain ``interrupt(payload)`` (notebook 08, ``helpers.exercises.nb08``): one decision per
+    interrupt, sent as ``{"type": "approve"}``, ``{"type": "edit", "amount": <float>}`` or
+    ``{"type": "reject", "reason": <text>}``. A payload's ``"allowed"`` list narrows the decisions;
+    its ``"amount"``/``"refundable"`` numbers are checked.
+``"hitl"``
+    A ``HumanInTheLoopMiddleware`` pause in its default ``interrupt_mode="batched"`` (langchain
+    1.5.2): one interrupt whose value is ``{"action_requests": [...], "review_configs": [...]}``,
+    one action per gated tool call of the model's reply. Each action's decisions come from its
+    ``review_configs`` entry (``allowed_decisions``). One decision per action, in order, is sent as
+    ``Command(resume={"decisions": [...]})``: ``{"type": "approve"}``, ``{"type": "edit",
+    "edited_action": {"name": <tool>, "args": {...}}}``, ``{"type": "reject", "message": <text>}``,
+    ``{"type": "respond", "message": <text>}``. With two gated calls, the first decision is noted
+    (outcome ``staged``) and both are sent together once the second is made.
+``"hitl_per_call"``
+    ``HumanInTheLoopMiddleware(..., interrupt_mode="per_call")``: one interrupt per gated call,
+    value ``{"type": "tool_approval", "name", "args", ...}``; its decisions are read from the
+    interrupt's ``response_schema``; each is answered alone, by interrupt id.
+
+Why check first: LangGraph stores the first resume value a node receives with its task. If the
+node then raises, every later resume of that thread replays the stored value (api-facts items 8,
+11, 17): one bare ``{"type": "approve"}`` sent to a HITL pause (``KeyError: 'decisions'``) leaves
+the thread stuck for good. So nothing is sent unless it has the shape the pause expects, a
+decision the pause allows, and arguments that pass the tool's schema; a thread that is already
+poisoned is reported (outcome ``poisoned``) and nothing more is sent to it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from langchain_core.tools import BaseTool
+
+from ..amounts import AmountError, parse_amount
+from ..outcomes import PanelOutcome
+from ..text import JsonInputError, error_text, json_text, parse_json, sendable
+from .reviews import DECISIONS, Decision, Review, ReviewAction, read_review
+
+__all__ = ["ActionName", "ApprovalEngine", "PanelResult", "SentDecision"]
+
+#: What a :class:`PanelResult` reports on: a decision, a re-read of the checkpoint, or a cleared draft.
+ActionName = Literal["approve", "edit", "reject", "respond", "refresh", "start_over"]
+
+
+@dataclass
+class PanelResult:
+    """What one action of the engine did.
+
+    Attributes:
+        action: an :data:`ActionName`.
+        outcome: a :class:`~helpers.widgets.outcomes.PanelOutcome`.
+        message: one or two plain sentences for the learner.
+        sent: the resume value passed to ``Command(resume=...)``; ``None`` when nothing was sent.
+        interrupts: the payloads (``Interrupt.value``) pending after the action, in order.
+        state: the state values after the action (``None`` when unknown: the graph raised, or the
+            checkpointer cannot be read).
+    """
+
+    action: ActionName
+    outcome: PanelOutcome
+    message: str
+    sent: Any = None
+    interrupts: list[Any] = field(default_factory=list)
+    state: dict | None = None
+
+
+@dataclass
+class SentDecision:
+    """One resume the engine actually sent (refused and noted decisions are not recorded).
+
+    Attributes:
+        payload: the interrupt value that was answered.
+        resume: the resume value sent, e.g. ``{"type": "edit", "amount": 120.0}`` or ``{"decisions": [...]}``.
+        outcome: the :class:`PanelResult` outcome of that resume (``paused``, ``finished``, ``stuck``, ``error``).
+    """
+
+    payload: Any
+    resume: Any
+    outcome: PanelOutcome
+
+    def line(self) -> str:
+        """One line: what was answered and how, and the outcome.
+
+        A plain payload: ``A1024: {"type": "approve"} -> paused`` (its ``order_id`` first, when it
+        has one). A HITL request: one ``tool: decision`` part per call, e.g.
+        ``submit_refund_request: approve; submit_refund_request: reject "duplicate" -> finished``.
+        """
+        payload, resume = self.payload, self.resume
+        if isinstance(payload, dict) and isinstance(payload.get("action_requests"), list) \
+                and isinstance(resume, dict) and isinstance(resume.get("decisions"), list):
+            parts = [f"{_about(request.get('name') if isinstance(request, dict) else request)}: {_decision_text(d)}"
+                     for request, d in zip(payload["action_requests"], resume["decisions"])]
+            text = "; ".join(parts)
+        elif isinstance(payload, dict) and payload.get("type") == "tool_approval":
+            text = f"{_about(payload.get('name'))}: {_decision_text(resume)}"
+        else:
+            about = payload.get("order_id") if isinstance(payload, dict) else None
+            text = (f"{_about(about)}: " if about is not None else "") + json_text(resume)
+        return sendable(f"{text} -> {self.outcome}")
+
+
+def _decision_text(decision: Any) -> str:
+    """A HITL decision in a few words: ``approve``, ``edit {args}``, ``reject "message"``."""
+    if not isinstance(decision, dict):
+        return json_text(decision)
+    kind = decision.get("type")
+    if kind == "edit":
+        return f"edit {json_text((decision.get('edited_action') or {}).get('args'))}"
+    if kind in ("reject", "respond"):
+        return f"{kind} {json_text(decision.get('message'))}"
+    return str(kind)
+
+
+class _Refused(Exception):
+    """An answer that failed the engine's checks (never leaves the engine)."""
+
+
+def _about(value: Any) -> str:
+    """A name or order id for one summary line: as it is when it is printable text, else as JSON."""
+    if isinstance(value, str) and value.isprintable():
+        return value
+    return json_text(value)
+
+
+def _number(value: Any) -> bool:
+    """``value`` is an ``int`` or ``float`` (not a ``bool``)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _values(snapshot: Any) -> dict:
+    """A checkpoint's state values as a dict (``StateSnapshot.values``; a dataclass or model too)."""
+    values = snapshot.values
+    if isinstance(values, dict):
+        return dict(values)
+    if dataclasses.is_dataclass(values) and not isinstance(values, type):
+        return dataclasses.asdict(values)
+    if hasattr(values, "model_dump"):
+        return values.model_dump()
+    return dict(vars(values))
+
+
+def _listed_twice(state: Mapping[str, Any] | None, order_id: Any) -> tuple[str, int] | None:
+    """``(state key, count)`` when a list in the state holds ``order_id`` in more than one entry."""
+    if order_id is None or not state:
+        return None
+    for key, value in state.items():
+        if isinstance(value, list):
+            count = sum(1 for entry in value if isinstance(entry, dict) and entry.get("order_id") == order_id)
+            if count > 1:
+                return key, count
+    return None
+
+
+def _schema_problems(tool: BaseTool, args: dict) -> str:
+    """Why ``args`` fail the tool's argument schema (``tool_call_schema``: what the model sees), or ``""``."""
+    from pydantic import BaseModel, ValidationError
+
+    schema = tool.tool_call_schema
+    if isinstance(schema, type) and issubclass(schema, BaseModel):
+        try:
+            schema.model_validate(args)
+        except ValidationError as exc:
+            return "; ".join(f"{'.'.join(str(p) for p in error['loc']) or 'arguments'}: {error['msg']}"
+                             for error in exc.errors())
+        return ""
+    if isinstance(schema, dict):  # a JSON-schema tool: only the required keys can be checked here
+        missing = [key for key in schema.get("required", []) if key not in args]
+        return "; ".join(f"{key}: Field required" for key in missing)
+    return ""
+
+
+def _graph_tools(graph: Any) -> dict[str, BaseTool]:
+    """The tools of a graph's ``tools`` node (``create_agent``, ``create_deep_agent``), by name."""
+    nodes = getattr(graph, "nodes", None) or {}
+    node = nodes.get("tools") if isinstance(nodes, Mapping) else None
+    tools = getattr(getattr(node, "bound", None), "tools_by_name", None)
+    return dict(tools) if isinstance(tools, Mapping) else {}
+
+
+class ApprovalEngine:
+    """Read a thread's pending interrupt, check a reviewer's decisions, send the real resume.
+
+    Every method re-reads the checkpoint (``graph.get_state(config)``, langgraph 1.2.24) before it
+    acts, so it answers what is pending now, never a stale view; each sends at most one
+    ``graph.invoke(Command(resume=...), config, version="v2")``. With several pending interrupts
+    (parallel nodes) the first is answered, by id (``Command(resume={interrupt.id: value})``), as
+    LangGraph requires. Nothing the graph raises leaves a method (``SystemExit`` included; only
+    ``KeyboardInterrupt`` passes).
+
+    Refused, with a message and nothing sent (outcome ``refused``): an action when nothing is
+    pending; a decision the current action does not allow; for a plain payload, an approval whose
+    ``"amount"`` is above its ``"refundable"``, an edit amount that :func:`~helpers.widgets.amounts.
+    parse_amount` refuses or that is above ``"refundable"``, an empty reason; for a HITL call,
+    edited arguments that are not a JSON object or fail the tool's schema (the tool is looked up
+    in the graph's ``tools`` node, or passed as ``tools=``), an empty message for reject or
+    respond; an approval or edit of an order the same request already lists (two items of one
+    order in the state, or two gated calls for one order in one reply), because one refund
+    request per order and turn is what the refund service's idempotency key allows.
+
+    Args:
+        graph: a compiled graph with a checkpointer (e.g. ``create_agent(..., checkpointer=...)``).
+        config: the thread's config, ``{"configurable": {"thread_id": ...}}``.
+        decisions: the decisions the panel may send (a subset of :data:`DECISIONS`); each
+            interrupt's own allowed decisions narrow it further. ``None``: whatever each allows.
+        tools: tools to check edited arguments against, when the graph has no ``tools`` node.
+
+    Attributes:
+        history: every :class:`SentDecision`, in order. last: the last :class:`PanelResult`.
+        review: the pending :class:`Review` answered next (``None`` when nothing is pending).
+        staged: the decisions noted so far for a HITL request with several calls.
+
+    Raises:
+        ValueError: the graph has no checkpointer, the config has no ``thread_id``, or
+            ``decisions`` is empty or holds an unknown decision.
+    """
+
+    def __init__(self, graph: Any, config: dict, *, decisions: Sequence[str] | None = None,
+                 tools: Sequence[BaseTool] = ()):
+        if getattr(graph, "checkpointer", None) is None:
+            raise ValueError("ApprovalPanel needs a graph compiled with a checkpointer: without one nothing can be resumed")
+        thread_id = (config or {}).get("configurable", {}).get("thread_id") if isinstance(config, dict) else None
+        if not thread_id:
+            raise ValueError("ApprovalPanel needs a config with a thread_id: {'configurable': {'thread_id': ...}}")
+        if decisions is not None:
+            unknown = [d for d in decisions if d not in DECISIONS]
+            if unknown or not decisions:
+                raise ValueError(f"decisions must be a non-empty subset of {DECISIONS}, got {tuple(decisions)}")
+        self.graph, self.config, self.thread_id = graph, config, sendable(str(thread_id))
+        self.decisions: tuple[Decision, ...] = tuple(decisions) if decisions is not None else DECISIONS
+        self.tools: dict[str, BaseTool] = {**_graph_tools(graph), **{tool.name: tool for tool in tools}}
+        self.history: list[SentDecision] = []
+        self.staged: list[dict] = []
+        self.review: Review | None = None
+        self._interrupts: list[Any] = []
+        self._snapshot: Any = None
+        self._problem: tuple[PanelOutcome, str] | None = None  # unavailable / poisoned / stuck, as last read
+        self.last = self.refresh()
+
+    # -- what is pending -----------------------------------------------------------------------
+
+    @property
+    def pending(self) -> list[Any]:
+        """The pending interrupt payloads (``Interrupt.value``), in order, as last read."""
+        return [i.value for i in self._interrupts]
+
+    @property
+    def current(self) -> ReviewAction | None:
+        """The action the next decision is for (the first one without a noted decision), or ``None``."""
+        if self.review is None or self._problem is not None:
+            return None
+        actions = self.review.actions
+        return actions[len(self.staged)] if len(self.staged) < len(actions) else None
+
+    def allowed(self) -> tuple[Decision, ...]:
+        """The decisions the current action accepts (empty when nothing can be answered)."""
+        action = self.current
+        return action.allowed if action is not None else ()
+
+    def state(self) -> dict | None:
+        """The state values as last read (``None`` when the checkpointer cannot be read)."""
+        return _values(self._snapshot) if self._snapshot is not None else None
+
+    def _read(self) -> None:
+        """Re-read the checkpoint: pending interrupts, the review, and whether the thread can be answered."""
+        previous = self.review.interrupt.id if self.review is not None else None
+        try:
+            snapshot = self.graph.get_state(self.config)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - e.g. a closed SQLite connection
+            self._snapshot, self._interrupts, self.review = None, [], None
+            self.staged = []
+            self._problem = (PanelOutcome.UNAVAILABLE, self._unavailable_message(exc))
+            return
+        self._snapshot = snapshot
+        self._interrupts = list(snapshot.interrupts)
+        self.review = read_review(self._interrupts[0], self.decisions) if self._interrupts else None
+        if self.review is None or self.review.interrupt.id != previous:
+            self.staged = []
+        self._problem = None
+        if self._interrupts:
+            poisoned = self._poisoned(snapshot)
+            if poisoned:
+                self._problem = (PanelOutcome.POISONED, poisoned)
+        elif snapshot.next:
+            self._problem = (PanelOutcome.STUCK, self._stuck_message(snapshot.next))
+
+    def _poisoned(self, snapshot: Any) -> str:
+        """Why the pending interrupt can never be answered (its task raised after a stored resume), or ``""``."""
+        for task in getattr(snapshot, "tasks", ()):
+            if task.interrupts and task.error is not None:
+                stored: list[Any] = []
+                try:
+                    saved = self.graph.checkpointer.get_tuple(self.config)
+                    for write in (saved.pending_writes or []) if saved else []:
+                        if write[0] == task.id and write[1] == "__resume__":
+                            stored.extend(write[2] if isinstance(write[2], list) else [write[2]])
+                except KeyboardInterrupt:
+                    raise
+                except BaseException:  # noqa: BLE001 - the message works without the stored values
+                    pass
+                values = f" ({json_text(stored)})" if stored else ""
+                error = error_text(task.error) if isinstance(task.error, BaseException) else sendable(str(task.error))
+                return (f"The node {task.name!r} raised after an earlier resume ({error}). "
+                        f"LangGraph keeps the resume value it got{values} and replays it on every resume, so an "
+                        "answer sent now would never reach the node: this thread is stuck. Ways out: write the "
+                        "state past the node with graph.update_state(config, values, as_node=...), replay from an "
+                        "earlier checkpoint (graph.get_state_history(config)), or start a new thread.")
+        return ""
+
+    @staticmethod
+    def _stuck_message(next_nodes: tuple[str, ...]) -> str:
+        names = ", ".join(repr(name) for name in next_nodes)
+        return (f"No interrupt is pending, but the run has NOT finished: it stopped before {names} "
+                "(a node raised after the last resume, or a breakpoint). There is nothing this panel can answer; "
+                "fix the cause, then continue with graph.invoke(None, config).")
+
+    @staticmethod
+    def _unavailable_message(exc: BaseException) -> str:
+        text = f"The checkpointer cannot be read ({error_text(exc)}), so the panel cannot see or answer the pause."
+        if "closed database" in str(exc).lower():
+            text += (" Its SQLite connection was closed, e.g. the `with SqliteSaver.from_conn_string(...)` block "
+                     "ended. Build the graph on a saver that stays open, e.g. "
+                     "SqliteSaver(sqlite3.connect(path, check_same_thread=False)), and open a new panel.")
+        return text
+
+    # -- plain methods: what the mouse does ----------------------------------------------------
+
+    def refresh(self) -> PanelResult:
+        """Read the thread's checkpoint again and report what is pending. Sends nothing.
+
+        Returns:
+            a :class:`PanelResult` with outcome ``paused``, ``finished``, ``stuck``, ``poisoned``,
+            ``not_started`` or ``unavailable``.
+        """
+        self._read()
+        return self._record(self._status("refresh"))
+
+    def approve(self) -> PanelResult:
+        """Approve the current action (plain: ``{"type": "approve"}``; HITL: the call runs as written)."""
+        return self._act("approve", None)
+
+    def edit(self, value: Any = None) -> PanelResult:
+        """Edit the current action.
+
+        Args:
+            value: for a plain payload the new amount (a number, or text such as ``"120.50"``);
+                for a HITL call the new arguments (a dict, or JSON text of an object), checked
+                against the tool's schema and sent as ``edited_action`` with the same tool name.
+        """
+        return self._act("edit", value)
+
+    def reject(self, message: Any = None) -> PanelResult:
+        """Reject the current action with a reason (plain: ``"reason"``; HITL: ``"message"``; required)."""
+        return self._act("reject", message)
+
+    def respond(self, message: Any = None) -> PanelResult:
+        """Answer a HITL call on the tool's behalf (``{"type": "respond", "message": ...}``; the tool does not run)."""
+        return self._act("respond", message)
+
+    def start_over(self) -> PanelResult:
+        """Forget the decisions noted for the current HITL request (none was sent). Sends nothing."""
+        self.staged = []
+        self._read()
+        result = self._status("start_over")
+        if result.outcome == PanelOutcome.PAUSED:
+            result.message = "The noted decisions were dropped; nothing was sent. " + result.message
+        return self._record(result)
+
+    def summary(self) -> str:
+        """Plain text: one numbered line per decision sent (order id or tool names, resume value, outcome)."""
+        lines = [f"{number}. {decision.line()}" for number, decision in enumerate(self.history, 1)]
+        return "\n".join(lines) or "no decision sent"
+
+    # -- checks and the real resume ------------------------------------------------------------
+
+    def _status(self, action: ActionName) -> PanelResult:
+        """The result for the checkpoint as last read, when nothing was sent."""
+        values = self.state()
+        if self._problem is not None:
+            outcome, message = self._problem
+            return PanelResult(action, outcome, message, interrupts=self.pending, state=values)
+        if self.review is not None:
+            return PanelResult(action, PanelOutcome.PAUSED, self._paused_message(), interrupts=self.pending,
+                               state=values)
+        if not values:
+            return PanelResult(action, PanelOutcome.NOT_STARTED,
+                               f"Thread {self.thread_id!r} has no checkpoint: start the run first.", state=values)
+        return PanelResult(action, PanelOutcome.FINISHED, "No interrupt is pending; the run finished.", state=values)
+
+    def _paused_message(self) -> str:
+        review, action = self.review, self.current
+        if review is None or action is None:
+            return "The run is paused."
+        if review.kind == "hitl" and len(review.actions) > 1:
+            return (f"The run is paused: {len(review.actions)} gated calls need one decision each, sent together. "
+                    f"Deciding {action.label}.")
+        return "The run is paused: answer the interrupt shown above."
+
+    def _record(self, result: PanelResult) -> PanelResult:
+        self.last = result
+        return result
+
+    def _act(self, decision: Decision, value: Any) -> PanelResult:
+        self._read()  # answer what is pending now
+        if self._problem is not None:
+            outcome, message = self._problem
+            kind = PanelOutcome.REFUSED if outcome == PanelOutcome.STUCK else outcome
+            return self._record(PanelResult(decision, kind, f"{message} Nothing was sent.",
+                                            interrupts=self.pending, state=self.state()))
+        action = self.current
+        if action is None:
+            return self._refuse(decision, f"Nothing is pending on thread {self.thread_id!r}: "
+                                          "there is no interrupt to answer.")
+        if decision not in action.allowed:
+            return self._refuse(decision, f"{action.label.capitalize()} does not accept {decision!r}; it allows: "
+                                          f"{', '.join(action.allowed) or 'nothing this panel can send'}.")
+        try:
+            built = self._build(action, decision, value)
+        except _Refused as refused:
+            return self._refuse(decision, str(refused))
+        review = self.review
+        if review.kind == "hitl":
+            self.staged.append(built)
+            if len(self.staged) < len(review.actions):
+                following = self.current
+                return self._record(PanelResult(
+                    decision, PanelOutcome.STAGED,
+                    f"Noted {decision} for {action.label} ({len(self.staged)} of {len(review.actions)}); nothing "
+                    f"is sent until every call has a decision. Now decide {following.label}.",
+                    interrupts=self.pending, state=self.state()))
+            resume: Any = {"decisions": list(self.staged)}
+        else:
+            resume = built
+        return self._send(decision, review, resume)
+
+    def _build(self, action: ReviewAction, decision: Decision, value: Any) -> dict:
+        """The decision as the pause expects it, or :class:`_Refused` with the reason."""
+        plain = action.tool is None
+        if decision in ("reject", "respond"):
+            text = "" if value is None else sendable(str(value)).strip()
+            if not text:
+                what = "A rejection needs a reason" if decision == "reject" else "A response needs a message"
+                field_name = "reason" if plain else "message"
+                raise _Refused(f"{what}: type one in the {field_name} field.")
+            return {"type": "reject", "reason": text} if plain else {"type": decision, "message": text}
+        if plain:
+            return self._build_plain(action, decision, value)
+        if decision == "approve":
+            self._check_one_per_order(action, action.args or {})
+            return {"type": "approve"}
+        args = self._edited_args(action, value)
+        self._check_one_per_order(action, args)
+        return {"type": "edit", "edited_action": {"name": action.tool, "args": args}}
+
+    def _build_plain(self, action: ReviewAction, decision: Decision, value: Any) -> dict:
+        payload = action.payload if isinstance(action.payload, dict) else {}
+        twice = _listed_twice(self.state(), action.order_id)
+        if twice is not None:
+            raise _Refused(f"This request lists order {_about(action.order_id)} {twice[1]} times (state key "
+                           f"{twice[0]!r}). The panel approves one refund request per order: a second one with "
+                           "the same idempotency key is merged into the first or refused, and the run could not "
+                           "finish. Start a new run that lists the order once.")
+        refundable = payload.get("refundable")
+        if decision == "approve":
+            amount = payload.get("amount")
+            if _number(amount) and _number(refundable) and amount > refundable:
+                raise _Refused(f"Approving keeps the amount {float(amount)}, above the refundable {float(refundable)}; "
+                               "the refund service would refuse it after the review. Edit the amount instead.")
+            return {"type": "approve"}
+        if value is None or (isinstance(value, str) and not value.strip()):
+            raise _Refused("An edit needs the new amount: type it in the amount field.")
+        try:
+            amount = parse_amount(value)
+        except AmountError as exc:
+            raise _Refused(str(exc)) from None
+        if _number(refundable) and amount > refundable:
+            raise _Refused(f"The amount {amount} is above the refundable {float(refundable)}; "
+                           "the refund service would refuse it after the review.")
+        return {"type": "edit", "amount": amount}
+
+    def _edited_args(self, action: ReviewAction, value: Any) -> dict:
+        if value is None or (isinstance(value, str) and not value.strip()):
+            raise _Refused("An edit needs the new arguments: type them as a JSON object in the args field.")
+        if isinstance(value, str):
+            try:
+                args = parse_json(value)
+            except JsonInputError as problem:
+                raise _Refused(f"The edited argument text {problem}.") from None
+        else:
+            args = value
+        if not isinstance(args, dict):
+            raise _Refused("The edited arguments are not a JSON object: tool arguments are an object, "
+                           "e.g. {\"order_id\": \"A1024\", \"amount\": 120.0}.")
+        tool = self.tools.get(action.tool)
+        if tool is None:
+            raise _Refused(f"The panel cannot find the tool {action.tool!r} in the graph's tools node, so it cannot "
+                           "check edited arguments against its schema; pass tools=[...] to the panel.")
+        try:
+            problems = _schema_problems(tool, args)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - a schema whose validation itself fails
+            problems = error_text(exc)
+        if problems:
+            raise _Refused(f"The edited arguments do not fit {action.tool}'s schema ({problems}).")
+        return args
+
+    def _check_one_per_order(self, action: ReviewAction, args: dict) -> None:
+        """Refuse approving a second gated call for an order this request already approves or edits."""
+        order_id = args.get("order_id")
+        if order_id is None or self.review is None:
+            return
+        for earlier, staged in zip(self.review.actions, self.staged):
+            if staged["type"] not in ("approve", "edit") or earlier.tool != action.tool:
+                continue
+            earlier_args = staged["edited_action"]["args"] if staged["type"] == "edit" else (earlier.args or {})
+            if earlier_args.get("order_id") == order_id:
+                raise _Refused(f"Calls {earlier.position} and {action.position} both ask {action.tool} for order "
+                               f"{_about(order_id)}. Approving both would send two refund requests for one order in "
+                               "one turn (with one idempotency key per order, the second is merged into the first "
+                               "or refused). Keep one: reject or respond to this call.")
+
+    def _send(self, decision: Decision, review: Review, resume: Any) -> PanelResult:
+        from langgraph.types import Command
+
+        interrupt = review.interrupt
+        keyed = review.kind == "hitl_per_call" or len(self._interrupts) > 1
+        command = Command(resume={interrupt.id: resume} if keyed else resume)
+        self.staged = []
+        try:
+            out = self.graph.invoke(command, self.config, version="v2")
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - the graph's error is shown, never raised from a click
+            self._read()
+            message = error_text(exc)
+            if self._problem is not None:
+                message += "\n" + self._problem[1]
+            result = PanelResult(decision, PanelOutcome.ERROR, message, sent=resume, interrupts=self.pending)
+        else:
+            self._read()
+            if self._problem is not None and self._problem[0] == PanelOutcome.UNAVAILABLE:
+                result = PanelResult(decision, PanelOutcome.UNAVAILABLE, "Sent. " + self._problem[1], sent=resume)
+            elif getattr(out, "interrupts", ()) or self._interrupts:
+                result = PanelResult(decision, PanelOutcome.PAUSED, "Sent. The run paused again at the next interrupt.",
+                                     sent=resume, interrupts=self.pending, state=self.state())
+            elif self._problem is not None:
+                result = PanelResult(decision, PanelOutcome.STUCK, "Sent. " + self._problem[1], sent=resume,
+                                     state=self.state())
+            else:
+                result = PanelResult(decision, PanelOutcome.FINISHED, "Sent. The run finished; no interrupt is left.",
+                                     sent=resume, state=self.state())
+        self.history.append(SentDecision(review.value, resume, result.outcome))
+        return self._record(result)
+
+    def _refuse(self, action: ActionName, message: str) -> PanelResult:
+        return self._record(PanelResult(action, PanelOutcome.REFUSED, message + " Nothing was sent.",
+                                        interrupts=self.pending, state=self.state()))

@@ -1,0 +1,133 @@
+"""Reading a pause: what one pending interrupt asks a reviewer to decide (no ipywidgets).
+
+Three kinds of pause (:data:`ReviewKind`), described in :mod:`helpers.widgets.engines.approval`:
+a plain ``interrupt(payload)``, a ``HumanInTheLoopMiddleware`` batched request, and its
+``per_call`` interrupts. :func:`read_review` turns an ``Interrupt`` into a :class:`Review` of
+:class:`ReviewAction` objects, each with the decisions it allows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
+
+from ..text import sendable
+
+__all__ = ["DECISIONS", "HITL_DESCRIPTION_PREFIX", "PLAIN_DECISIONS", "Decision", "Review", "ReviewAction", "ReviewKind", "read_review"]
+
+#: A reviewer's decision (``langchain.agents.middleware.human_in_the_loop.DecisionType``).
+Decision = Literal["approve", "edit", "reject", "respond"]
+DECISIONS: tuple[Decision, ...] = get_args(Decision)
+#: The decisions a plain ``interrupt()`` payload can get from the panel (no ``respond``).
+PLAIN_DECISIONS: tuple[Decision, ...] = ("approve", "edit", "reject")
+#: How HumanInTheLoopMiddleware's default description starts (``description_prefix``); it repeats the args.
+HITL_DESCRIPTION_PREFIX = "Tool execution requires approval"
+#: What kind of pause an interrupt is (see the module docstring).
+ReviewKind = Literal["interrupt", "hitl", "hitl_per_call"]
+
+
+@dataclass(frozen=True)
+class ReviewAction:
+    """One thing a reviewer decides: a plain payload, or one gated tool call of a HITL request.
+
+    Attributes:
+        position: 1-based position in its request (a plain payload is always 1).
+        tool: the gated tool's name (``None`` for a plain payload).
+        args: the tool call's arguments as the model wrote them (``None`` for a plain payload).
+        description: the text the middleware wrote for the reviewer (``""`` for a plain payload).
+        allowed: the decisions this action accepts, in :data:`DECISIONS` order.
+        payload: the plain payload, or the HITL action request.
+    """
+
+    position: int
+    tool: str | None
+    args: dict | None
+    description: str
+    allowed: tuple[Decision, ...]
+    payload: Any
+
+    @property
+    def order_id(self) -> Any:
+        """The ``order_id`` this action is about (from the args or the payload), or ``None``."""
+        source = self.args if self.args is not None else self.payload
+        return source.get("order_id") if isinstance(source, dict) else None
+
+    @property
+    def label(self) -> str:
+        """``"call 1: submit_refund_request"`` for a tool call, ``"the interrupt"`` for a payload."""
+        return f"call {self.position}: {self.tool}" if self.tool is not None else "the interrupt"
+
+
+@dataclass(frozen=True)
+class Review:
+    """What one pending interrupt asks for.
+
+    Attributes:
+        kind: a :data:`ReviewKind`.
+        interrupt: the ``langgraph.types.Interrupt`` (kept for its id; the id is never shown).
+        actions: the :class:`ReviewAction` objects, in order (one for ``interrupt`` and ``hitl_per_call``).
+    """
+
+    kind: ReviewKind
+    interrupt: Any
+    actions: tuple[ReviewAction, ...]
+
+    @property
+    def value(self) -> Any:
+        """The interrupt's payload (``Interrupt.value``)."""
+        return self.interrupt.value
+
+
+def _per_call_decisions(schema: Any) -> tuple[Decision, ...]:
+    """The decisions a ``per_call`` interrupt's JSON ``response_schema`` accepts."""
+    if not isinstance(schema, dict):
+        return ()
+    mapping = (schema.get("discriminator") or {}).get("mapping")
+    if isinstance(mapping, dict):
+        return tuple(d for d in DECISIONS if d in mapping)
+    const = ((schema.get("properties") or {}).get("type") or {}).get("const")
+    return (const,) if const in DECISIONS else ()
+
+
+def read_review(interrupt: Any, decisions: Sequence[Decision] = DECISIONS) -> Review:
+    """What one pending interrupt asks for.
+
+    Args:
+        interrupt: a ``langgraph.types.Interrupt`` (its ``value`` and, for ``per_call``, its
+            ``response_schema``: a JSON schema whose discriminator lists the allowed decisions).
+        decisions: the decisions the reviewer may send at all; each action's own list narrows them.
+
+    Returns:
+        a :class:`Review`: ``hitl`` for a ``HumanInTheLoopMiddleware`` batched request
+        (``action_requests`` + ``review_configs``, matched by position, else by ``action_name``),
+        ``hitl_per_call`` for a ``{"type": "tool_approval", ...}`` value, else ``interrupt``
+        (a plain payload; its ``"allowed"`` list, if any, narrows approve / edit / reject).
+    """
+    value = interrupt.value
+    if isinstance(value, dict) and isinstance(value.get("action_requests"), list) \
+            and isinstance(value.get("review_configs"), list):
+        requests, configs = value["action_requests"], value["review_configs"]
+        actions = []
+        for index, request in enumerate(requests):
+            request = request if isinstance(request, dict) else {}
+            name = request.get("name")
+            config = configs[index] if len(configs) == len(requests) and isinstance(configs[index], dict) else \
+                next((c for c in configs if isinstance(c, dict) and c.get("action_name") == name), {})
+            listed = config.get("allowed_decisions") or ()
+            allowed = tuple(d for d in decisions if d in listed)
+            args = request.get("args") if isinstance(request.get("args"), dict) else {}
+            actions.append(ReviewAction(index + 1, sendable(str(name)), dict(args),
+                                        sendable(str(request.get("description", ""))), allowed, request))
+        return Review("hitl", interrupt, tuple(actions))
+    if isinstance(value, dict) and value.get("type") == "tool_approval" and "name" in value:
+        listed = _per_call_decisions(getattr(interrupt, "response_schema", None))
+        allowed = tuple(d for d in decisions if d in listed)
+        args = value.get("args") if isinstance(value.get("args"), dict) else {}
+        action = ReviewAction(1, sendable(str(value["name"])), dict(args),
+                              sendable(str(value.get("description", ""))), allowed, value)
+        return Review("hitl_per_call", interrupt, (action,))
+    listed = value.get("allowed") if isinstance(value, dict) else None
+    allowed = tuple(d for d in decisions if d in PLAIN_DECISIONS
+                    and (not isinstance(listed, (list, tuple)) or d in listed))
+    return Review("interrupt", interrupt, (ReviewAction(1, None, None, "", allowed, value),))

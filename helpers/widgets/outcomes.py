@@ -1,0 +1,100 @@
+"""The closed sets of outcomes the widgets report, each with the word and the tone it is shown in.
+
+Every outcome is a ``StrEnum`` member, so ``turn.outcome == "ran"`` and ``f"{turn.outcome}"``
+work as with plain strings. ``word`` is what the view prints in capitals (a verdict readable
+without colour and without an emoji font); ``tone`` picks its colour (:mod:`.style`).
+No ipywidgets import.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+__all__ = ["Answer", "PanelOutcome", "PlaygroundOutcome", "Tone", "TurnOutcome"]
+
+#: How a verdict is coloured: ``ok`` green, ``warn`` amber, ``bad`` red, ``info`` grey-blue.
+Tone = Literal["ok", "warn", "bad", "info"]
+
+
+class _Shown(StrEnum):
+    """A StrEnum whose members are declared as ``NAME = (value, word, tone)``.
+
+    Attributes (of each member):
+        word: the verdict in capitals, e.g. ``"RAN"``.
+        tone: the colour family of the verdict (:data:`Tone`).
+    """
+
+    word: str
+    tone: Tone
+
+    def __new__(cls, value: str, word: str, tone: Tone) -> _Shown:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.word, member.tone = word, tone
+        return member
+
+
+class TurnOutcome(_Shown):
+    """What happened to one tool call played in "you are the model" (notebook 02).
+
+    ``ran``: every call ran and was answered. ``argument_error``: the arguments failed the tool's
+    schema; ToolNode answered with an error ToolMessage (same id). ``tool_raised``: the tool raised
+    something else; ToolNode's default handler re-raises it, so the run stopped and the call has
+    no answer. ``invalid_json``: the arguments were not a JSON object; the reply holds only an
+    invalid tool call and nothing ran. ``refused``: the widget did not build a reply at all (JSON
+    nested too deeply to handle).
+    """
+
+    RAN = ("ran", "RAN", "ok")
+    ARGUMENT_ERROR = ("argument_error", "ERROR RESULT", "warn")
+    TOOL_RAISED = ("tool_raised", "RUN STOPPED", "bad")
+    INVALID_JSON = ("invalid_json", "NOT RUN", "bad")
+    REFUSED = ("refused", "REFUSED", "bad")
+
+
+class PlaygroundOutcome(_Shown):
+    """What one run of the reducer playground (notebook 07) found.
+
+    ``agree``: both write orders give the same value. ``differ``: the value depends on the order.
+    ``invalid_update``: a plain key; LangGraph refused the step with ``InvalidUpdateError``.
+    ``reducer_error``: the reducer raised in at least one order. ``invalid_json``: a write is not
+    usable JSON; nothing ran.
+    """
+
+    AGREE = ("agree", "ORDERS AGREE", "ok")
+    DIFFER = ("differ", "ORDERS DIFFER", "warn")
+    INVALID_UPDATE = ("invalid_update", "STEP REFUSED", "bad")
+    REDUCER_ERROR = ("reducer_error", "REDUCER ERROR", "bad")
+    INVALID_JSON = ("invalid_json", "NOT RUN", "bad")
+
+
+class PanelOutcome(_Shown):
+    """What the approval panel (notebooks 08, 09) did or found.
+
+    ``paused``: the run waits at an interrupt. ``staged``: a decision was noted for one action of a
+    request with several; nothing is sent until every action has one. ``finished``: no interrupt
+    is left and no node is due. ``stuck``: no interrupt is pending, but the checkpoint still has
+    nodes to run. ``poisoned``: an interrupt is pending, but its node raised after an earlier
+    resume whose value LangGraph replays on every resume, so no answer can reach it.
+    ``not_started``: the thread has no checkpoint. ``refused``: the input was checked and nothing
+    was sent. ``error``: the resume was sent and the graph raised. ``unavailable``: the
+    checkpointer cannot be read (e.g. its connection was closed).
+    """
+
+    PAUSED = ("paused", "PAUSED", "info")
+    STAGED = ("staged", "NOTED", "info")
+    FINISHED = ("finished", "FINISHED", "ok")
+    STUCK = ("stuck", "STUCK", "bad")
+    POISONED = ("poisoned", "STUCK", "bad")
+    NOT_STARTED = ("not_started", "NOT STARTED", "info")
+    REFUSED = ("refused", "REFUSED", "warn")
+    ERROR = ("error", "ERROR", "bad")
+    UNAVAILABLE = ("unavailable", "UNAVAILABLE", "bad")
+
+
+class Answer(_Shown):
+    """A self-check answer: ``right`` or ``wrong``."""
+
+    RIGHT = ("right", "RIGHT", "ok")
+    WRONG = ("wrong", "WRONG", "bad")

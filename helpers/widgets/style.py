@@ -1,0 +1,67 @@
+"""HTML pieces the widget views share: verdict badges, coloured boxes, wrapping text blocks.
+
+Plain strings with inline styles (an ``ipywidgets.HTML`` value is inserted as it is, and a
+notebook has no stylesheet of its own). A verdict is always a word *and* a colour, so it reads
+without colour vision and without an emoji font. No ipywidgets import.
+"""
+
+from __future__ import annotations
+
+from .outcomes import Tone
+from .text import html_text
+
+__all__ = ["COLOURS", "WRAP", "badge", "block", "box", "history", "muted"]
+
+#: tone -> (text colour, background colour, border colour); contrast at least 4.5:1 on the background.
+COLOURS: dict[Tone, tuple[str, str, str]] = {
+    "ok": ("#1b5e20", "#e8f5e9", "#2e7d32"),
+    "warn": ("#6d4c00", "#fff8e1", "#f9a825"),
+    "bad": ("#b71c1c", "#ffebee", "#c62828"),
+    "info": ("#263238", "#eceff1", "#607d8b"),
+}
+
+#: Long output wraps at word boundaries; a word longer than the line (an id, a URL) breaks anywhere.
+WRAP = "white-space: pre-wrap; overflow-wrap: anywhere; word-break: normal; margin: 2px 0"
+
+
+def badge(word: str, tone: Tone) -> str:
+    """A verdict word in a coloured pill, e.g. ``badge("RAN", "ok")``; carries ``data-verdict``."""
+    text, background, border = COLOURS[tone]
+    return (f"<span class='course-badge' data-verdict='{html_text(word)}' style='display: inline-block; "
+            f"font-weight: bold; padding: 0 6px; border-radius: 3px; color: {text}; background: {background}; "
+            f"border: 1px solid {border}'>{html_text(word)}</span>")
+
+
+def box(inner_html: str, tone: Tone, *, css_class: str = "course-box", data: dict[str, str] | None = None) -> str:
+    """A block with a coloured left border and background (success and error turns look different)."""
+    text, background, border = COLOURS[tone]
+    attributes = "".join(f" data-{key}='{html_text(value)}'" for key, value in (data or {}).items())
+    return (f"<div class='{css_class}' data-tone='{tone}'{attributes} style='border-left: 4px solid {border}; "
+            f"background: {background}; color: {text}; padding: 4px 8px; margin: 4px 0'>{inner_html}</div>")
+
+
+def block(text: str, *, css_class: str = "course-text") -> str:
+    """Preformatted text that wraps (``<pre>`` with :data:`WRAP`), escaped."""
+    return f"<pre class='{css_class}' style='{WRAP}'>{html_text(text)}</pre>"
+
+
+def muted(text: str, *, css_class: str = "course-note") -> str:
+    """A short grey note (the state before anything happened, a hint)."""
+    return f"<p class='{css_class}' style='color: #546e7a; margin: 2px 0'><i>{html_text(text)}</i></p>"
+
+
+def history(entries: list, noun: str) -> str:
+    """The learner's last turns or runs as a list: one ``<li data-outcome=...>`` per entry.
+
+    Args:
+        entries: objects with ``outcome`` and ``history_line()`` (a ``ModelTurn``, a ``PlaygroundResult``).
+        noun: what one entry is, singular (``"turn"``, ``"run"``).
+
+    Returns:
+        the HTML, or ``""`` for no entries.
+    """
+    if not entries:
+        return ""
+    items = "".join(f"<li data-outcome='{e.outcome}'>{html_text(e.history_line())}</li>" for e in entries)
+    label = f"Your last {len(entries)} {noun}{'s' if len(entries) > 1 else ''}:"
+    return f"<div class='course-history'><small>{label}</small><ul style='margin: 0'>{items}</ul></div>"

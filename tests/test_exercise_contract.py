@@ -1,0 +1,271 @@
+"""The contract every registered exercise keeps (``helpers.exercises.registry.EXERCISES``).
+
+For each exercise: every reference solution passes; every known-wrong answer fails the cases it
+names; every crashing answer becomes ERROR feedback (never an exception); the stub in the notebook
+itself (its definition is taken from the notebook's cells) says "not solved yet"; the references
+still pass after every wrong answer ran (each check works on fresh data). Across the course: a
+notebook that calls an unregistered exercise fails, and so does a registered exercise that its
+notebook never checks or a checker module whose exercise is not registered.
+
+Exercise-specific behaviour (particular feedback texts) stays in ``tests/test_exercises_nbNN.py``.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import pkgutil
+from pathlib import Path
+
+import pytest
+
+import helpers.exercises
+from helpers.exercises import Exercise
+from helpers.exercises.registry import EXERCISES, AnswerSet, ExerciseEntry, KnownWrong, get
+from helpers.workspace import NOTEBOOK_DIR
+
+ENTRIES = {e.id: e for e in EXERCISES}
+
+
+def _cases(kind: str) -> list:
+    params = []
+    for e in EXERCISES:
+        answers = e.answer_set()
+        for name in getattr(answers, kind):
+            params.append(pytest.param(e, name, id=f"{e.id}-{name}"))
+    return params
+
+
+# -- the registry itself ---------------------------------------------------------------------
+
+
+def test_ids_are_unique_and_match_their_notebook():
+    ids = [e.id for e in EXERCISES]
+    assert len(ids) == len(set(ids))
+    for e in EXERCISES:
+        number, _, k = e.id.partition(".")
+        assert len(number) == 2 and number.isdigit() and k.isdigit(), e.id
+        assert e.notebook_key == number and e.notebook.endswith(".ipynb"), e
+        assert e.module_name == f"nb{number}", e
+
+
+@pytest.mark.parametrize("entry", EXERCISES, ids=lambda e: e.id)
+def test_entry_points_at_its_checker_and_answers(entry: ExerciseEntry):
+    exercise = entry.exercise()
+    assert isinstance(exercise, Exercise)
+    assert (exercise.id, exercise.title) == (entry.id, entry.title), "the registry's title is the checker's title"
+    answers = entry.answer_set()
+    assert isinstance(answers, AnswerSet)
+    assert answers.solutions and answers.wrong and answers.crashing, "every exercise has all three kinds of answer"
+    names = {case.name for case in exercise.cases}
+    for label, wrong in answers.wrong.items():
+        assert isinstance(wrong, KnownWrong) and wrong.fails, label
+        unknown = [n for n in wrong.fails if n not in names]
+        assert not unknown, f"{entry.id} {label!r} names cases that do not exist: {unknown}"
+
+
+def test_every_exercise_in_a_checker_module_is_registered():
+    found = set()
+    for info in pkgutil.iter_modules(helpers.exercises.__path__):
+        if not info.name.startswith("nb"):
+            continue
+        module = importlib.import_module(f"helpers.exercises.{info.name}")
+        for attribute, value in vars(module).items():
+            if isinstance(value, Exercise):
+                found.add(f"helpers.exercises.{info.name}:{attribute}")
+    registered = {e.checker for e in EXERCISES}
+    assert found - registered == set(), "exercises that are not in helpers/exercises/registry.py"
+
+
+def test_get_names_the_known_ids():
+    assert get("03.1").attribute == "RUN_TOOL_CALLS"
+    with pytest.raises(KeyError, match="no exercise '99.1' is registered"):
+        get("99.1")
+
+
+# -- the notebooks ----------------------------------------------------------------------------
+
+
+def _code_cells(path: Path) -> list[str]:
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    sources = []
+    for cell in cells:
+        if cell["cell_type"] != "code":
+            continue
+        source = "".join(cell["source"])
+        # IPython magics and shell lines are not Python: keep the line numbers, drop the lines
+        sources.append("\n".join("pass" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines()))
+    return sources
+
+
+def _exercise_calls(tree: ast.AST) -> list[tuple[str, str, str, ast.Call]]:
+    """``(module, ATTRIBUTE, method, call)`` for every ``nbNN.ATTRIBUTE.check(...)`` / ``.evaluate(...)``."""
+    calls = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("check", "evaluate") and isinstance(node.func.value, ast.Attribute)
+                and isinstance(node.func.value.value, ast.Name) and node.func.value.value.id.startswith("nb")):
+            calls.append((node.func.value.value.id, node.func.value.attr, node.func.attr, node))
+    return calls
+
+
+NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("[0-9][0-9]_*.ipynb"))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_a_notebook_calls_only_registered_exercises(path: Path):
+    registered = {(e.module_name, e.attribute) for e in EXERCISES}
+    for source in _code_cells(path):
+        for module, attribute, method, _ in _exercise_calls(ast.parse(source)):
+            assert (module, attribute) in registered, (
+                f"{path.name} calls {module}.{attribute}.{method}(...), which is not in helpers/exercises/registry.py")
+
+
+@pytest.mark.parametrize("entry", EXERCISES, ids=lambda e: e.id)
+def test_a_registered_exercise_is_checked_in_its_notebook(entry: ExerciseEntry):
+    path = NOTEBOOK_DIR / entry.notebook
+    assert path.is_file(), f"{entry.id} is registered for {entry.notebook}, which does not exist"
+    _stub_source(entry)  # raises with a clear message when there is no learner's check cell
+
+
+def _stub_source(entry: ExerciseEntry) -> tuple[str, list[str]]:
+    """The notebook's definition of the answer the learner's ``.check(name)`` cell passes, and the
+    notebook's import statements up to that cell."""
+    cells = _code_cells(NOTEBOOK_DIR / entry.notebook)
+    trees = [ast.parse(source) for source in cells]
+    for index, tree in enumerate(trees):
+        for module, attribute, method, call in _exercise_calls(tree):
+            if (module, attribute, method) != (entry.module_name, entry.attribute, "check"):
+                continue
+            if len(call.args) != 1 or not isinstance(call.args[0], ast.Name):
+                continue  # a demo call on a lambda, not the learner's own answer
+            name = call.args[0].id
+            imports, definition = [], None
+            for source, cell_tree in zip(cells[: index + 1], trees[: index + 1]):
+                for statement in cell_tree.body:
+                    if isinstance(statement, (ast.Import, ast.ImportFrom)):
+                        imports.append(ast.get_source_segment(source, statement))
+                    elif _defines(statement, name):
+                        definition = _segment(source, statement)
+            assert definition, f"{entry.notebook}: no cell before the check defines {name!r}"
+            return definition, imports
+    raise AssertionError(f"{entry.notebook} never calls {entry.module_name}.{entry.attribute}.check(<the learner's answer>)")
+
+
+def _defines(statement: ast.stmt, name: str) -> bool:
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return statement.name == name
+    if isinstance(statement, ast.Assign):
+        return any(isinstance(t, ast.Name) and t.id == name for t in statement.targets)
+    return False
+
+
+def _segment(source: str, statement: ast.stmt) -> str:
+    """The statement's lines, decorators included."""
+    first = min([statement.lineno, *(d.lineno for d in getattr(statement, "decorator_list", []))])
+    return "\n".join(source.splitlines()[first - 1: statement.end_lineno])
+
+
+@pytest.mark.parametrize("entry", EXERCISES, ids=lambda e: e.id)
+def test_the_notebooks_own_stub_says_not_solved_yet(entry: ExerciseEntry):
+    definition, imports = _stub_source(entry)
+    used = {node.id for node in ast.walk(ast.parse(definition)) if isinstance(node, ast.Name)}
+    namespace: dict = {}
+    for statement in imports:  # only the imports the stub uses (a notebook may import its own temp modules)
+        bound = {(alias.asname or alias.name).split(".")[0] for alias in ast.parse(statement).body[0].names}
+        if bound & used:
+            exec(statement, namespace)
+    namespace.update(entry.answer_set().stub_names)
+    try:
+        exec(compile(definition, f"<{entry.notebook} stub>", "exec"), namespace)
+    except NameError as exc:
+        pytest.fail(f"the stub needs a name the notebook defines elsewhere ({exc}): add it to stub_names in "
+                    f"{entry.answers.split(':')[0]}")
+    stub = namespace[_stub_name(definition)]
+    result = entry.exercise().evaluate(stub)
+    assert not result.solved and "not solved yet" in result.summary(), result.text()
+
+
+def _stub_name(definition: str) -> str:
+    statement = ast.parse(definition).body[0]
+    return statement.name if hasattr(statement, "name") else statement.targets[0].id
+
+
+# -- the answers ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("entry, name", _cases("solutions"))
+def test_reference_solution_passes(entry: ExerciseEntry, name: str):
+    result = entry.exercise().evaluate(entry.answer_set().solutions[name])
+    assert result.passed, result.text()
+
+
+@pytest.mark.parametrize("entry, name", _cases("wrong"))
+def test_known_wrong_answer_fails_its_case(entry: ExerciseEntry, name: str):
+    wrong = entry.answer_set().wrong[name]
+    result = entry.exercise().evaluate(wrong.answer)
+    assert result.solved and not result.passed, result.text()
+    verdicts = {r.name: r.status for r in result.results}
+    passed = [case for case in wrong.fails if verdicts.get(case) == "pass"]
+    assert not passed, f"{name!r} should fail {passed}:\n{result.text()}"
+    if wrong.status is not None:
+        other = {case: verdicts[case] for case in wrong.fails if verdicts[case] != wrong.status}
+        assert not other, f"{name!r} should be {wrong.status!r} in {other}:\n{result.text()}"
+
+
+@pytest.mark.parametrize("entry, name", _cases("crashing"))
+def test_crashing_answer_becomes_feedback(entry: ExerciseEntry, name: str):
+    result = entry.exercise().evaluate(entry.answer_set().crashing[name])
+    assert result.solved and not result.passed, result.text()
+    assert any(r.status == "error" and r.feedback.startswith("your code raised ") for r in result.results), result.text()
+    assert "not solved yet" not in result.text()
+
+
+@pytest.mark.parametrize("entry", EXERCISES, ids=lambda e: e.id)
+def test_references_still_pass_after_every_wrong_answer(entry: ExerciseEntry):
+    """An answer that edits the checker's data in place must not break the next attempt."""
+    exercise, answers = entry.exercise(), entry.answer_set()
+    for wrong in answers.wrong.values():
+        exercise.evaluate(wrong.answer)
+    for crashing in answers.crashing.values():
+        exercise.evaluate(crashing)
+    for name, solution in answers.solutions.items():
+        result = exercise.evaluate(solution)
+        assert result.passed, f"{name}: {result.text()}"
+
+
+# -- the scanner itself ---------------------------------------------------------------------------
+
+
+def test_the_scanner_finds_checks_and_evaluates_and_ignores_other_calls():
+    source = ("nb09.NEW_ONE.check(answer)\n"
+              "nb00.TOOL_CALL_IDS.evaluate(lambda m: [])\n"
+              "result.check(x)\n"
+              "helpers.nb01.REFUND_TOOL.check(y)\n")
+    found = [(m, a, k) for m, a, k, _ in _exercise_calls(ast.parse(source))]
+    assert sorted(found) == [("nb00", "TOOL_CALL_IDS", "evaluate"), ("nb09", "NEW_ONE", "check")]
+
+
+def _notebook(tmp_path: Path, *sources: str) -> Path:
+    cells = [{"cell_type": "code", "source": s, "metadata": {}, "outputs": [], "execution_count": None} for s in sources]
+    path = tmp_path / "09_x.ipynb"
+    path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}), encoding="utf-8")
+    return path
+
+
+def test_a_notebook_without_the_learners_check_is_reported(tmp_path):
+    path = _notebook(tmp_path, "from helpers.exercises import nb09\n", "nb09.NEW_ONE.evaluate(lambda: 1)\n")
+    fake = ExerciseEntry("09.1", str(path), "new", "helpers.exercises.nb09:NEW_ONE", "tests.solutions.nb09:NEW_ONE")
+    with pytest.raises(AssertionError, match=r"never calls nb09.NEW_ONE.check\(<the learner's answer>\)"):
+        _stub_source(fake)
+
+
+def test_the_stub_is_taken_from_the_cells_before_the_check(tmp_path):
+    path = _notebook(tmp_path, "%matplotlib inline\nimport json\n",
+                     "@decorate\ndef answer(x):\n    raise NotImplementedError\n",
+                     "nb09.NEW_ONE.check(answer)\n")
+    fake = ExerciseEntry("09.1", str(path), "new", "helpers.exercises.nb09:NEW_ONE", "tests.solutions.nb09:NEW_ONE")
+    definition, imports = _stub_source(fake)
+    assert definition == "@decorate\ndef answer(x):\n    raise NotImplementedError"
+    assert imports == ["import json"]

@@ -1,0 +1,193 @@
+"""Self-checks: the question format, every notebook's question set, the engine and the view, headless."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import pytest
+
+from helpers.selfcheck import Question, available_notebooks, questions_for, self_check
+from helpers.selfcheck.format import check_questions
+from helpers.widgets import Answer, SelfCheck
+from helpers.widgets.engines import SelfCheckEngine
+from helpers.widgets.engines.self_check import record_with_progress
+
+
+def q(id="q1", **changes) -> Question:
+    fields = dict(id=id, prompt="What runs?", choices=("nothing", "the tool"), answer="nothing",
+                  explanation="A tool call is a request.", section="section 3, Nothing has run yet")
+    fields.update(changes)
+    return Question(**fields)
+
+
+class Recorded(list):
+    """A recorder that keeps every call: (notebook, question_id, correct)."""
+
+    def __call__(self, notebook, question_id, correct):
+        self.append((notebook, question_id, correct))
+        return ""
+
+
+# -- the question format -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"id": "Has Spaces"}, "the id must be a slug"),
+    ({"choices": ("only one",), "answer": "only one"}, "give 2 to 5 choices, got 1"),
+    ({"choices": tuple("abcdef"), "answer": "a"}, "give 2 to 5 choices, got 6"),
+    ({"choices": ("same", "same"), "answer": "same"}, "the choices must be different"),
+    ({"answer": "everything"}, "the answer 'everything' is not one of the choices"),
+    ({"explanation": ""}, "explanation must be a non-empty text"),
+    ({"explanation": "two\nlines"}, "the explanation is one line"),
+    ({"section": " "}, "section must be a non-empty text"),
+    ({"why_not": {"nothing": "the right one"}}, "why_not keys must be wrong choices"),
+])
+def test_a_malformed_question_is_refused_when_it_is_written(changes, message):
+    with pytest.raises(ValueError, match=message):
+        q(**changes)
+
+
+def test_kind_and_frozen():
+    assert q().kind == "choice" and q(code="print(1)").kind == "predict"
+    with pytest.raises(AttributeError):
+        q().answer = "the tool"
+    with pytest.raises(TypeError):
+        q(why_not={"the tool": "why"}).why_not["the tool"] = "changed"
+
+
+def test_a_question_set_has_3_to_5_questions_with_unique_ids():
+    with pytest.raises(ValueError, match="3 to 5 questions, got 2"):
+        check_questions("99", [q("a"), q("b")])
+    with pytest.raises(ValueError, match="repeated: a"):
+        check_questions("99", [q("a"), q("a"), q("b")])
+
+
+@pytest.mark.parametrize("notebook", available_notebooks())
+def test_every_notebooks_questions_are_well_formed(notebook):
+    questions = questions_for(notebook)
+    assert 3 <= len(questions) <= 5
+    for question in questions:
+        assert question.section.startswith("section"), question.id
+        assert len(question.explanation) <= 200, question.id
+
+
+def test_notebooks_02_and_07_have_questions_and_others_say_so():
+    assert {"02", "07"} <= set(available_notebooks())
+    assert questions_for(2) == questions_for("02")
+    with pytest.raises(ValueError, match="notebook 05 has no self-check questions yet"):
+        questions_for("05")
+    with pytest.raises(ValueError, match="a notebook is given by its number"):
+        questions_for("02_tool_calls")
+
+
+# -- the engine --------------------------------------------------------------------------------
+
+
+def test_right_and_wrong_answers_with_feedback_and_a_record_each():
+    recorded = Recorded()
+    engine = SelfCheckEngine("03", [q("a"), q("b", why_not={"the tool": "It only looks that way."})],
+                             recorder=recorded)
+    right = engine.answer("a", "nothing")
+    assert right.verdict is Answer.RIGHT and right.correct
+    assert right.feedback == "A tool call is a request. (see section 3, Nothing has run yet)"
+    wrong = engine.answer("b", 1)  # by position
+    assert wrong.verdict == "wrong" and wrong.choice == "the tool"
+    assert wrong.feedback == "It only looks that way. A tool call is a request. (see section 3, Nothing has run yet)"
+    assert engine.score() == (1, 2, 2)
+    assert recorded == [("03", "a", True), ("03", "b", False)]
+    engine.answer("b", "nothing")  # a second try replaces the answer and is recorded too
+    assert engine.score() == (2, 2, 2) and recorded[-1] == ("03", "b", True)
+    engine.reset()
+    assert engine.score() == (0, 0, 2)
+
+
+def test_unknown_questions_and_choices_are_clear_errors():
+    engine = SelfCheckEngine("03", [q("a")], recorder=Recorded())
+    with pytest.raises(ValueError, match="no question 'zz'; questions: a"):
+        engine.answer("zz", 0)
+    with pytest.raises(ValueError, match="'maybe' is not a choice of question 'a'"):
+        engine.answer("a", "maybe")
+    with pytest.raises(ValueError, match="choices 0 to 1, got 5"):
+        engine.answer("a", 5)
+    with pytest.raises(ValueError, match="unique question ids"):
+        SelfCheckEngine("03", [q("a"), q("a")])
+
+
+def test_answers_are_recorded_with_helpers_progress_when_it_exists(monkeypatch):
+    calls = []
+    fake = types.ModuleType("helpers.progress")
+    fake.record_self_check = lambda notebook, question_id, correct: calls.append((notebook, question_id, correct))
+    monkeypatch.setitem(sys.modules, "helpers.progress", fake)
+    engine = SelfCheckEngine("02", questions_for("02"))
+    engine.answer("nothing-ran-yet", "1 0 0")
+    assert calls == [("02", "nothing-ran-yet", True)] and engine.record_note == ""
+
+
+def test_without_helpers_progress_answering_still_works(monkeypatch):
+    monkeypatch.setitem(sys.modules, "helpers.progress", None)  # import fails with ImportError
+    assert record_with_progress("02", "x", True) == ""
+    engine = SelfCheckEngine("02", questions_for("02"))
+    assert engine.answer("nothing-ran-yet", "1 1 1").verdict == "wrong" and engine.record_note == ""
+
+
+def test_a_recorder_that_raises_is_a_note_not_a_crash(monkeypatch):
+    fake = types.ModuleType("helpers.progress")
+
+    def broken(notebook, question_id, correct):
+        raise OSError("progress file is read-only")
+
+    fake.record_self_check = broken
+    monkeypatch.setitem(sys.modules, "helpers.progress", fake)
+    engine = SelfCheckEngine("02", questions_for("02"))
+    assert engine.answer("nothing-ran-yet", 0).correct
+    assert engine.record_note == "not recorded: OSError: progress file is read-only"
+
+
+# -- the view ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def view():
+    return SelfCheck("07", questions_for("07"), recorder=Recorded())
+
+
+def test_self_check_builds_the_view_with_a_one_line_repr():
+    widget = self_check("2")
+    assert isinstance(widget, SelfCheck) and widget.engine.notebook == "02"
+    assert widget._repr_mimebundle_()["text/plain"] == \
+        "Check yourself (notebook 02, 5 questions): run this cell to answer them"
+
+
+def test_the_view_opens_with_nothing_picked_and_check_disabled(view):
+    for question in view.engine.questions:
+        assert view.pickers[question.id].value is None
+        assert view.check_buttons[question.id].disabled and view.check_buttons[question.id].button_style == ""
+        assert view.feedback_views[question.id].value == ""
+    assert "0 of 5 right so far, 0 answered." in view.score_view.value
+    assert "<code>last_checked: str</code>" not in view.children[1].children[0].value  # code goes in a block
+    assert "class CheckState(TypedDict):" in view.children[1].children[0].value
+
+
+def test_picking_and_checking_shows_right_or_wrong_in_words_and_colour(view):
+    picker, button = view.pickers["replace-by-id"], view.check_buttons["replace-by-id"]
+    picker.value = "three messages: hi, draft, final"
+    assert not button.disabled and button.button_style == "primary"
+    button.click()
+    feedback = view.feedback_views["replace-by-id"].value
+    assert "data-verdict='WRONG'" in feedback and "data-tone='bad'" in feedback
+    assert "(see section 3, add_messages)" in feedback
+    picker.value = "two messages: hi, final"
+    assert "press Check again" in view.feedback_views["replace-by-id"].value  # the old verdict is not shown
+    button.click()
+    assert "data-verdict='RIGHT'" in view.feedback_views["replace-by-id"].value
+    assert "1 of 5 right so far, 1 answered." in view.score_view.value
+
+
+def test_answer_and_reset_methods(view, capsys):
+    checked = view.answer("exclusive-field", 0)
+    assert checked.correct and view.pickers["exclusive-field"].value == checked.choice
+    view.reset_button.click()
+    assert view.pickers["exclusive-field"].value is None and view.engine.answers == {}
+    assert view.feedback_views["exclusive-field"].value == ""
+    assert capsys.readouterr() == ("", "")
