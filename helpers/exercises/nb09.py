@@ -43,7 +43,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import interrupt
 
 from ..domain import DomainError, PermissionDenied, RefundService, ServiceUnavailable, refund_key
-from ..live import scripted_model
+from ..model import scripted_model
 from .core import Case, Exercise
 
 __all__ = ["CHOOSE_KEY", "CheckContext", "MAP_ERRORS", "as_middleware"]

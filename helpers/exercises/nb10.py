@@ -33,7 +33,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 from langchain.agents import AgentState, create_agent
 from langchain.agents.middleware import HumanInTheLoopMiddleware
 from langchain.messages import AIMessage, HumanMessage, ToolMessage
-from langchain.tools import ToolRuntime, tool
+from langchain.tools import ToolException, ToolRuntime, tool
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.checkpoint.memory import InMemorySaver
@@ -41,8 +41,7 @@ from langgraph.types import Command
 
 from helpers.domain import RefundService
 from helpers.error_contract import error_mapping, read_error
-from helpers.live import scripted_model
-from helpers.scripted_model import tool_call
+from helpers.model import scripted_model, tool_call
 
 from .core import Case, Exercise
 
@@ -155,7 +154,7 @@ def support_policy(request: Any, *, wait_for_confirmation: bool = True) -> Any:
     """Notebook 10's scripted policy: the next move of a careful (or careless) support agent.
 
     Args:
-        request: the :class:`helpers.scripted_model.RecordedRequest` the model receives.
+        request: the :class:`helpers.model.RecordedRequest` the model receives.
         wait_for_confirmation: False gives the careless variant, which submits as soon as it has a quote.
 
     Returns:
@@ -223,12 +222,19 @@ def _run(answer: Any, turns: tuple[str, ...], model: Any, *, lost_reply: bool = 
     agent = _agent(model, answer)
     config = {"configurable": {"thread_id": "check"}, "recursion_limit": 30}
     context = CheckContext("user-42", refunds)
-    for text in turns:
-        out = agent.invoke({"messages": [HumanMessage(text)]}, config, context=context, version="v2")
-        while out.interrupts:  # the reviewer approves every pause: only the tool's guard can refuse
-            count = len(out.interrupts[0].value["action_requests"])
-            out = agent.invoke(Command(resume={"decisions": [{"type": "approve"}] * count}), config,
-                               context=context, version="v2")
+    try:
+        for text in turns:
+            out = agent.invoke({"messages": [HumanMessage(text)]}, config, context=context, version="v2")
+            while out.interrupts:  # the reviewer approves every pause: only the tool's guard can refuse
+                count = len(out.interrupts[0].value["action_requests"])
+                out = agent.invoke(Command(resume={"decisions": [{"type": "approve"}] * count}), config,
+                                   context=context, version="v2")
+    except (ValueError, ToolException) as exc:  # a refusal raised as the wrong exception (never a refusal itself)
+        raise AssertionError(
+            f"your tool raised {type(exc).__name__}: {exc}, and that ended the run: the error mapping answers "
+            f"refusals only (a ToolRefusal or a DomainError), any other exception propagates (notebook 09); "
+            f"{_RAISE_HINT}"
+        ) from None
     values = agent.get_state(config).values
     answers = {m.tool_call_id: m for m in values["messages"] if isinstance(m, ToolMessage)}
     submits = []
@@ -259,11 +265,6 @@ _RAISE_HINT = (
     "ToolMessage(status='error') and the model can ask the customer"
 )
 
-#: The hint of every case that runs the agent: shown with any exception the learner's tool lets escape.
-_ESCAPE_HINT = (
-    "to refuse, raise ConfirmationRequired(...): the error mapping answers refusals only (a ToolRefusal or a "
-    "DomainError); any other exception, a ValueError included, ends the run (notebook 09)"
-)
 
 
 def _refused(run: CheckRun, situation: str) -> None:
@@ -370,16 +371,14 @@ CONFIRMATION_GUARD = Exercise(
     "the write waits for the customer's confirmation",
     [
         # The first case runs the stub's body: its NotImplementedError means "not solved yet".
-        Case("careful model: after the customer's yes the refund goes through once", _careful_goes_through,
-             _ESCAPE_HINT),
+        Case("careful model: after the customer's yes the refund goes through once", _careful_goes_through),
         Case("the model still sees submit_refund_request(order_id, amount)", _schema),
-        Case("careless model: a submit in the same turn as the quote is refused", _same_turn_as_quote, _ESCAPE_HINT),
-        Case("a submit with no quote in the thread is refused", _no_quote, _ESCAPE_HINT),
-        Case("a yes to one order's quote does not cover another order", _other_order, _ESCAPE_HINT),
-        Case("a yes to 120.00 does not cover 100.00", _other_amount, _ESCAPE_HINT),
-        Case("careless model: refused before the yes, submitted after it", _careless_after_yes, _ESCAPE_HINT),
-        Case("a retry after a lost reply is not refused, and makes no second refund", _retry_after_lost_reply,
-             _ESCAPE_HINT),
+        Case("careless model: a submit in the same turn as the quote is refused", _same_turn_as_quote),
+        Case("a submit with no quote in the thread is refused", _no_quote),
+        Case("a yes to one order's quote does not cover another order", _other_order),
+        Case("a yes to 120.00 does not cover 100.00", _other_amount),
+        Case("careless model: refused before the yes, submitted after it", _careless_after_yes),
+        Case("a retry after a lost reply is not refused, and makes no second refund", _retry_after_lost_reply),
     ],
     unsolved_hint="replace the `raise NotImplementedError` with the guard and run the check again",
 )

@@ -5,7 +5,7 @@ returns a deep agent (``deepagents.create_deep_agent``, deepagents 0.7.32) confi
 every change to a file under ``/policies/`` (``write_file`` and ``edit_file``) waits for a
 person's approval, while reads and writes elsewhere run at once.
 
-Each hidden check builds a fresh agent with a fresh :class:`~helpers.scripted_model.ScriptedChatModel`
+Each hidden check builds a fresh agent with a fresh :class:`~helpers.model.ScriptedChatModel`
 (the model's move is the check's fixture: one tool call, then a closing text) and a fresh
 ``InMemorySaver``, starts a thread with one policy file already in the ``files`` state, and then
 looks at what happened: did the run pause (``GraphOutput.interrupts``, ``invoke(...,
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..scripted_model import tool_call
+from ..model import tool_call
 from .core import Case, Exercise
 
 __all__ = ["CURRENT_POLICY", "POLICY_APPROVAL", "POLICY_FILE", "start_thread"]
@@ -73,7 +73,7 @@ def start_thread(answer: Any, call: dict[str, Any], thread: str) -> tuple[Any, d
     """
     from langgraph.checkpoint.memory import InMemorySaver
 
-    from ..live import scripted_model
+    from ..model import scripted_model
 
     model = scripted_model([[call], _CLOSING])
     agent = answer(model, InMemorySaver())
@@ -191,7 +191,7 @@ def _draft_runs(answer) -> None:
 def _probe(answer) -> None:
     from langgraph.checkpoint.memory import InMemorySaver
 
-    from ..live import scripted_model
+    from ..model import scripted_model
 
     answer(scripted_model([]), InMemorySaver())
 

@@ -1,7 +1,7 @@
 """Reference solutions and known-wrong answers for exercises 09.1 (``MAP_ERRORS``) and 09.2 (``CHOOSE_KEY``).
 
-``SOLUTIONS``, ``WRONG`` and ``CRASHING`` map an exercise id to ``{name: answer}``. ``EXPECTED_FAILURE``
-names, for each wrong answer, the hidden case it must fail.
+Each exercise has an :class:`~helpers.exercises.registry.AnswerSet`, named like its checker in
+``helpers/exercises/nb09.py``, for the registry's contract test.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from langchain.messages import ToolMessage
 from langgraph.errors import GraphBubbleUp
 
 from helpers.domain import DomainError, refund_key
+from helpers.exercises.registry import AnswerSet, KnownWrong
 from helpers.error_contract import model_view  # the notebook's model_view is this one
 
 # -- 09.1 ----------------------------------------------------------------------------------------
@@ -160,46 +161,37 @@ def crashing_key(order_id, line, amount, runtime):
     return f"{runtime.user}:{order_id}:{line}"
 
 
-SOLUTIONS = {
-    "09.1": {"decorated": map_refund_errors, "plain": map_refund_errors_plain},
-    "09.2": {"order and line": key_order_and_line, "with user": key_with_user},
-}
-WRONG = {
-    "09.1": {
-        "catch all": wrong_catch_all,
-        "catch all but interrupts": wrong_catch_all_but_interrupts,
-        "leaks the message": wrong_leaks_message,
-        "status success": wrong_success_status,
-        "fixed id": wrong_fixed_id,
-        "lost reply as refused": wrong_lost_reply_refused,
-        "only permission": wrong_only_permission,
-    },
-    "09.2": {
-        "refund_key": wrong_key_refund_key,
-        "with the amount": wrong_key_with_amount,
-        "line only": wrong_key_line_only,
-        "tool call id": wrong_key_call_id,
-        "random": wrong_key_random,
-    },
-}
-CRASHING = {"09.1": {"no tool_call_id attribute": crashing_mapping}, "09.2": {"no user attribute": crashing_key}}
+_MAP = "{} becomes an error ToolMessage with its code"
 
-#: For each wrong answer, one hidden case it must fail (it may fail others too).
-EXPECTED_FAILURE = {
-    "09.1": {
-        "catch all": "an interrupt inside a tool still pauses the run",
-        "catch all but interrupts": "a bug still propagates",
-        "leaks the message": "no internals reach the model",
-        "status success": "permission_denied becomes an error ToolMessage with its code",
-        "fixed id": "each of two calls in one reply gets its own answer",
-        "lost reply as refused": "service_unavailable becomes an error ToolMessage with its code",
-        "only permission": "amount_exceeds_refundable becomes an error ToolMessage with its code",
+MAP_ERRORS = AnswerSet(
+    solutions={"decorated": map_refund_errors, "plain": map_refund_errors_plain},
+    wrong={
+        "catch all": KnownWrong(wrong_catch_all, fails=("an interrupt inside a tool still pauses the run",
+                                                        "a bug still propagates")),
+        "catch all but interrupts": KnownWrong(wrong_catch_all_but_interrupts, fails=("a bug still propagates",)),
+        "leaks the message": KnownWrong(wrong_leaks_message, fails=("no internals reach the model",), status="fail"),
+        "status success": KnownWrong(wrong_success_status, fails=(_MAP.format("permission_denied"),), status="fail"),
+        "fixed id": KnownWrong(wrong_fixed_id, fails=("each of two calls in one reply gets its own answer",)),
+        "lost reply as refused": KnownWrong(wrong_lost_reply_refused, fails=(_MAP.format("service_unavailable"),),
+                                            status="fail"),
+        "only permission": KnownWrong(wrong_only_permission, fails=(_MAP.format("amount_exceeds_refundable"),)),
     },
-    "09.2": {
-        "refund_key": "two lines of the same amount are two refunds",
-        "with the amount": "a second amount for a refunded line creates no second refund",
-        "line only": "the same line number on two orders is two refunds",
-        "tool call id": "the model's retry with a new tool call creates one refund",
-        "random": "a replay of the same call creates one refund",
+    crashing={"no tool_call_id attribute": crashing_mapping},
+)
+
+CHOOSE_KEY = AnswerSet(
+    solutions={"order and line": key_order_and_line, "with user": key_with_user},
+    wrong={
+        "refund_key": KnownWrong(wrong_key_refund_key, fails=("two lines of the same amount are two refunds",),
+                                 status="fail"),
+        "with the amount": KnownWrong(wrong_key_with_amount,
+                                      fails=("a second amount for a refunded line creates no second refund",),
+                                      status="fail"),
+        "line only": KnownWrong(wrong_key_line_only, fails=("the same line number on two orders is two refunds",),
+                                status="fail"),
+        "tool call id": KnownWrong(wrong_key_call_id,
+                                   fails=("the model's retry with a new tool call creates one refund",), status="fail"),
+        "random": KnownWrong(wrong_key_random, fails=("a replay of the same call creates one refund",), status="fail"),
     },
-}
+    crashing={"no user attribute": crashing_key},
+)
