@@ -1,57 +1,37 @@
-"""Exercise 10.1: reference answers pass, known-wrong answers fail the right case, crashes become feedback."""
+"""Exercise 10.1 beyond the registry's contract: which cases each wrong answer fails, feedback texts, the policy."""
 
 import pytest
 from langchain.messages import AIMessage, HumanMessage, ToolMessage
 
+import tests.test_exercise_contract as contract
 from helpers.exercises import nb10
-from helpers.scripted_model import RecordedRequest
+from helpers.exercises.registry import entry
+from helpers.model import RecordedRequest
 from tests.solutions import nb10 as sol
 
-CASE = {
-    "careful": "careful model: after the customer's yes the refund goes through once",
-    "schema": "the model still sees submit_refund_request(order_id, amount)",
-    "same turn": "careless model: a submit in the same turn as the quote is refused",
-    "no quote": "a submit with no quote in the thread is refused",
-    "other order": "a yes to one order's quote does not cover another order",
-    "other amount": "a yes to 120.00 does not cover 100.00",
-    "careless two turns": "careless model: refused before the yes, submitted after it",
-    "lost reply": "a retry after a lost reply is not refused, and makes no second refund",
-}
+ENTRIES = [entry("10.1", "10_capstone_refund_agent.ipynb", "the write waits for the customer's confirmation",
+                 "CONFIRMATION_GUARD")]
+CASE = sol._CASE
 
 
 def test_case_names_are_the_ones_this_file_expects():
     assert [c.name for c in nb10.CONFIRMATION_GUARD.cases] == list(CASE.values())
 
 
-@pytest.mark.parametrize("name", sorted(sol.SOLUTIONS))
-def test_solutions_pass(name):
-    result = nb10.CONFIRMATION_GUARD.check(sol.SOLUTIONS[name])
-    assert result.passed, result.text()
-
-
 @pytest.fixture(scope="module")
 def wrong_results():
     """Each known-wrong answer checked once (every check builds its own fresh data)."""
-    return {name: nb10.CONFIRMATION_GUARD.check(fn) for name, fn in sol.WRONG.items()}
+    return {name: nb10.CONFIRMATION_GUARD.check(wrong.answer) for name, wrong in sol.CONFIRMATION_GUARD.wrong.items()}
 
 
-@pytest.mark.parametrize("name", sorted(sol.WRONG))
-def test_wrong_answers_fail(name, wrong_results):
-    result = wrong_results[name]
-    assert result.solved and not result.passed, result.text()
-
-
-def test_wrong_answers_fail_the_expected_cases(wrong_results):
-    failed = {name: {r.name for r in result.failed} for name, result in wrong_results.items()}
-    assert failed["unguarded"] == {CASE[k] for k in ("same turn", "no quote", "other order", "other amount",
-                                                      "careless two turns")}
-    assert failed["stage only"] == {CASE[k] for k in ("same turn", "other order", "other amount",
-                                                       "careless two turns")}
-    assert failed["no turn check"] == {CASE["same turn"], CASE["careless two turns"]}
-    assert failed["turn only"] == {CASE["other order"], CASE["other amount"]}
-    assert failed["always refuses"] == {CASE["careful"], CASE["careless two turns"], CASE["lost reply"]}
-    assert CASE["same turn"] in failed["refuses with text"] and CASE["careful"] not in failed["refuses with text"]
-    assert CASE["schema"] in failed["wrong name"]
+def test_wrong_answers_fail_exactly_their_cases(wrong_results):
+    for name, wrong in sol.CONFIRMATION_GUARD.wrong.items():
+        failed = {r.name for r in wrong_results[name].failed}
+        if name in ("refuses with text", "wrong name"):
+            assert set(wrong.fails) <= failed, (name, failed)
+        else:
+            assert failed == set(wrong.fails), (name, failed)
+    assert CASE["careful"] not in {r.name for r in wrong_results["refuses with text"].failed}
 
 
 def test_feedback_says_what_to_change(wrong_results):
@@ -63,10 +43,18 @@ def test_feedback_says_what_to_change(wrong_results):
     assert "keep @tool('submit_refund_request')" in text
 
 
-@pytest.mark.parametrize("name", sorted(sol.CRASHING))
-def test_crashing_answers_are_reported_not_raised(name):
-    result = nb10.CONFIRMATION_GUARD.check(sol.CRASHING[name])
-    assert result.solved and not result.passed
+def test_a_value_error_guard_is_told_to_raise_the_refusal(wrong_results):
+    """The trap of notebook 09: a ValueError ends the run; the feedback says which exception to raise instead."""
+    result = wrong_results["refuses with ValueError"]
+    failed = result.failed
+    assert failed and all(r.status == "fail" for r in failed)
+    for r in failed:
+        assert "your tool raised ValueError: the customer has not confirmed this quote" in r.feedback
+        assert "ended the run" in r.feedback and "raise ConfirmationRequired" in r.feedback
+
+
+def test_crashing_answer_names_its_cause():
+    result = nb10.CONFIRMATION_GUARD.check(sol.crashing_key_error)
     errors = [r for r in result.results if r.status == "error"]
     assert [r.name for r in errors] == [CASE["no quote"]], result.text()
     assert "KeyError: 'quote'" in errors[0].feedback
@@ -122,3 +110,21 @@ def test_policy_calls_only_bound_tools():
 def test_policy_asks_for_an_order_id_and_never_submits_a_bare_yes():
     reply = nb10.support_policy(_request(HumanMessage("Yes, go ahead.")))
     assert isinstance(reply, str) and "order id" in reply
+
+
+# -- the registry's contract, run here until these exercises are registered --------------------------------
+# Registering them is one line each in helpers/exercises/registry.py (``ENTRIES`` below); then
+# tests/test_exercise_contract.py covers them and this block can go.
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.id)
+def test_the_registry_contract_holds(entry):
+    contract.test_entry_points_at_its_checker_and_answers(entry)
+    contract.test_the_notebooks_own_stub_says_not_solved_yet(entry)
+    answers = entry.answer_set()
+    for name in answers.solutions:
+        contract.test_reference_solution_passes(entry, name)
+    for name in answers.wrong:
+        contract.test_known_wrong_answer_fails_its_case(entry, name)
+    for name in answers.crashing:
+        contract.test_crashing_answer_becomes_feedback(entry, name)

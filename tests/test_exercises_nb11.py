@@ -1,38 +1,32 @@
-"""Exercise 11.1: reference answers pass, known-wrong answers fail, crashes become feedback."""
+"""Exercise 11.1 beyond the registry's contract: which cases each wrong answer fails, feedback texts, start_thread."""
 
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
 from helpers import scripted_model, tool_call
+import tests.test_exercise_contract as contract
 from helpers.exercises import nb11
+from helpers.exercises.registry import entry
 from tests.solutions import nb11 as sol
+
+ENTRIES = [entry("11.1", "11_deep_agents_control_plane.ipynb", "policy writes need a person's approval",
+                 "POLICY_APPROVAL")]
 
 CASES = [case.name for case in nb11.POLICY_APPROVAL.cases]
 PAUSE, APPROVE, REJECT, EDIT, READ, DRAFT = CASES
 
 
-@pytest.mark.parametrize("name", sorted(sol.SOLUTIONS))
-def test_solutions_pass(name):
-    result = nb11.POLICY_APPROVAL.check(sol.SOLUTIONS[name])
-    assert result.passed, result.text()
-
-
-@pytest.mark.parametrize("name", sorted(sol.WRONG))
-def test_wrong_answers_fail(name):
-    result = nb11.POLICY_APPROVAL.check(sol.WRONG[name])
-    assert result.solved and not result.passed, result.text()
-    assert not any(r.status == "error" for r in result.results), result.text()
-
-
 def test_wrong_answers_fail_the_expected_cases():
-    failed = {name: {r.name for r in nb11.POLICY_APPROVAL.check(fn).failed} for name, fn in sol.WRONG.items()}
+    failed = {name: {r.name for r in nb11.POLICY_APPROVAL.check(wrong.answer).failed}
+              for name, wrong in sol.POLICY_APPROVAL.wrong.items()}
     assert failed["no gate"] == {PAUSE, APPROVE, REJECT, EDIT}
     assert failed["every write"] == {EDIT, DRAFT}
     assert failed["write_file only"] == {EDIT}
     assert failed["reads too"] == {READ}
     assert failed["returns nothing"] == set(CASES)
     assert failed["no checkpointer"] == {APPROVE, REJECT}
+    assert failed["subscripts the request"] == {PAUSE, APPROVE, REJECT, EDIT, DRAFT}
 
 
 def test_failure_messages_teach():
@@ -43,13 +37,8 @@ def test_failure_messages_teach():
     assert "pass checkpointer=checkpointer to create_deep_agent" in text
     text = nb11.POLICY_APPROVAL.check(sol.wrong_returns_nothing).text()
     assert "got NoneType" in text
-
-
-@pytest.mark.parametrize("name", sorted(sol.CRASHING))
-def test_crashing_answers_are_reported_not_raised(name):
-    result = nb11.POLICY_APPROVAL.check(sol.CRASHING[name])
-    assert result.solved and not result.passed
-    assert any(r.status == "error" for r in result.results), result.text()
+    text = nb11.POLICY_APPROVAL.check(sol.wrong_subscripts_the_request).text()
+    assert "'ToolCallRequest' object is not subscriptable" in text and "request.tool_call['args']" in text
 
 
 def test_crash_feedback_names_the_cause_without_unrelated_hints():
@@ -89,3 +78,21 @@ def test_permissions_solution_offers_all_four_decisions():
                        version="v2")
     assert out.interrupts[0].value["review_configs"] == [
         {"action_name": "edit_file", "allowed_decisions": ["approve", "edit", "reject", "respond"]}]
+
+
+# -- the registry's contract, run here until these exercises are registered --------------------------------
+# Registering them is one line each in helpers/exercises/registry.py (``ENTRIES`` below); then
+# tests/test_exercise_contract.py covers them and this block can go.
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.id)
+def test_the_registry_contract_holds(entry):
+    contract.test_entry_points_at_its_checker_and_answers(entry)
+    contract.test_the_notebooks_own_stub_says_not_solved_yet(entry)
+    answers = entry.answer_set()
+    for name in answers.solutions:
+        contract.test_reference_solution_passes(entry, name)
+    for name in answers.wrong:
+        contract.test_known_wrong_answer_fails_its_case(entry, name)
+    for name in answers.crashing:
+        contract.test_crashing_answer_becomes_feedback(entry, name)

@@ -6,18 +6,21 @@ function ``map_refund_errors(request, handler)`` (decorated with
 
 * a tool call that succeeds returns ``handler(request)``'s result unchanged;
 * a :class:`helpers.domain.DomainError` becomes ``ToolMessage(status="error")`` answering the
-  call's own ``tool_call_id``, whose content is the notebook's ``model_view(exc)``: a JSON
-  object with the stable ``error`` code and an ``outcome`` (``"unknown"`` for
-  ``service_unavailable``: the write may have happened), and none of the exception's
-  internal text;
+  call's own ``tool_call_id``, whose content is ``model_view(exc)`` (the notebook's, which is
+  :func:`helpers.error_contract.model_view`): a JSON object with the stable ``error`` code and
+  an ``outcome`` (``"unknown"`` for ``service_unavailable``: the write may have happened), and
+  none of the exception's internal text;
 * anything else is a bug and propagates (the run ends), and LangGraph's control-flow
   exceptions (an ``interrupt()`` inside a tool raises ``GraphInterrupt``, an ``Exception``
   subclass) pass through untouched.
 
-``CHOOSE_KEY`` (09.2): the learner writes ``key(order_id, amount, runtime) -> str``, the
-idempotency key the refund tool passes to :meth:`RefundService.submit`. It must catch a replay
-of the same call and a model retry with a *new* tool call id after a lost reply, and still let
-two different refunds through.
+``CHOOSE_KEY`` (09.2): the learner writes ``line_key(order_id, line, amount, runtime) -> str``,
+the idempotency key of a tool that refunds single order lines (``submit_line_refund``; each
+line is refunded at most once), passed to :meth:`RefundService.submit`. The decision is which
+facts identify the request: the order and the line do; the amount is a detail of it (a second
+amount for the same line must be refused as ``idempotency_conflict``, not refunded again), and
+the tool call id must not appear (a model retry with a new call id is the same request).
+``refund_key`` (order and amount) is the wrong answer here: it merges two lines of equal amount.
 
 Every hidden check builds a fresh :class:`RefundService` and runs a real ``create_agent``
 (langchain 1.5.2) with the offline scripted model, so the middleware sits exactly where
@@ -40,7 +43,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import interrupt
 
 from ..domain import DomainError, PermissionDenied, RefundService, ServiceUnavailable, refund_key
-from ..live import scripted_model
+from ..model import scripted_model
 from .core import Case, Exercise
 
 __all__ = ["CHOOSE_KEY", "CheckContext", "MAP_ERRORS", "as_middleware"]
@@ -310,17 +313,22 @@ MAP_ERRORS = Exercise(
 )
 
 
-# -- 09.2: the idempotency key -------------------------------------------------------------------
+# -- 09.2: the key for refunds per order line ---------------------------------------------------
 
 
-def _key_tool(service: Any, answer: Callable[[str, float, Any], str]):
-    """The refund tool with the learner's key; a non-string key is reported before the service sees it."""
-    def key(order_id: str, amount: float, runtime: Any) -> str:
-        value = answer(order_id, amount, runtime)
-        assert isinstance(value, str) and value, f"the key must be a non-empty string, got {value!r}"
-        return value
+def _line_tool(service: Any, answer: Callable[[str, int, float, Any], str]):
+    """The line-refund tool with the learner's key; a non-string key is reported before the service sees it."""
 
-    return _submit_tool(service, key)
+    @tool
+    def submit_line_refund(order_id: str, line: int, amount: float, runtime: ToolRuntime[CheckContext]) -> str:
+        """Create a refund REQUEST for one line of one of the signed-in customer's orders."""
+        key = answer(order_id, line, amount, runtime)
+        assert isinstance(key, str) and key, f"the key must be a non-empty string, got {key!r}"
+        request = service.submit(order_id, amount, user_id=runtime.context.user_id, idempotency_key=key,
+                                 reason=f"line {line}")
+        return f"refund request {request.request_id} registered for line {line} of {order_id} ({request.amount:.2f})"
+
+    return submit_line_refund
 
 
 def _errors_as_messages():
@@ -335,90 +343,108 @@ def _errors_as_messages():
     return codes
 
 
-def _call(args: dict, call_id: str | None = None) -> dict:
-    return {"name": "submit_refund_request", "args": args, "id": call_id, "type": "tool_call"}
+def _line_call(order_id: str, line: int, amount: float, call_id: str | None = None) -> dict:
+    return {"name": "submit_line_refund", "args": {"order_id": order_id, "line": line, "amount": amount},
+            "id": call_id, "type": "tool_call"}
 
 
-def _refunds(service: Any) -> list[tuple[str, float]]:
-    return [(r.order_id, r.amount) for r in service.requests]
+def _refunds(service: Any) -> list[tuple[str, float, str]]:
+    return [(r.order_id, r.amount, r.reason) for r in service.requests]
 
 
-def _model_retries_after_lost_reply(answer: Any) -> None:
-    service = RefundService()
-    service.simulate_outage(after_commit=True)
-    args = {"order_id": "A1024", "amount": 200.0}
-    _run([_key_tool(service, answer)], [[_call(args, "call_1")], [_call(args, "call_2")], "ok"], [_errors_as_messages()])
-    got = _refunds(service)
-    assert got == [("A1024", 200.0)], (
-        f"the reply of call_1 was lost and the model asked again with a new tool call (call_2): {len(got)} refunds "
-        "were created; a key that changes with the tool call id (or at random) cannot see that it is the same request"
+def _runtime(call_id: str) -> Any:
+    return SimpleNamespace(tool_call_id=call_id, context=_CUSTOMER, state={}, config={})
+
+
+def _key_is_the_request(answer: Any) -> None:
+    value = answer("A1024", 2, 20.0, _runtime("call_9"))
+    assert isinstance(value, str) and value, f"the key must be a non-empty string, got {value!r}"
+    again = answer("A1024", 2, 20.0, _runtime("call_10"))
+    assert again == value, (
+        f"the same line gave two keys ({value!r}, {again!r}) for two tool calls: the key must not depend on the "
+        "tool call id or on chance"
     )
 
 
 def _same_call_replayed(answer: Any) -> None:
-
-
     service = RefundService()
     service.simulate_outage(after_commit=True)
     retry = ToolRetryMiddleware(max_retries=1, retry_on=lambda e: isinstance(e, DomainError) and e.retryable,
                                 on_failure="error", initial_delay=0, jitter=False)
-    _run([_key_tool(service, answer)], [[_call({"order_id": "A1024", "amount": 200.0}, "call_1")], "ok"],
-         [_errors_as_messages(), retry])
+    _run([_line_tool(service, answer)], [[_line_call("A1024", 2, 20.0, "call_1")], "ok"], [_errors_as_messages(), retry])
     got = _refunds(service)
-    assert got == [("A1024", 200.0)], (
+    assert len(got) == 1, (
         f"the same tool call ran twice (a retry after a lost reply): {len(got)} refunds were created; the key must "
         "be the same on every run of the same call (no random or per-attempt part)"
     )
 
 
-def _two_amounts(answer: Any) -> None:
+def _model_retries_after_lost_reply(answer: Any) -> None:
     service = RefundService()
-    _run([_key_tool(service, answer)],
-         [[_call({"order_id": "A1024", "amount": 20.0})], [_call({"order_id": "A1024", "amount": 30.0})], "ok"],
+    service.simulate_outage(after_commit=True)
+    _run([_line_tool(service, answer)],
+         [[_line_call("A1024", 2, 20.0, "call_1")], [_line_call("A1024", 2, 20.0, "call_2")], "ok"],
          [_errors_as_messages()])
     got = _refunds(service)
-    assert got == [("A1024", 20.0), ("A1024", 30.0)], (
-        f"20.00 and then 30.00 on A1024 are two different requests, but {got} were created: put the amount "
-        "into the key (a key per order alone makes the second one an idempotency_conflict)"
+    assert len(got) == 1, (
+        f"the reply of call_1 was lost and the model asked again with a new tool call (call_2): {len(got)} refunds "
+        "were created; a key that changes with the tool call id (or at random) cannot see that it is the same request"
     )
 
 
-def _two_orders(answer: Any) -> None:
+def _two_lines_same_amount(answer: Any) -> None:
     service = RefundService()
-    _run([_key_tool(service, answer)],
-         [[_call({"order_id": "A1024", "amount": 20.0})], [_call({"order_id": "A1030", "amount": 20.0})], "ok"],
-         [_errors_as_messages()])
+    _run([_line_tool(service, answer)],
+         [[_line_call("A1024", 2, 20.0)], [_line_call("A1024", 3, 20.0)], "ok"], [_errors_as_messages()])
     got = _refunds(service)
-    assert got == [("A1024", 20.0), ("A1030", 20.0)], (
-        f"20.00 on A1024 and 20.00 on A1030 are two different requests, but {got} were created: put the order id "
-        "into the key"
+    assert got == [("A1024", 20.0, "line 2"), ("A1024", 20.0, "line 3")], (
+        f"lines 2 and 3 of A1024, 20.00 each, are two refunds, but {len(got)} were created: a key from the order and "
+        "the amount (refund_key) cannot tell two lines apart; the line identifies the request"
     )
 
 
-def _is_string(answer: Any) -> None:
-    runtime = SimpleNamespace(tool_call_id="call_9", context=_CUSTOMER, state={}, config={})
-    value = answer("A1024", 200.0, runtime)
-    assert isinstance(value, str) and value, f"the key must be a non-empty string, got {value!r}"
-    again = answer("A1024", 200.0, SimpleNamespace(tool_call_id="call_10", context=_CUSTOMER, state={}, config={}))
-    assert again == value, (
-        f"the same order and amount gave two keys ({value!r}, {again!r}) for two tool calls: the key must not "
-        "depend on the tool call id or on chance"
+def _second_amount_same_line(answer: Any) -> None:
+    service = RefundService()
+    out = _run([_line_tool(service, answer)],
+               [[_line_call("A1024", 2, 20.0, "call_1")], [_line_call("A1024", 2, 25.0, "call_2")], "ok"],
+               [_errors_as_messages()])
+    got = _refunds(service)
+    assert len(got) == 1, (
+        f"line 2 of A1024 was refunded twice ({got}): a line is refunded at most once, so the amount is a detail of "
+        "the request, not part of what identifies it; with the same key, the service refuses the second amount as "
+        "idempotency_conflict"
+    )
+    answer_2 = _answer_of(out, "call_2")
+    assert answer_2.status == "error" and "idempotency_conflict" in str(answer_2.content), (
+        f"the second amount for line 2 should be refused as idempotency_conflict, got {str(answer_2.content)[:80]!r}"
+    )
+
+
+def _same_line_two_orders(answer: Any) -> None:
+    service = RefundService()
+    _run([_line_tool(service, answer)],
+         [[_line_call("A1024", 1, 20.0)], [_line_call("A1030", 1, 20.0)], "ok"], [_errors_as_messages()])
+    got = _refunds(service)
+    assert [order for order, _, _ in got] == ["A1024", "A1030"], (
+        f"line 1 of A1024 and line 1 of A1030 are two refunds, but {len(got)} were created: line numbers start again "
+        "on every order, so the order id belongs in the key too"
     )
 
 
 def _probe_key(answer: Any) -> None:
-    answer("A1024", 200.0, SimpleNamespace(tool_call_id="call_probe", context=_CUSTOMER, state={}, config={}))
+    answer("A1024", 2, 20.0, _runtime("call_probe"))
 
 
 CHOOSE_KEY = Exercise(
     "09.2",
-    "choose the idempotency key",
+    "a key for refunds per order line",
     [
-        Case("the key is a string that depends only on the request", _is_string),
+        Case("the key depends only on the request", _key_is_the_request),
         Case("a replay of the same call creates one refund", _same_call_replayed),
         Case("the model's retry with a new tool call creates one refund", _model_retries_after_lost_reply),
-        Case("two amounts on one order are two refunds", _two_amounts),
-        Case("the same amount on two orders is two refunds", _two_orders),
+        Case("two lines of the same amount are two refunds", _two_lines_same_amount),
+        Case("a second amount for a refunded line creates no second refund", _second_amount_same_line),
+        Case("the same line number on two orders is two refunds", _same_line_two_orders),
     ],
     probe=_probe_key,
 )

@@ -2,8 +2,8 @@
 
 ``CONFIRMATION_GUARD`` (10.1): the learner writes the write tool of the refund agent,
 ``@tool("submit_refund_request") guarded_submit_refund_request(order_id, amount, runtime)``, with a guard:
-it refuses (raises a :class:`helpers.domain.DomainError`, in the notebook ``ConfirmationRequired``) unless
-the customer has confirmed *this* quote, i.e.
+it refuses (raises the notebook's ``ConfirmationRequired``, a :class:`helpers.error_contract.ToolRefusal`;
+a :class:`helpers.domain.DomainError` is accepted too) unless the customer has confirmed *this* quote, i.e.
 
 * ``runtime.state["quote"]`` exists and names the same order and amount as the call, and
 * the thread holds more customer messages (``HumanMessage``) than ``quote["turn"]``, the count when the
@@ -11,7 +11,8 @@ the customer has confirmed *this* quote, i.e.
 
 The hidden checks build the notebook's agent themselves (the same tools ``lookup_order`` and
 ``quote_refund``, ``SupportState`` with ``refund_stage`` and ``quote``, a context with ``user_id`` and
-``refunds``, ``ToolErrorMiddleware`` mapping every ``DomainError`` to ``ToolMessage(status="error")``,
+``refunds``, :func:`helpers.error_contract.error_mapping` (notebook 09's error contract: every refusal becomes
+``ToolMessage(status="error")``, any other exception ends the run),
 ``HumanInTheLoopMiddleware`` before the submit, ``InMemorySaver``), plug the learner's tool in as the write,
 and run evaluation rows of notebook 10 with the careful and the careless scripted policy and with scripted
 protocol cases. The reviewer approves every pause, so only the tool's guard can refuse. Each case builds a
@@ -30,17 +31,17 @@ from dataclasses import dataclass
 from typing import Any, Literal, NotRequired, TypedDict
 
 from langchain.agents import AgentState, create_agent
-from langchain.agents.middleware import HumanInTheLoopMiddleware, ToolErrorMiddleware
+from langchain.agents.middleware import HumanInTheLoopMiddleware
 from langchain.messages import AIMessage, HumanMessage, ToolMessage
-from langchain.tools import ToolRuntime, tool
+from langchain.tools import ToolException, ToolRuntime, tool
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from helpers.domain import DomainError, RefundService
-from helpers.live import scripted_model
-from helpers.scripted_model import tool_call
+from helpers.domain import RefundService
+from helpers.error_contract import error_mapping, read_error
+from helpers.model import scripted_model, tool_call
 
 from .core import Case, Exercise
 
@@ -110,12 +111,6 @@ def _read_tools() -> list:
     return [lookup_order, quote_refund]
 
 
-def _domain_error_content(exc: Exception, request: Any) -> str | None:
-    if isinstance(exc, DomainError):
-        return json.dumps({**exc.to_dict(), "retryable": exc.retryable})
-    return None
-
-
 def _agent(model: Any, submit_tool: Any):
     return create_agent(
         model,
@@ -125,7 +120,7 @@ def _agent(model: Any, submit_tool: Any):
         context_schema=CheckContext,
         middleware=[
             HumanInTheLoopMiddleware(interrupt_on={_TOOL_NAME: {"allowed_decisions": ["approve", "reject"]}}),
-            ToolErrorMiddleware(_domain_error_content),
+            error_mapping(),
         ],
         checkpointer=InMemorySaver(),
     )
@@ -147,17 +142,19 @@ def _parsed(message: Any) -> tuple[bool, dict]:
 
 
 def _submit_then_report(quote: dict, attempts: list, call) -> Any:
-    if not attempts or (len(attempts) < 2 and _parsed(attempts[-1])[1].get("retryable")):
+    """Submit the quote; once more after an ``unknown`` outcome (a lost reply); else report the last attempt."""
+    unknown = [m for m in attempts if (read_error(m) or {}).get("outcome") == "unknown"]
+    if not attempts or (len(attempts) == 1 and unknown):
         return call(_TOOL_NAME, order_id=quote["order_id"], amount=quote["refundable_amount"])
     ok, result = _parsed(attempts[-1])
-    return str(result.get("text")) if ok else f"Sorry, I could not submit it: {result.get('message')}."
+    return str(result.get("text")) if ok else f"Sorry, I could not submit it ({result.get('error', 'error')})."
 
 
 def support_policy(request: Any, *, wait_for_confirmation: bool = True) -> Any:
     """Notebook 10's scripted policy: the next move of a careful (or careless) support agent.
 
     Args:
-        request: the :class:`helpers.scripted_model.RecordedRequest` the model receives.
+        request: the :class:`helpers.model.RecordedRequest` the model receives.
         wait_for_confirmation: False gives the careless variant, which submits as soon as it has a quote.
 
     Returns:
@@ -225,12 +222,19 @@ def _run(answer: Any, turns: tuple[str, ...], model: Any, *, lost_reply: bool = 
     agent = _agent(model, answer)
     config = {"configurable": {"thread_id": "check"}, "recursion_limit": 30}
     context = CheckContext("user-42", refunds)
-    for text in turns:
-        out = agent.invoke({"messages": [HumanMessage(text)]}, config, context=context, version="v2")
-        while out.interrupts:  # the reviewer approves every pause: only the tool's guard can refuse
-            count = len(out.interrupts[0].value["action_requests"])
-            out = agent.invoke(Command(resume={"decisions": [{"type": "approve"}] * count}), config,
-                               context=context, version="v2")
+    try:
+        for text in turns:
+            out = agent.invoke({"messages": [HumanMessage(text)]}, config, context=context, version="v2")
+            while out.interrupts:  # the reviewer approves every pause: only the tool's guard can refuse
+                count = len(out.interrupts[0].value["action_requests"])
+                out = agent.invoke(Command(resume={"decisions": [{"type": "approve"}] * count}), config,
+                                   context=context, version="v2")
+    except (ValueError, ToolException) as exc:  # a refusal raised as the wrong exception (never a refusal itself)
+        raise AssertionError(
+            f"your tool raised {type(exc).__name__}: {exc}, and that ended the run: the error mapping answers "
+            f"refusals only (a ToolRefusal or a DomainError), any other exception propagates (notebook 09); "
+            f"{_RAISE_HINT}"
+        ) from None
     values = agent.get_state(config).values
     answers = {m.tool_call_id: m for m in values["messages"] if isinstance(m, ToolMessage)}
     submits = []
@@ -257,9 +261,10 @@ def _quote_step(order_id: str) -> list:
 
 
 _RAISE_HINT = (
-    "raise ConfirmationRequired(...) (a DomainError): the error mapping then answers the call with "
+    "raise ConfirmationRequired(...) (a ToolRefusal): the error mapping then answers the call with "
     "ToolMessage(status='error') and the model can ask the customer"
 )
+
 
 
 def _refused(run: CheckRun, situation: str) -> None:

@@ -5,7 +5,7 @@ returns a deep agent (``deepagents.create_deep_agent``, deepagents 0.7.32) confi
 every change to a file under ``/policies/`` (``write_file`` and ``edit_file``) waits for a
 person's approval, while reads and writes elsewhere run at once.
 
-Each hidden check builds a fresh agent with a fresh :class:`~helpers.scripted_model.ScriptedChatModel`
+Each hidden check builds a fresh agent with a fresh :class:`~helpers.model.ScriptedChatModel`
 (the model's move is the check's fixture: one tool call, then a closing text) and a fresh
 ``InMemorySaver``, starts a thread with one policy file already in the ``files`` state, and then
 looks at what happened: did the run pause (``GraphOutput.interrupts``, ``invoke(...,
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..scripted_model import tool_call
+from ..model import tool_call
 from .core import Case, Exercise
 
 __all__ = ["CURRENT_POLICY", "POLICY_APPROVAL", "POLICY_FILE", "start_thread"]
@@ -39,6 +39,23 @@ def _initial_files() -> dict[str, Any]:
     return {POLICY_FILE: create_file_data(CURRENT_POLICY)}
 
 
+def _invoke(agent: Any, *args: Any, **kwargs: Any) -> Any:
+    """``agent.invoke(...)``, with the usual slip in a ``when`` predicate turned into a hint.
+
+    ``InterruptOnConfig(when=...)`` receives a ``ToolCallRequest`` (langchain 1.5.2), not the tool
+    call dict, so ``call["args"]`` raises ``TypeError: 'ToolCallRequest' object is not subscriptable``.
+    """
+    try:
+        return agent.invoke(*args, **kwargs)
+    except TypeError as exc:
+        if "ToolCallRequest" in str(exc) and "subscriptable" in str(exc):
+            raise AssertionError(
+                f"your `when` predicate raised TypeError: {exc}: it receives a ToolCallRequest, not the tool call; "
+                "read the call's arguments as request.tool_call['args']"
+            ) from None
+        raise
+
+
 def start_thread(answer: Any, call: dict[str, Any], thread: str) -> tuple[Any, dict, Any]:
     """Build the learner's agent on a scripted model that makes ``call`` and then says "Done.", and start it.
 
@@ -56,7 +73,7 @@ def start_thread(answer: Any, call: dict[str, Any], thread: str) -> tuple[Any, d
     """
     from langgraph.checkpoint.memory import InMemorySaver
 
-    from ..live import scripted_model
+    from ..model import scripted_model
 
     model = scripted_model([[call], _CLOSING])
     agent = answer(model, InMemorySaver())
@@ -66,7 +83,7 @@ def start_thread(answer: Any, call: dict[str, Any], thread: str) -> tuple[Any, d
     config = {"configurable": {"thread_id": thread}}
     request = {"messages": [{"role": "user", "content": f"Please handle {call['args'].get('file_path')}."}],
                "files": _initial_files()}
-    out = agent.invoke(request, config, version="v2")
+    out = _invoke(agent, request, config, version="v2")
     return agent, config, out
 
 
@@ -108,7 +125,7 @@ def _assert_can_resume(agent: Any) -> None:
 def _resume(agent: Any, config: dict, decision: dict) -> Any:
     from langgraph.types import Command
 
-    return agent.invoke(Command(resume={"decisions": [decision]}), config, version="v2")
+    return _invoke(agent, Command(resume={"decisions": [decision]}), config, version="v2")
 
 
 def _write_pauses(answer) -> None:
@@ -174,7 +191,7 @@ def _draft_runs(answer) -> None:
 def _probe(answer) -> None:
     from langgraph.checkpoint.memory import InMemorySaver
 
-    from ..live import scripted_model
+    from ..model import scripted_model
 
     answer(scripted_model([]), InMemorySaver())
 

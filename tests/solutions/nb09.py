@@ -1,7 +1,7 @@
 """Reference solutions and known-wrong answers for exercises 09.1 (``MAP_ERRORS``) and 09.2 (``CHOOSE_KEY``).
 
-``SOLUTIONS``, ``WRONG`` and ``CRASHING`` map an exercise id to ``{name: answer}``. ``EXPECTED_FAILURE``
-names, for each wrong answer, the hidden case it must fail.
+Each exercise has an :class:`~helpers.exercises.registry.AnswerSet`, named like its checker in
+``helpers/exercises/nb09.py``, for the registry's contract test.
 """
 
 from __future__ import annotations
@@ -14,17 +14,12 @@ from langchain.messages import ToolMessage
 from langgraph.errors import GraphBubbleUp
 
 from helpers.domain import DomainError, refund_key
+from helpers.exercises.registry import AnswerSet, KnownWrong
+from helpers.error_contract import model_view  # the notebook's model_view is this one
 
 # -- 09.1 ----------------------------------------------------------------------------------------
 
 _UNKNOWN = {"service_unavailable"}
-
-
-def model_view(exc: DomainError) -> str:
-    """The notebook's model view, reduced: code, outcome, fixed guidance, safe details only."""
-    details = {k: v for k, v in exc.details.items() if k in ("order_id", "requested", "refundable")}
-    outcome = "unknown" if exc.code in _UNKNOWN else "refused"
-    return json.dumps({"error": exc.code, "outcome": outcome, "message": f"see the guide for {exc.code}", **details})
 
 
 @wrap_tool_call
@@ -126,84 +121,77 @@ def crashing_mapping(request, handler):
 # -- 09.2 ----------------------------------------------------------------------------------------
 
 
-def key_from_facts(order_id, amount, runtime):
-    """Reference: the course's key."""
+def key_order_and_line(order_id, line, amount, runtime):
+    """Reference: the order and the line identify the request; the amount is a detail of it."""
+    return f"refund:{order_id}:line-{line}"
+
+
+def key_with_user(order_id, line, amount, runtime):
+    """Reference: the user in the key too (redundant, as the service scopes by user, but correct)."""
+    return f"{runtime.context.user_id}:{order_id}:{line}"
+
+
+def wrong_key_refund_key(order_id, line, amount, runtime):
+    """Wrong: the course's refund_key, copied: two lines of the same amount look like one request."""
     return refund_key(order_id, amount)
 
 
-def key_by_hand(order_id, amount, runtime):
-    """Reference, written out: order and amount in cents (the service scopes keys by user)."""
-    return f"refund:{order_id}:{round(float(amount) * 100)}"
+def wrong_key_with_amount(order_id, line, amount, runtime):
+    """Wrong: the amount in the key makes a second amount for the same line a new request."""
+    return f"refund:{order_id}:{line}:{amount:.2f}"
 
 
-def key_with_user(order_id, amount, runtime):
-    """Reference: the user in the key too (redundant, as the service scopes by user, but correct)."""
-    return f"{runtime.context.user_id}:{order_id}:{amount:.2f}"
+def wrong_key_line_only(order_id, line, amount, runtime):
+    """Wrong: line 1 of one order looks like line 1 of another."""
+    return f"line-{line}"
 
 
-def wrong_key_call_id(order_id, amount, runtime):
+def wrong_key_call_id(order_id, line, amount, runtime):
     """Wrong: catches a replay of the same call only, not a model retry with a new call."""
     return f"call:{runtime.tool_call_id}"
 
 
-def wrong_key_random(order_id, amount, runtime):
+def wrong_key_random(order_id, line, amount, runtime):
     """Wrong: a new key on every attempt is no idempotency at all."""
     return f"attempt:{uuid.uuid4()}"
 
 
-def wrong_key_order_only(order_id, amount, runtime):
-    """Wrong: a second, different amount on the same order becomes an idempotency_conflict."""
-    return f"refund:{order_id}"
-
-
-def wrong_key_amount_only(order_id, amount, runtime):
-    """Wrong: the same amount on another order looks like a repeat."""
-    return f"refund:{amount:.2f}"
-
-
-def crashing_key(order_id, amount, runtime):
+def crashing_key(order_id, line, amount, runtime):
     """Crashes: the runtime has no user attribute."""
-    return f"{runtime.user}:{order_id}:{amount}"
+    return f"{runtime.user}:{order_id}:{line}"
 
 
-SOLUTIONS = {
-    "09.1": {"decorated": map_refund_errors, "plain": map_refund_errors_plain},
-    "09.2": {"refund_key": key_from_facts, "by hand": key_by_hand, "with user": key_with_user},
-}
-WRONG = {
-    "09.1": {
-        "catch all": wrong_catch_all,
-        "catch all but interrupts": wrong_catch_all_but_interrupts,
-        "leaks the message": wrong_leaks_message,
-        "status success": wrong_success_status,
-        "fixed id": wrong_fixed_id,
-        "lost reply as refused": wrong_lost_reply_refused,
-        "only permission": wrong_only_permission,
-    },
-    "09.2": {
-        "tool call id": wrong_key_call_id,
-        "random": wrong_key_random,
-        "order only": wrong_key_order_only,
-        "amount only": wrong_key_amount_only,
-    },
-}
-CRASHING = {"09.1": {"no tool_call_id attribute": crashing_mapping}, "09.2": {"no user attribute": crashing_key}}
+_MAP = "{} becomes an error ToolMessage with its code"
 
-#: For each wrong answer, one hidden case it must fail (it may fail others too).
-EXPECTED_FAILURE = {
-    "09.1": {
-        "catch all": "an interrupt inside a tool still pauses the run",
-        "catch all but interrupts": "a bug still propagates",
-        "leaks the message": "no internals reach the model",
-        "status success": "permission_denied becomes an error ToolMessage with its code",
-        "fixed id": "each of two calls in one reply gets its own answer",
-        "lost reply as refused": "service_unavailable becomes an error ToolMessage with its code",
-        "only permission": "amount_exceeds_refundable becomes an error ToolMessage with its code",
+MAP_ERRORS = AnswerSet(
+    solutions={"decorated": map_refund_errors, "plain": map_refund_errors_plain},
+    wrong={
+        "catch all": KnownWrong(wrong_catch_all, fails=("an interrupt inside a tool still pauses the run",
+                                                        "a bug still propagates")),
+        "catch all but interrupts": KnownWrong(wrong_catch_all_but_interrupts, fails=("a bug still propagates",)),
+        "leaks the message": KnownWrong(wrong_leaks_message, fails=("no internals reach the model",), status="fail"),
+        "status success": KnownWrong(wrong_success_status, fails=(_MAP.format("permission_denied"),), status="fail"),
+        "fixed id": KnownWrong(wrong_fixed_id, fails=("each of two calls in one reply gets its own answer",)),
+        "lost reply as refused": KnownWrong(wrong_lost_reply_refused, fails=(_MAP.format("service_unavailable"),),
+                                            status="fail"),
+        "only permission": KnownWrong(wrong_only_permission, fails=(_MAP.format("amount_exceeds_refundable"),)),
     },
-    "09.2": {
-        "tool call id": "the model's retry with a new tool call creates one refund",
-        "random": "a replay of the same call creates one refund",
-        "order only": "two amounts on one order are two refunds",
-        "amount only": "the same amount on two orders is two refunds",
+    crashing={"no tool_call_id attribute": crashing_mapping},
+)
+
+CHOOSE_KEY = AnswerSet(
+    solutions={"order and line": key_order_and_line, "with user": key_with_user},
+    wrong={
+        "refund_key": KnownWrong(wrong_key_refund_key, fails=("two lines of the same amount are two refunds",),
+                                 status="fail"),
+        "with the amount": KnownWrong(wrong_key_with_amount,
+                                      fails=("a second amount for a refunded line creates no second refund",),
+                                      status="fail"),
+        "line only": KnownWrong(wrong_key_line_only, fails=("the same line number on two orders is two refunds",),
+                                status="fail"),
+        "tool call id": KnownWrong(wrong_key_call_id,
+                                   fails=("the model's retry with a new tool call creates one refund",), status="fail"),
+        "random": KnownWrong(wrong_key_random, fails=("a replay of the same call creates one refund",), status="fail"),
     },
-}
+    crashing={"no user attribute": crashing_key},
+)

@@ -12,11 +12,14 @@ from langchain.messages import HumanMessage, ToolMessage
 from langchain.tools import ToolRuntime, tool
 from langgraph.types import Command
 
-from helpers.domain import DomainError, refund_key
+from helpers.domain import refund_key
+from helpers.error_contract import ToolRefusal
+from helpers.exercises.nb10 import CheckContext
+from helpers.exercises.registry import AnswerSet, KnownWrong
 
 
-class ConfirmationRequired(DomainError):
-    """The customer has not confirmed this quote yet (as in the notebook)."""
+class ConfirmationRequired(ToolRefusal):
+    """The customer has not confirmed this quote yet (as in the notebook, section 2)."""
 
     code = "confirmation_required"
 
@@ -109,6 +112,16 @@ def wrong_returns_text(order_id: str, amount: float, runtime: ToolRuntime[Any]) 
     return submit_to_service(order_id, amount, runtime)
 
 
+@tool("submit_refund_request")
+def wrong_raises_value_error(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Wrong: the right guard, but it refuses with a ValueError, which the error mapping lets end the run."""
+    quote = runtime.state.get("quote")
+    if quote is None or (quote["order_id"], quote["amount"]) != (order_id, amount) or \
+            _customer_turns(runtime) <= quote["turn"]:
+        raise ValueError("the customer has not confirmed this quote")
+    return submit_to_service(order_id, amount, runtime)
+
+
 @tool
 def wrong_name(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
     """Wrong: decorated without the name, so the tool is called 'wrong_name' and the model never finds it."""
@@ -132,15 +145,40 @@ def stub_submit(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Comm
 stub = tool("submit_refund_request")(stub_submit)
 
 
-SOLUTIONS = {"raises ConfirmationRequired": guarded_submit_refund_request,
-             "returns an error ToolMessage": guarded_with_error_message}
-WRONG = {
-    "unguarded": wrong_unguarded,
-    "stage only": wrong_stage_only,
-    "no turn check": wrong_no_turn_check,
-    "turn only": wrong_turn_only,
-    "always refuses": wrong_always_refuses,
-    "refuses with text": wrong_returns_text,
-    "wrong name": wrong_name,
+_CASE = {
+    "careful": "careful model: after the customer's yes the refund goes through once",
+    "schema": "the model still sees submit_refund_request(order_id, amount)",
+    "same turn": "careless model: a submit in the same turn as the quote is refused",
+    "no quote": "a submit with no quote in the thread is refused",
+    "other order": "a yes to one order's quote does not cover another order",
+    "other amount": "a yes to 120.00 does not cover 100.00",
+    "careless two turns": "careless model: refused before the yes, submitted after it",
+    "lost reply": "a retry after a lost reply is not refused, and makes no second refund",
 }
-CRASHING = {"KeyError without a quote": crashing_key_error}
+
+
+def _cases(*keys: str) -> tuple[str, ...]:
+    return tuple(_CASE[k] for k in keys)
+
+
+CONFIRMATION_GUARD = AnswerSet(
+    solutions={"raises ConfirmationRequired": guarded_submit_refund_request,
+               "returns an error ToolMessage": guarded_with_error_message},
+    wrong={
+        "unguarded": KnownWrong(wrong_unguarded, fails=_cases("same turn", "no quote", "other order", "other amount",
+                                                              "careless two turns"), status="fail"),
+        "stage only": KnownWrong(wrong_stage_only, fails=_cases("same turn", "other order", "other amount",
+                                                                "careless two turns"), status="fail"),
+        "no turn check": KnownWrong(wrong_no_turn_check, fails=_cases("same turn", "careless two turns"),
+                                    status="fail"),
+        "turn only": KnownWrong(wrong_turn_only, fails=_cases("other order", "other amount"), status="fail"),
+        "always refuses": KnownWrong(wrong_always_refuses, fails=_cases("careful", "careless two turns", "lost reply"),
+                                     status="fail"),
+        "refuses with text": KnownWrong(wrong_returns_text, fails=_cases("same turn"), status="fail"),
+        "refuses with ValueError": KnownWrong(wrong_raises_value_error, fails=_cases(
+            "same turn", "no quote", "other order", "other amount", "careless two turns"), status="fail"),
+        "wrong name": KnownWrong(wrong_name, fails=_cases("schema"), status="fail"),
+    },
+    crashing={"KeyError without a quote": crashing_key_error},
+    stub_names={"SupportContext": CheckContext},
+)

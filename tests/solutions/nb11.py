@@ -5,6 +5,8 @@ from __future__ import annotations
 from deepagents import FilesystemPermission, create_deep_agent
 from langchain.agents.middleware import InterruptOnConfig
 
+from helpers.exercises.registry import AnswerSet, KnownWrong
+
 
 def with_permissions(model, checkpointer):
     """Reference: an interrupt-mode permission rule; deepagents turns it into interrupt_on entries."""
@@ -19,6 +21,13 @@ def _is_policy(request) -> bool:
 def with_when_predicate(model, checkpointer):
     """Reference: interrupt_on for both writing tools, with a `when` predicate on the path."""
     gate = InterruptOnConfig(allowed_decisions=["approve", "reject"], when=_is_policy)
+    return create_deep_agent(model=model, interrupt_on={"write_file": gate, "edit_file": gate}, checkpointer=checkpointer)
+
+
+def wrong_subscripts_the_request(model, checkpointer):
+    """Wrong: the `when` predicate treats the ToolCallRequest as the tool call dict (a TypeError at the pause)."""
+    gate = InterruptOnConfig(allowed_decisions=["approve", "reject"],
+                             when=lambda call: call["args"]["file_path"].startswith("/policies/"))
     return create_deep_agent(model=model, interrupt_on={"write_file": gate, "edit_file": gate}, checkpointer=checkpointer)
 
 
@@ -66,16 +75,27 @@ def crashing_bad_argument(model, checkpointer):
     return create_deep_agent(model=model, interupt_on={"write_file": True}, checkpointer=checkpointer)
 
 
-SOLUTIONS = {"permissions": with_permissions, "interrupt_on with when": with_when_predicate}
-WRONG = {
-    "no gate": wrong_no_gate,
-    "every write": wrong_every_write,
-    "write_file only": wrong_write_only,
-    "reads too": wrong_reads_too,
-    "returns nothing": wrong_returns_nothing,
-    "no checkpointer": wrong_no_checkpointer,
-}
-CRASHING = {
-    "approve only": crashing_approve_only,
-    "misspelt argument": crashing_bad_argument,
-}
+_PAUSE, _APPROVE, _REJECT, _EDIT, _READ, _DRAFT = (
+    "a write under /policies/ pauses before anything is written",
+    "approved: the policy file is written",
+    "rejected: the policy file is not written",
+    "an edit of a policy file pauses too",
+    "reading a policy file does not pause",
+    "a write under /drafts/ does not pause",
+)
+
+POLICY_APPROVAL = AnswerSet(
+    solutions={"permissions": with_permissions, "interrupt_on with when": with_when_predicate},
+    wrong={
+        "no gate": KnownWrong(wrong_no_gate, fails=(_PAUSE, _APPROVE, _REJECT, _EDIT), status="fail"),
+        "every write": KnownWrong(wrong_every_write, fails=(_EDIT, _DRAFT), status="fail"),
+        "write_file only": KnownWrong(wrong_write_only, fails=(_EDIT,), status="fail"),
+        "reads too": KnownWrong(wrong_reads_too, fails=(_READ,), status="fail"),
+        "returns nothing": KnownWrong(wrong_returns_nothing, fails=(_PAUSE, _APPROVE, _REJECT, _EDIT, _READ, _DRAFT),
+                                      status="fail"),
+        "no checkpointer": KnownWrong(wrong_no_checkpointer, fails=(_APPROVE, _REJECT), status="fail"),
+        "subscripts the request": KnownWrong(wrong_subscripts_the_request,
+                                             fails=(_PAUSE, _APPROVE, _REJECT, _EDIT, _DRAFT), status="fail"),
+    },
+    crashing={"approve only": crashing_approve_only, "misspelt argument": crashing_bad_argument},
+)
