@@ -3,14 +3,9 @@
 import pytest
 from langchain.agents.middleware import wrap_tool_call
 
-import tests.test_exercise_contract as contract
 from helpers.exercises import nb09
-from helpers.exercises.registry import entry
 from tests.solutions import nb09 as sol
 
-NOTEBOOK = "09_errors_and_high_risk_tools.ipynb"
-ENTRIES = [entry("09.1", NOTEBOOK, "map domain errors to error ToolMessages", "MAP_ERRORS"),
-           entry("09.2", NOTEBOOK, "a key for refunds per order line", "CHOOSE_KEY")]
 
 
 def test_crash_feedback_names_the_cause():
@@ -61,21 +56,3 @@ def test_refund_key_fails_only_where_two_lines_share_an_amount_or_a_line_gets_tw
     assert {r.name for r in result.failed} == {"two lines of the same amount are two refunds",
                                                "a second amount for a refunded line creates no second refund"}
     assert "refund_key" in result.text() and "the line identifies the request" in result.text()
-
-
-# -- the registry's contract, run here until these exercises are registered --------------------------------
-# Registering them is one line each in helpers/exercises/registry.py (``ENTRIES`` below); then
-# tests/test_exercise_contract.py covers them and this block can go.
-
-
-@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.id)
-def test_the_registry_contract_holds(entry):
-    contract.test_entry_points_at_its_checker_and_answers(entry)
-    contract.test_the_notebooks_own_stub_says_not_solved_yet(entry)
-    answers = entry.answer_set()
-    for name in answers.solutions:
-        contract.test_reference_solution_passes(entry, name)
-    for name in answers.wrong:
-        contract.test_known_wrong_answer_fails_its_case(entry, name)
-    for name in answers.crashing:
-        contract.test_crashing_answer_becomes_feedback(entry, name)

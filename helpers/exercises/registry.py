@@ -144,6 +144,10 @@ EXERCISES: tuple[ExerciseEntry, ...] = (
           "MARK_SUBMITTED"),
     entry("07.1", "07_reducers_and_parallel_writes.ipynb", "a reducer for parallel refund quotes", "MERGE_QUOTES"),
     entry("08.1", "08_interrupt_and_resume.ipynb", "answer the approval interrupts and finish the run", "FINISH_REFUND"),
+    entry("09.1", "09_errors_and_high_risk_tools.ipynb", "map domain errors to error ToolMessages", "MAP_ERRORS"),
+    entry("09.2", "09_errors_and_high_risk_tools.ipynb", "a key for refunds per order line", "CHOOSE_KEY"),
+    entry("10.1", "10_capstone_refund_agent.ipynb", "the write waits for the customer's confirmation", "CONFIRMATION_GUARD"),
+    entry("11.1", "11_deep_agents_control_plane.ipynb", "policy writes need a person's approval", "POLICY_APPROVAL"),
 )
 
 
