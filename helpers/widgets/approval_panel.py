@@ -1,4 +1,4 @@
-"""The approval panel (notebooks 08, 09): an ``ipywidgets.VBox`` around :class:`ApprovalEngine`.
+"""The approval panel (notebooks 08, 09, 11): an ``ipywidgets.VBox`` around :class:`ApprovalEngine`.
 
 Use it on any paused thread whose graph has a checkpointer::
 

@@ -1,4 +1,4 @@
-"""The engine of the approval panel (notebooks 08, 09): answer a paused run with checked resumes.
+"""The engine of the approval panel (notebooks 08, 09, 11): answer a paused run with checked resumes.
 
 Plain Python, no ipywidgets: it reads what a thread waits for from its checkpoint, checks every
 answer **before** anything is sent, sends one real ``Command(resume=...)`` and reports what came
