@@ -224,8 +224,8 @@ def test_the_table_lists_every_exercise_and_what_to_do_next(named):
     assert [r.exercise.split()[0] for r in rows if r.exercise != "-"] == [e.id for e in EXERCISES]
     assert rows[0].solved == "yes" and rows[1].solved == "no"
     assert {r.self_check for r in rows} <= {"-", ""}, "no questions given, none answered"
-    assert next_step().text() == ("Next: exercise 01.1 (a refund-request tool with a safe schema) in "
-                                  "01_function_to_tool.ipynb")
+    assert next_step(questions={}).text() == ("Next: exercise 01.1 (a refund-request tool with a safe schema) in "
+                                              "01_function_to_tool.ipynb")
     text = progress_table()
     assert text.splitlines()[0].split() == ["notebook", "exercise", "solved", "self-check"]
     assert "updated" not in text and "2026" not in text and "T" not in text.split("\n")[2].split()[-1]
