@@ -231,7 +231,7 @@ def test_the_table_lists_every_exercise_and_what_to_do_next(named):
     assert "updated" not in text and "2026" not in text and "T" not in text.split("\n")[2].split()[-1]
     markdown = progress_markdown()
     assert markdown.startswith("| notebook | exercise | solved | self-check |\n|---|---|---|---|\n")
-    assert "| 00_start_here | 00.1 ids of the tool calls in an AIMessage | yes | - |" in markdown
+    assert "| 00_start_here | 00.1 ids of the tool calls in an AIMessage | yes | 0/3 |" in markdown
 
 
 def test_self_check_scores_and_unanswered_questions(named):
