@@ -27,9 +27,9 @@ time lose nothing, and a reader never sees half a file. A file that cannot be re
 one-line message on stderr, and a fresh file is started: never a crash, nothing lost silently.
 An I/O failure while recording (a read-only disk) is one line on stderr too.
 
-Self-check questions are known per notebook once a module registers them with
-:func:`register_questions` (and, for ``make progress``, lists itself in :data:`QUESTION_MODULES`);
-until then a notebook's self-check score shows ``-`` (or ``right/answered`` for recorded answers).
+Self-check questions are known per notebook from the ``helpers.selfcheck.nbNN`` modules
+(:func:`course_questions`), plus any :func:`register_questions` calls; a notebook with no questions
+shows ``-`` as its score (or ``right/answered`` for recorded answers).
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ __all__ = [
     "FILE_NAME",
     "PROGRESS_FILE_ENV",
     "QUESTION_MODULES",
+    "course_questions",
     "ExerciseRecord",
     "NextStep",
     "Progress",
@@ -435,8 +436,27 @@ def _score(key: str, progress: Progress, questions: Mapping[str, Sequence[str]])
     return "-"
 
 
+def course_questions() -> dict[str, tuple[str, ...]]:
+    """Self-check question ids per notebook key: every ``helpers.selfcheck.nbNN`` module, plus any
+    :func:`register_questions` made. A question module that fails to load is left out (its
+    notebook's score then counts answers only), never an error in the table."""
+    known: dict[str, tuple[str, ...]] = {}
+    try:
+        from .selfcheck import available_notebooks, questions_for
+    except ImportError:  # pragma: no cover - the self-check package is part of the course
+        return dict(_questions)
+    for number in available_notebooks():
+        try:
+            ids = tuple(question.id for question in questions_for(number))
+        except Exception:  # noqa: BLE001 - a broken question module must not break the progress table
+            continue
+        known[notebook_key(number)] = ids
+    known.update(_questions)
+    return known
+
+
 def _questions_known(questions: Mapping[str, Sequence[str]] | None) -> Mapping[str, Sequence[str]]:
-    return dict(_questions) if questions is None else questions
+    return course_questions() if questions is None else questions
 
 
 def progress_rows(progress: Progress | None = None, *,

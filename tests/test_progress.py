@@ -220,18 +220,18 @@ def test_the_file_is_written_whole_through_a_temporary_file(named, monkeypatch):
 def test_the_table_lists_every_exercise_and_what_to_do_next(named):
     record_exercise("00.1", True)
     record_exercise("01.1", False)
-    rows = progress_rows()
+    rows = progress_rows(questions={})
     assert [r.exercise.split()[0] for r in rows if r.exercise != "-"] == [e.id for e in EXERCISES]
     assert rows[0].solved == "yes" and rows[1].solved == "no"
-    assert {r.self_check for r in rows} == {"-"}, "no notebook has registered questions yet"
-    assert next_step().text() == ("Next: exercise 01.1 (a refund-request tool with a safe schema) in "
-                                  "01_function_to_tool.ipynb")
+    assert {r.self_check for r in rows} <= {"-", ""}, "no questions given, none answered"
+    assert next_step(questions={}).text() == ("Next: exercise 01.1 (a refund-request tool with a safe schema) in "
+                                              "01_function_to_tool.ipynb")
     text = progress_table()
     assert text.splitlines()[0].split() == ["notebook", "exercise", "solved", "self-check"]
     assert "updated" not in text and "2026" not in text and "T" not in text.split("\n")[2].split()[-1]
     markdown = progress_markdown()
     assert markdown.startswith("| notebook | exercise | solved | self-check |\n|---|---|---|---|\n")
-    assert "| 00_start_here | 00.1 ids of the tool calls in an AIMessage | yes | - |" in markdown
+    assert "| 00_start_here | 00.1 ids of the tool calls in an AIMessage | yes | 0/3 |" in markdown
 
 
 def test_self_check_scores_and_unanswered_questions(named):
@@ -243,7 +243,7 @@ def test_self_check_scores_and_unanswered_questions(named):
     rows = {r.notebook: r for r in progress_rows(questions=questions)}
     assert rows["02_tool_calls_are_requests"].self_check == "1/3"
     assert next_step(questions=questions).text() == "Next: self-check question q2 in 02_tool_calls_are_requests.ipynb"
-    assert {r.notebook: r for r in progress_rows()}["02_tool_calls_are_requests"].self_check == "1/2 answered"
+    assert {r.notebook: r for r in progress_rows(questions={})}["02_tool_calls_are_requests"].self_check == "1/2 answered"
     record_self_check("02", "q2", True)
     assert next_step(questions=questions).label == "question q3"
     record_self_check("02", "q3", True)
@@ -270,5 +270,19 @@ def test_make_progress_prints_the_table(named):
     out = subprocess.run([sys.executable, "-m", "helpers.progress"], cwd=ROOT, capture_output=True, text=True,
                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
     assert out.returncode == 0, out.stderr
-    assert "00_start_here" in out.stdout and "Next: exercise 01.1" in out.stdout
+    assert "00_start_here" in out.stdout
+    assert "Next: self-check question" in out.stdout and "in 00_start_here.ipynb" in out.stdout, \
+        "00.1 is solved, so the next step is 00's first self-check question"
     assert str(named.parent) not in out.stdout, "no machine path"
+
+
+def test_the_table_knows_every_notebooks_questions_from_helpers_selfcheck(named):
+    from helpers.progress import course_questions
+    from helpers.selfcheck import available_notebooks, questions_for
+
+    known = course_questions()
+    assert set(known) == set(available_notebooks())
+    first = questions_for("03")[0].id
+    record_self_check("03", first, True)
+    row = next(r for r in progress_rows() if r.notebook.startswith("03_"))
+    assert row.self_check == f"1/{len(questions_for('03'))}"
