@@ -1,15 +1,16 @@
-"""The self-check answers of notebooks 09, 10 and 11, each run on the pins.
+"""Verifiers for the self-check questions of notebooks 09, 10 and 11 (``helpers/selfcheck/nbNN.py``).
 
-One test per question (``helpers/selfcheck/nbNN.py``): it rebuilds the situation the question
-describes with real ``create_agent`` / ``create_deep_agent`` runs on the scripted model (the
-model's moves are the fixture), and asserts what the right answer says, and where it is cheap,
-that a tempting wrong choice really is wrong. A test that fails means the pins moved, or the
-question is wrong: fix the question, not the test. The last test checks that every question of
-the three notebooks is covered here.
+``tests/test_selfcheck_questions.py`` runs them with the verifiers of the other notebooks: each
+rebuilds the situation its question describes with real ``create_agent`` / ``create_deep_agent``
+runs on the scripted model (the model's moves are the fixture), asserts what happens, where it is
+cheap also that a tempting wrong choice really is wrong, and returns the choice that is true, which
+must be the question's ``answer``. A failure means the pins moved or the question is wrong: fix the
+question, not the verifier. (Kept in a module of their own, registered into ``VERIFIERS`` there.)
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
@@ -28,22 +29,25 @@ from helpers import scripted_model, tool_call
 from helpers.domain import DomainError, RefundService, refund_key
 from helpers.error_contract import CONTRACT, ErrorView, ToolRefusal, error_mapping, read_error
 from helpers.exercises import nb10
-from helpers.selfcheck import questions_for
+from helpers.selfcheck import Question
 from tests.solutions import nb10 as nb10_solutions
 
-COVERED: dict[str, set[str]] = {"09": set(), "10": set(), "11": set()}
+#: (notebook, question id) -> a function of the question that returns its true choice.
+VERIFIERS: dict[tuple[str, str], Callable[[Question], str]] = {}
 
 
-def covers(notebook: str, question_id: str):
-    """Mark a test as the proof of one question's answer (and check the question exists)."""
-    ids = {q.id for q in questions_for(notebook)}
-    assert question_id in ids, f"notebook {notebook} has no question {question_id!r}"
-    COVERED[notebook].add(question_id)
-    return lambda test: test
+def verifies(number: str, question_id: str):
+    def register(function):
+        VERIFIERS[(number, question_id)] = function
+        return function
+    return register
 
 
-def answer_of(notebook: str, question_id: str) -> str:
-    return next(q.answer for q in questions_for(notebook) if q.id == question_id)
+def pick(question: Question, fragment: str) -> str:
+    """The one choice of ``question`` that contains ``fragment``."""
+    found = [choice for choice in question.choices if fragment in choice]
+    assert len(found) == 1, f"{question.id}: {fragment!r} is in {len(found)} choices"
+    return found[0]
 
 
 # -- fixtures shared by 09 and 10 ---------------------------------------------------------------
@@ -81,8 +85,8 @@ ASK = {"messages": [HumanMessage("Please refund A1024.")]}
 # -- notebook 09 ---------------------------------------------------------------------------------
 
 
-@covers("09", "who-answers-a-bad-argument")
-def test_09_toolnode_answers_a_bad_argument_before_on_error_can():
+@verifies("09", "who-answers-a-bad-argument")
+def _09_who_answers_a_bad_argument(q):
     seen = []
 
     def on_error(exc, request):
@@ -94,10 +98,11 @@ def test_09_toolnode_answers_a_bad_argument_before_on_error_can():
     answer = agent.invoke(ASK, context=Customer("user-42", RefundService()))["messages"][2]
     assert answer.status == "error" and answer.content.startswith("Error invoking tool 'submit_refund_request'")
     assert "amount: Field required" in answer.content and seen == []
+    return pick(q, "ToolNode, before the tool runs")
 
 
-@covers("09", "default-retry-on-a-refusal")
-def test_09_default_retry_on_tries_a_refusal_three_times():
+@verifies("09", "default-retry-on-a-refusal")
+def _09_default_retry_on_a_refusal(q):
     def attempts(**retry):
         service = RefundService()
         agent = create_agent(scripted_model([[submit("B2048", 159.0)], "ok"]), [submit_refund_request],
@@ -107,28 +112,30 @@ def test_09_default_retry_on_tries_a_refusal_three_times():
         agent.invoke(ASK, context=Customer("user-42", service))
         return service.submit_attempts
 
-    assert str(attempts()) == answer_of("09", "default-retry-on-a-refusal") == "3"
-    assert attempts(retry_on=lambda exc: isinstance(exc, DomainError) and exc.retryable) == 1
+    assert attempts(retry_on=lambda exc: isinstance(exc, DomainError) and exc.retryable) == 1   # not "1" by default
+    return pick(q, str(attempts()))
 
 
-@covers("09", "key-for-a-new-call")
-@pytest.mark.parametrize(("keys", "refunds"), [
-    (("call:call_1", "call:call_2"), 2),                                   # a key from the tool call id
-    ((refund_key("A1024", 200.0), refund_key("A1024", 200.0)), 1),         # a key from the facts
-])
-def test_09_only_the_facts_key_catches_a_new_call_after_a_lost_reply(keys, refunds):
-    service = RefundService()
-    service.simulate_outage(after_commit=True)
-    with pytest.raises(DomainError) as lost:
-        service.submit("A1024", 200.0, user_id="user-42", idempotency_key=keys[0])
-    assert lost.value.code == "service_unavailable" and len(service.requests) == 1   # committed, reply lost
-    again = service.submit("A1024", 200.0, user_id="user-42", idempotency_key=keys[1])
-    assert len(service.requests) == refunds
-    assert (again.request_id == "RF-0001") == (refunds == 1)
+@verifies("09", "key-for-a-new-call")
+def _09_key_for_a_new_call(q):
+    def refunds(first_key, second_key):
+        """The first submit commits and its reply is lost; the model's new call submits again."""
+        service = RefundService()
+        service.simulate_outage(after_commit=True)
+        with pytest.raises(DomainError) as lost:
+            service.submit("A1024", 200.0, user_id="user-42", idempotency_key=first_key)
+        assert lost.value.code == "service_unavailable" and len(service.requests) == 1   # committed, reply lost
+        service.submit("A1024", 200.0, user_id="user-42", idempotency_key=second_key)
+        return len(service.requests)
+
+    assert refunds("call:call_1", "call:call_2") == 2                   # a key from the tool call id
+    assert refunds("attempt-1", "attempt-2") == 2                       # a fresh key per attempt
+    assert refunds(refund_key("A1024", 200.0), refund_key("A1024", 200)) == 1
+    return pick(q, "refund_key(order_id, amount)")
 
 
-@covers("09", "two-gated-calls")
-def test_09_two_gated_calls_take_one_resume_with_two_decisions():
+@verifies("09", "two-gated-calls")
+def _09_two_gated_calls(q):
     def paused(thread):
         service = RefundService()
         agent = gated_agent([[submit("A1024", 100.0), submit("A1030", 50.0)], "Done."])
@@ -148,10 +155,11 @@ def test_09_two_gated_calls_take_one_resume_with_two_decisions():
     service, agent, config = paused("one-decision")
     with pytest.raises(ValueError, match=r"Number of human decisions \(1\) does not match .* \(2\)"):
         agent.invoke(Command(resume={"decisions": [{"type": "approve"}]}), config, context=Customer("user-42", service))
+    return pick(q, "One resume: {\"decisions\"")
 
 
-@covers("09", "after-a-wrong-resume")
-def test_09_a_wrong_resume_is_replayed_for_the_right_one():
+@verifies("09", "after-a-wrong-resume")
+def _09_after_a_wrong_resume(q):
     service = RefundService()
     agent = gated_agent([[submit("A1024", 499.0)], "Done."])
     config = {"configurable": {"thread_id": "wrong"}}
@@ -161,13 +169,14 @@ def test_09_a_wrong_resume_is_replayed_for_the_right_one():
         with pytest.raises(KeyError, match="decisions"):
             agent.invoke(Command(resume=resume), config, context=context)
     assert service.submit_attempts == 0
+    return pick(q, "the same KeyError")
 
 
 # -- notebook 10 ---------------------------------------------------------------------------------
 
 
-@covers("10", "resume-without-context")
-def test_10_a_resume_without_context_raises_in_the_tool_and_the_thread_waits():
+@verifies("10", "resume-without-context")
+def _10_resume_without_context(q):
     service = RefundService()
     agent = gated_agent([[submit("A1024", 499.0)], "Done."])
     config = {"configurable": {"thread_id": "no-context"}}
@@ -177,10 +186,11 @@ def test_10_a_resume_without_context_raises_in_the_tool_and_the_thread_waits():
     assert agent.get_state(config).next == ("tools",) and service.submit_attempts == 0
     out = agent.invoke(None, config, context=Customer("user-42", service), version="v2")
     assert out.interrupts == () and len(service.requests) == 1
+    return pick(q, "runtime.context None")
 
 
-@covers("10", "lost-reply-approvals")
-def test_10_a_lost_reply_then_a_retry_is_two_approvals_and_one_request():
+@verifies("10", "lost-reply-approvals")
+def _10_lost_reply_approvals(q):
     def retry_after_unknown(request):
         error = read_error(request.messages[-1])
         return [submit("A1024", 499.0)] if error and error["outcome"] == "unknown" else "Done."
@@ -195,37 +205,38 @@ def test_10_a_lost_reply_then_a_retry_is_two_approvals_and_one_request():
     while out.interrupts:
         approvals += 1
         out = agent.invoke(Command(resume={"decisions": [{"type": "approve"}]}), config, context=context, version="v2")
-    assert f"{len(service.requests)} request, {approvals} approvals" == answer_of("10", "lost-reply-approvals")
     calls = [c["id"] for m in out.value["messages"] if isinstance(m, AIMessage) for c in m.tool_calls]
     assert calls == ["call_1", "call_2"]
+    requests = len(service.requests)
+    return pick(q, f"{requests} request{'s' if requests > 1 else ''}, {approvals} approval{'s' if approvals > 1 else ''}")
 
 
 class NotConfirmed(ToolRefusal):
     code = "confirmation_required"
 
 
-@covers("10", "guard-raises-valueerror")
-@pytest.mark.parametrize("refusal", ["ValueError", "ToolRefusal"])
-def test_10_error_mapping_answers_a_tool_refusal_but_not_a_value_error(refusal):
-    @tool("submit_refund_request")
-    def guarded(order_id: str, amount: float) -> str:
-        """Submit a refund request once the customer confirmed."""
-        raise ValueError("not confirmed") if refusal == "ValueError" else NotConfirmed("not confirmed")
+@verifies("10", "guard-raises-valueerror")
+def _10_guard_raises_valueerror(q):
+    def agent_whose_guard_raises(exc: Exception):
+        @tool("submit_refund_request")
+        def guarded(order_id: str, amount: float) -> str:
+            """Submit a refund request once the customer confirmed."""
+            raise exc
 
-    contract = CONTRACT | {"confirmation_required": ErrorView("refused", "Ask the customer first.", "Shall I?")}
-    agent = create_agent(scripted_model([[submit("A1024", 499.0)], "ok"]), [guarded],
-                         middleware=[error_mapping(contract)])
-    if refusal == "ValueError":
-        with pytest.raises(ValueError, match="not confirmed"):
-            agent.invoke(ASK)
-    else:
-        answer = agent.invoke(ASK)["messages"][2]
-        assert answer.status == "error" and read_error(answer)["error"] == "confirmation_required"
-        assert "not confirmed" not in answer.content
+        contract = CONTRACT | {"confirmation_required": ErrorView("refused", "Ask the customer first.", "Shall I?")}
+        return create_agent(scripted_model([[submit("A1024", 499.0)], "ok"]), [guarded],
+                            middleware=[error_mapping(contract)])
+
+    answer = agent_whose_guard_raises(NotConfirmed("not confirmed")).invoke(ASK)["messages"][2]   # the right way
+    assert answer.status == "error" and read_error(answer)["error"] == "confirmation_required"
+    assert "not confirmed" not in answer.content
+    with pytest.raises(ValueError, match="not confirmed"):
+        agent_whose_guard_raises(ValueError("not confirmed")).invoke(ASK)
+    return pick(q, "The run ends with the ValueError")
 
 
-@covers("10", "what-makes-row-3-pass")
-def test_10_only_the_guard_in_the_tool_refuses_a_same_turn_submit():
+@verifies("10", "what-makes-row-3-pass")
+def _10_what_makes_row_3_pass(q):
     """The exercise's hidden check plays the careless policy with a reviewer who approves everything."""
     same_turn = "careless model: a submit in the same turn as the quote is refused"
 
@@ -234,6 +245,7 @@ def test_10_only_the_guard_in_the_tool_refuses_a_same_turn_submit():
 
     assert status(nb10_solutions.guarded_submit_refund_request) == "pass"
     assert status(nb10_solutions.wrong_unguarded) == "fail"      # approve/reject only, prompt or not
+    return pick(q, "A guard in the submit tool")
 
 
 # -- notebook 11 ---------------------------------------------------------------------------------
@@ -245,8 +257,8 @@ def contents(files):
     return {path: entry["content"] for path, entry in (files or {}).items()}
 
 
-@covers("11", "write-todos-on-the-pins")
-def test_11_write_todos_is_not_built_in_on_the_pins():
+@verifies("11", "write-todos-on-the-pins")
+def _11_write_todos_on_the_pins(q):
     model = scripted_model([[tool_call("write_todos", PLAN)], "No plan."], strict_tool_names=False)
     result = create_deep_agent(model=model).invoke({"messages": [HumanMessage("Plan it.")]})
     answer = result["messages"][2]
@@ -254,7 +266,8 @@ def test_11_write_todos_is_not_built_in_on_the_pins():
     model = scripted_model([[tool_call("write_todos", PLAN)], "Planned."])
     result = create_deep_agent(model=model, middleware=[TodoListMiddleware()]).invoke(
         {"messages": [HumanMessage("Plan it.")]})
-    assert result["todos"] == PLAN["todos"]
+    assert result["todos"] == PLAN["todos"]                     # the tempting choice needs the middleware
+    return pick(q, "An error ToolMessage")
 
 
 def researcher_and_parent():
@@ -271,17 +284,18 @@ def researcher_and_parent():
     return create_deep_agent(model=parent_model, subagents=[researcher]), researcher_model
 
 
-@covers("11", "sub-agent-input")
-def test_11_a_sub_agent_sees_only_its_prompt_and_the_description():
+@verifies("11", "sub-agent-input")
+def _11_sub_agent_input(q):
     parent, researcher_model = researcher_and_parent()
     parent.invoke({"messages": [HumanMessage("Is A1024 refundable? The customer is angry.")]})
     received = researcher_model.requests[0].messages
     assert [(type(m), m.content) for m in received] == [(SystemMessage, "You research one order."),
                                                          (HumanMessage, "Check order A1024.")]
+    return pick(q, "Its own system prompt and the task description")
 
 
-@covers("11", "stringifying-executor")
-def test_11_a_stringifying_executor_keeps_only_the_direct_file_write():
+@verifies("11", "stringifying-executor")
+def _11_stringifying_executor(q):
     from deepagents.middleware.filesystem import FilesystemState
     from langchain.agents.middleware.todo import PlanningState
 
@@ -319,11 +333,11 @@ def test_11_a_stringifying_executor_keeps_only_the_direct_file_write():
         graph.add_edge("tools", END)
         return graph.compile().invoke({"messages": [HumanMessage("Handle A1024."), calls]})
 
+    full = run(ToolNode(list(harness_tools().values())))                 # ToolNode keeps all three
+    assert full["todos"] == PLAN["todos"] and sorted(full["files"]) == ["/notes/A1024.md", "/quote.md"]
     naive = run(stringify)
     assert "todos" not in naive and sorted(naive["files"]) == ["/quote.md"]
-    assert answer_of("11", "stringifying-executor") == "Only write_file's file"
-    full = run(ToolNode(list(harness_tools().values())))
-    assert full["todos"] == PLAN["todos"] and sorted(full["files"]) == ["/notes/A1024.md", "/quote.md"]
+    return pick(q, "Only write_file's file")
 
 
 def paused_write(thread="policy"):
@@ -336,18 +350,19 @@ def paused_write(thread="policy"):
     return agent, config
 
 
-@covers("11", "rejected-write")
-def test_11_a_rejected_write_never_runs_and_is_answered_with_the_reason():
+@verifies("11", "rejected-write")
+def _11_rejected_write(q):
     agent, config = paused_write()
     out = agent.invoke(Command(resume={"decisions": [{"type": "reject", "message": "Ask the refund lead first."}]}),
                        config, version="v2")
     answers = [m for m in out.value["messages"] if isinstance(m, ToolMessage)]
     assert [(m.tool_call_id, m.status) for m in answers] == [("call_1", "error")]
     assert "Ask the refund lead first." in answers[0].content and contents(out.value.get("files")) == {}
+    return pick(q, "The tool never runs")
 
 
-@covers("11", "new-message-while-paused")
-def test_11_a_new_message_while_paused_gets_the_call_patched_and_drops_the_write():
+@verifies("11", "new-message-while-paused")
+def _11_new_message_while_paused(q):
     agent, config = paused_write("changed-subject")
     result = agent.invoke({"messages": [HumanMessage("Actually, just tell me the policy.")]}, config)
     patch = result["messages"][2]
@@ -355,9 +370,5 @@ def test_11_a_new_message_while_paused_gets_the_call_patched_and_drops_the_write
     assert "did not complete" in patch.content and contents(result.get("files")) == {}
     assert [type(m).__name__ for m in result["messages"]] == ["HumanMessage", "AIMessage", "ToolMessage",
                                                               "HumanMessage", "AIMessage"]
-
-
-def test_every_question_of_09_10_11_is_proved_here():
-    for notebook, proved in COVERED.items():
-        assert {q.id for q in questions_for(notebook)} == proved, notebook
+    return pick(q, "PatchToolCallsMiddleware answers it")
 
