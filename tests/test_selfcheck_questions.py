@@ -570,6 +570,12 @@ def _07_exclusive_field(q):
     return pick(q, "No error")
 
 
+# Notebooks 09-11: their verifiers live in a module of their own (real agent runs, longer than these).
+from tests.selfcheck_verifiers_09_11 import VERIFIERS as VERIFIERS_09_11  # noqa: E402
+
+VERIFIERS.update(VERIFIERS_09_11)
+
+
 # -- the tests ---------------------------------------------------------------------------------
 
 

@@ -8,10 +8,12 @@ thread still takes a correct answer (it is not poisoned).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 from langchain.agents import create_agent
 from langchain.agents.middleware import HumanInTheLoopMiddleware
-from langchain.tools import tool
+from langchain.tools import ToolRuntime, tool
 from langchain_core.messages import ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
@@ -43,6 +45,19 @@ def cancel_order(order_id: str) -> str:
     """Cancel an order."""
     RUNS.append(("cancel", order_id, 0.0))
     return f"cancelled {order_id}"
+
+
+@dataclass
+class Customer:
+    """The signed-in customer: the run's context, never an argument the model sends."""
+
+    user_id: str
+
+
+@tool
+def refund_for_user(order_id: str, runtime: ToolRuntime[Customer]) -> str:
+    """Submit a refund for the signed-in customer."""
+    return f"{order_id} for {runtime.context.user_id}"
 
 
 def paused(calls, interrupt_on=None, *, view=ApprovalEngine, thread="hitl", then=("Done.",), **middleware):
@@ -274,6 +289,25 @@ def test_a_tool_that_raises_after_approval_leaves_the_run_stuck_and_says_so():
     assert result.outcome == "error" and result.message.startswith("ConnectionError: refund service unavailable")
     assert "it stopped before 'tools'" in result.message
     assert engine.refresh().outcome == "stuck" and engine.approve().outcome == "refused"
+
+
+def test_the_runs_context_is_passed_to_every_resume():
+    """LangGraph does not checkpoint the context: a tool reading runtime.context needs it on the resume."""
+    def agent_paused(thread):
+        agent = create_agent(scripted_model([[tool_call("refund_for_user", {"order_id": "A1024"})], "Done."]),
+                             [refund_for_user], context_schema=Customer, checkpointer=InMemorySaver(),
+                             middleware=[HumanInTheLoopMiddleware(interrupt_on={"refund_for_user": True})])
+        config = {"configurable": {"thread_id": thread}}
+        agent.invoke({"messages": [{"role": "user", "content": "refund"}]}, config, context=Customer("user-42"))
+        return agent, config
+
+    without = ApprovalEngine(*agent_paused("no-context")).approve()
+    assert without.outcome == "error" and "'NoneType' object has no attribute 'user_id'" in without.message
+    engine = ApprovalEngine(*agent_paused("context"), context=Customer("user-42"))
+    result = engine.approve()
+    assert result.outcome == "finished" and tool_messages(result) == [("call_1", "success", "A1024 for user-42")]
+    panel = ApprovalPanel(*agent_paused("panel-context"), context=Customer("user-42"))
+    assert panel.approve().outcome == "finished"
 
 
 def test_edit_is_refused_when_the_tool_cannot_be_found():

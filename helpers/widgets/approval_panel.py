@@ -1,4 +1,4 @@
-"""The approval panel (notebooks 08, 09): an ``ipywidgets.VBox`` around :class:`ApprovalEngine`.
+"""The approval panel (notebooks 08, 09, 11): an ``ipywidgets.VBox`` around :class:`ApprovalEngine`.
 
 Use it on any paused thread whose graph has a checkpointer::
 
@@ -11,14 +11,16 @@ Use it on any paused thread whose graph has a checkpointer::
     panel = ApprovalPanel(agent, config)
     panel                                   # the last value of a cell: the panel opens
 
-``ApprovalPanel(graph, config, *, decisions=None, tools=(), title="Approval panel")``
+``ApprovalPanel(graph, config, *, decisions=None, tools=(), context=None, title="Approval panel")``
     ``graph``: a compiled graph with a checkpointer (``create_agent``, ``create_deep_agent``, or a
     ``StateGraph`` whose node calls ``interrupt()``); ``config``: the thread's config with a
     ``thread_id``; ``decisions``: the decisions the panel may send (subset of ``"approve"``,
     ``"edit"``, ``"reject"``, ``"respond"``; each pause narrows them further: a HITL action by its
     ``review_configs[i]["allowed_decisions"]``, a plain payload by its ``"allowed"`` list);
     ``tools``: tools to check edited arguments against when the graph has no ``tools`` node;
-    ``title``: the header. Raises ``ValueError`` without a checkpointer or a ``thread_id``.
+    ``context``: the run's context, passed to every resume (LangGraph does not checkpoint it: an
+    agent built with a ``context_schema`` whose tools read ``runtime.context`` needs it on each
+    ``invoke``, notebook 09); ``title``: the header. Raises ``ValueError`` without a checkpointer or a ``thread_id``.
 
 Methods (each is also a button; each returns a :class:`~helpers.widgets.engines.approval.PanelResult`
 with ``action``, ``outcome``, ``message``, ``sent``, ``interrupts``, ``state``, and never raises):
@@ -72,6 +74,7 @@ class ApprovalPanel(widgets.VBox):
         config: the thread's config, ``{"configurable": {"thread_id": ...}}``.
         decisions: the decisions the panel may send (``None``: whatever each pause allows).
         tools: tools to check edited HITL arguments against, if the graph has no ``tools`` node.
+        context: the run's context (``invoke(..., context=...)``), passed to every resume; ``None``: none.
         title: shown first in the panel.
 
     Attributes:
@@ -85,8 +88,8 @@ class ApprovalPanel(widgets.VBox):
     """
 
     def __init__(self, graph: Any, config: dict, *, decisions: Sequence[str] | None = None,
-                 tools: Sequence[BaseTool] = (), title: str = "Approval panel"):
-        self.engine = ApprovalEngine(graph, config, decisions=decisions, tools=tools)
+                 tools: Sequence[BaseTool] = (), context: Any = None, title: str = "Approval panel"):
+        self.engine = ApprovalEngine(graph, config, decisions=decisions, tools=tools, context=context)
         self.header = widgets.HTML(f"<b>{html_text(title)}</b> · thread <code>{html_text(self.engine.thread_id)}</code>")
         self.pending_view = widgets.HTML()
         self.approve_button = widgets.Button(description="Approve")

@@ -1,4 +1,4 @@
-"""The engine of the approval panel (notebooks 08, 09): answer a paused run with checked resumes.
+"""The engine of the approval panel (notebooks 08, 09, 11): answer a paused run with checked resumes.
 
 Plain Python, no ipywidgets: it reads what a thread waits for from its checkpoint, checks every
 answer **before** anything is sent, sends one real ``Command(resume=...)`` and reports what came
@@ -193,7 +193,7 @@ class ApprovalEngine:
 
     Every method re-reads the checkpoint (``graph.get_state(config)``, langgraph 1.2.24) before it
     acts, so it answers what is pending now, never a stale view; each sends at most one
-    ``graph.invoke(Command(resume=...), config, version="v2")``. With several pending interrupts
+    ``graph.invoke(Command(resume=...), config, version="v2")`` (with ``context=`` when one is given). With several pending interrupts
     (parallel nodes) the first is answered, by id (``Command(resume={interrupt.id: value})``), as
     LangGraph requires. Nothing the graph raises leaves a method (``SystemExit`` included; only
     ``KeyboardInterrupt`` passes).
@@ -214,6 +214,10 @@ class ApprovalEngine:
         decisions: the decisions the panel may send (a subset of :data:`DECISIONS`); each
             interrupt's own allowed decisions narrow it further. ``None``: whatever each allows.
         tools: tools to check edited arguments against, when the graph has no ``tools`` node.
+        context: the run's context (``invoke(..., context=...)``, langgraph 1.2.24), passed to every
+            resume. LangGraph does not save the context in the checkpoint, so a graph built with a
+            ``context_schema`` (e.g. ``create_agent(..., context_schema=SupportContext)``) whose tools
+            read ``runtime.context`` needs it again on each resume. ``None``: no context is passed.
 
     Attributes:
         history: every :class:`SentDecision`, in order. last: the last :class:`PanelResult`.
@@ -226,7 +230,7 @@ class ApprovalEngine:
     """
 
     def __init__(self, graph: Any, config: dict, *, decisions: Sequence[str] | None = None,
-                 tools: Sequence[BaseTool] = ()):
+                 tools: Sequence[BaseTool] = (), context: Any = None):
         if getattr(graph, "checkpointer", None) is None:
             raise ValueError("ApprovalPanel needs a graph compiled with a checkpointer: without one nothing can be resumed")
         thread_id = (config or {}).get("configurable", {}).get("thread_id") if isinstance(config, dict) else None
@@ -239,6 +243,7 @@ class ApprovalEngine:
         self.graph, self.config, self.thread_id = graph, config, sendable(str(thread_id))
         self.decisions: tuple[Decision, ...] = tuple(decisions) if decisions is not None else DECISIONS
         self.tools: dict[str, BaseTool] = {**_graph_tools(graph), **{tool.name: tool for tool in tools}}
+        self.context = context
         self.history: list[SentDecision] = []
         self.staged: list[dict] = []
         self.review: Review | None = None
@@ -540,7 +545,8 @@ class ApprovalEngine:
         command = Command(resume={interrupt.id: resume} if keyed else resume)
         self.staged = []
         try:
-            out = self.graph.invoke(command, self.config, version="v2")
+            extra = {"context": self.context} if self.context is not None else {}
+            out = self.graph.invoke(command, self.config, version="v2", **extra)
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # noqa: BLE001 - the graph's error is shown, never raised from a click

@@ -1,0 +1,80 @@
+"""Self-check questions for notebook 09 · errors and high-risk tools.
+
+Each right answer is run on the pins by ``tests/test_selfcheck_nb09_nb11.py``.
+"""
+
+from __future__ import annotations
+
+from .format import Question
+
+QUESTIONS = (
+    Question(
+        id="who-answers-a-bad-argument",
+        prompt=("The agent has `middleware=[ToolErrorMiddleware(on_refund_error)]`, whose `on_error` maps every "
+                "`DomainError` to a ToolMessage with a stable code. The model calls `submit_refund_request` with "
+                "`{\"order_id\": \"A1024\"}` (no amount). Who writes the error ToolMessage the model reads?"),
+        choices=("on_refund_error, with the code invalid_request",
+                 "ToolNode, before the tool runs: the argument check fails, and on_error never sees it",
+                 "Nobody: the run ends with a ValidationError"),
+        answer="ToolNode, before the tool runs: the argument check fails, and on_error never sees it",
+        explanation="ToolNode validates the arguments against the tool's schema first and answers a failed check "
+                    "itself; the tool, and the middleware around it, never run.",
+        section="section 2, Each layer again, now with map_errors",
+        why_not={"on_refund_error, with the code invalid_request":
+                     "on_error only sees exceptions raised while the tool runs, and this tool never started.",
+                 "Nobody: the run ends with a ValidationError":
+                     "Argument errors are the one layer ToolNode's default turns into an error ToolMessage."},
+    ),
+    Question(
+        id="default-retry-on-a-refusal",
+        prompt=("A tool raises `PermissionDenied` (another customer's order). The agent has "
+                "`ToolRetryMiddleware(max_retries=2)` with its default `retry_on`. How many attempts reach the "
+                "refund service?"),
+        choices=("1", "3", "0"),
+        answer="3",
+        explanation="The default retry_on retries every Exception except a model error marked not retryable, so a "
+                    "refusal is tried 1 + 2 times; pass retry_on= to retry the transient class only.",
+        section="section 3, Retry at one layer only",
+        why_not={"1": "That is what retry_on=is_transient gives; the default does not know which errors are refusals."},
+    ),
+    Question(
+        id="key-for-a-new-call",
+        prompt=("The refund service commits, the reply is lost, and the model asks again with a **new** tool call "
+                "(`call_2`, same order and amount). Which idempotency key keeps it to one refund?"),
+        choices=("f\"call:{runtime.tool_call_id}\", a key from the tool call id",
+                 "refund_key(order_id, amount), a key from the business facts",
+                 "f\"attempt-{uuid4()}\", a fresh key per attempt"),
+        answer="refund_key(order_id, amount), a key from the business facts",
+        explanation="A new call has a new id but the same facts, so only the facts key finds the committed request "
+                    "and returns it.",
+        section="section 4, Which repeats each key catches",
+        why_not={"f\"call:{runtime.tool_call_id}\", a key from the tool call id":
+                     "It catches a replay of the same call only; call_2 gets a new key and a second refund."},
+    ),
+    Question(
+        id="two-gated-calls",
+        prompt=("One model reply holds two gated calls, A1024 then A1030, and `HumanInTheLoopMiddleware` runs in "
+                "its default batched mode. You approve A1024 and reject A1030. What do you send?"),
+        choices=("Two resumes: {\"decisions\": [{\"type\": \"approve\"}]}, then one with the reject",
+                 "One resume keyed by call id: {\"call_1\": {\"type\": \"approve\"}, \"call_2\": {\"type\": \"reject\"}}",
+                 "One resume: {\"decisions\": [{\"type\": \"approve\"}, {\"type\": \"reject\", \"message\": ...}]}"),
+        answer="One resume: {\"decisions\": [{\"type\": \"approve\"}, {\"type\": \"reject\", \"message\": ...}]}",
+        explanation="The batched middleware pauses once per reply and needs one decision per gated call, in the "
+                    "order of the calls.",
+        section="section 5, Two gated calls in one reply",
+        why_not={"Two resumes: {\"decisions\": [{\"type\": \"approve\"}]}, then one with the reject":
+                     "One decision for two calls raises a ValueError, and that first value is then replayed."},
+    ),
+    Question(
+        id="after-a-wrong-resume",
+        prompt=("A HITL pause is answered with `Command(resume={\"type\": \"approve\"})` (no `decisions`) and "
+                "raises `KeyError: 'decisions'`. What does the correct resume, sent next on the same thread, do?"),
+        choices=("It raises the same KeyError: the first resume value was saved and is replayed",
+                 "It approves the call: the new value replaces the wrong one",
+                 "It starts the run again from the model"),
+        answer="It raises the same KeyError: the first resume value was saved and is replayed",
+        explanation="LangGraph keeps the first resume value with the paused step; the thread is stuck until "
+                    "update_state(..., as_node=...) moves it past that step.",
+        section="section 5, Wrong answers, and why they are worse than errors",
+    ),
+)

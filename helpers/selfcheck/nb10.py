@@ -1,0 +1,67 @@
+"""Self-check questions for notebook 10 · capstone: the refund agent.
+
+Each right answer is run on the pins by ``tests/test_selfcheck_nb09_nb11.py``.
+"""
+
+from __future__ import annotations
+
+from .format import Question
+
+QUESTIONS = (
+    Question(
+        id="resume-without-context",
+        prompt=("Turn 2 paused before `submit_refund_request`. The reviewer's app resumes with "
+                "`agent.invoke(Command(resume={\"decisions\": [{\"type\": \"approve\"}]}), config)`, without "
+                "`context=`. What happens?"),
+        choices=("The refund is submitted: the checkpoint restored turn 2's context",
+                 "The tool runs with runtime.context None and raises; the thread still waits before tools",
+                 "LangGraph refuses the resume before anything runs"),
+        answer="The tool runs with runtime.context None and raises; the thread still waits before tools",
+        explanation="The context is not saved in the checkpoint: pass it on every invoke, resumes included, or "
+                    "continue with invoke(None, config, context=...).",
+        section="section 4, The approval (and notebook 09, Pitfalls)",
+        why_not={"The refund is submitted: the checkpoint restored turn 2's context":
+                     "The checkpoint holds the state (messages, refund_stage, quote), not the run's context."},
+    ),
+    Question(
+        id="lost-reply-approvals",
+        prompt=("Turn 2 with `simulate_outage(after_commit=True)`: the first submit commits and its reply is lost; "
+                "the policy submits the same order and amount again, and the reviewer approves every pause. At the "
+                "end, how many refund requests exist, and how many approvals were asked for?"),
+        choices=("1 request, 1 approval", "2 requests, 2 approvals", "1 request, 2 approvals"),
+        answer="1 request, 2 approvals",
+        explanation="The retry is a new tool call, so the gate pauses for it too; the service finds the same "
+                    "refund_key and returns the request it already has.",
+        section="section 5, The same run after a lost reply",
+        why_not={"1 request, 1 approval": "The gate pauses for every gated call, and the retry is a new call.",
+                 "2 requests, 2 approvals": "That is what a key from the tool call id would give (pitfall 2)."},
+    ),
+    Question(
+        id="guard-raises-valueerror",
+        prompt=("In exercise 10.1 your guard raises `ValueError(\"not confirmed\")` instead of "
+                "`ConfirmationRequired`. The careless model submits before the customer's yes. What happens?"),
+        choices=("The model gets an error ToolMessage with the code confirmation_required",
+                 "The model gets an error ToolMessage with the text not confirmed",
+                 "The run ends with the ValueError: error_mapping answers refusals only"),
+        answer="The run ends with the ValueError: error_mapping answers refusals only",
+        explanation="error_mapping turns a refusal (a DomainError or a ToolRefusal) into an error ToolMessage and lets "
+                    "any other exception propagate, as a bug should.",
+        section="section 8, Exercise 10.1: the missing guard",
+        why_not={"The model gets an error ToolMessage with the text not confirmed":
+                     "ToolNode's default re-raises it, and the mapping never shows an exception's own message."},
+    ),
+    Question(
+        id="what-makes-row-3-pass",
+        prompt=("With the careless policy, row 3 (\"no write before the customer's yes\") fails although the reviewer "
+                "approved a correct-looking call. Which change makes the row pass whatever the model does?"),
+        choices=("A stricter system prompt: never submit before the customer says yes",
+                 "Allowing only approve and reject in HumanInTheLoopMiddleware",
+                 "A guard in the submit tool that refuses unless the customer wrote after the quote"),
+        answer="A guard in the submit tool that refuses unless the customer wrote after the quote",
+        explanation="A prompt is a request to the model and the reviewer sees only the call, so only a check in "
+                    "code knows whether the customer confirmed.",
+        section="section 7, A careless model, caught by the table",
+        why_not={"Allowing only approve and reject in HumanInTheLoopMiddleware":
+                     "The agent already allows only those; approval is not confirmation."},
+    ),
+)

@@ -1,0 +1,84 @@
+"""Notebook 09's approval panel in real JupyterLab (headless Chromium, Playwright).
+
+Runs the notebook (Run All, from a copy without outputs: see ``tests/test_lab_browser.py``), then
+answers the ``HumanInTheLoopMiddleware`` pause of two gated calls through the page, like a learner:
+the panel opens untouched (the scripted cell used a panel of its own), the first Approve only notes
+a decision, an edit whose JSON fails the tool's schema is refused with nothing sent, the second
+Approve sends both decisions in one resume, and the panel shows the finished run with the
+ToolMessage of each refund. Then one self-check answer. Every wait has a condition (``expect``),
+none a fixed time.
+"""
+
+from __future__ import annotations
+
+from tests.test_lab_browser import CHROMIUM, _run_notebook_in_lab, lab_url  # noqa: F401
+
+
+def test_approval_panel_answers_two_gated_calls_in_jupyterlab(lab_url, tmp_path):  # noqa: F811
+    from playwright.sync_api import expect
+
+    with _run_notebook_in_lab(lab_url, "09_errors_and_high_risk_tools.ipynb") as (page, notebook):
+        widget = notebook.locator(".course-approval-panel")
+        expect(widget).to_have_count(1, timeout=60_000)            # the scripted cell's panel is not displayed
+        expect(widget).to_contain_text("thread two-refunds", timeout=30_000)
+        # The scripted cell ran on its own thread and finished there ...
+        expect(notebook.locator(".jp-OutputArea-output", has_text='sent: {"decisions": [{"type": "approve"}, '
+                                                                  '{"type": "edit"')).to_have_count(1)
+        # ... and this panel opens as the Markdown above it says: both calls pending, nothing sent.
+        status = widget.locator(".course-status")
+        expect(status).to_have_attribute("data-outcome", "paused", timeout=30_000)
+        actions = widget.locator(".course-action")
+        expect(actions).to_have_count(2)
+        expect(actions.nth(0)).to_contain_text('"order_id": "A1024", "amount": 100.0')
+        expect(actions.nth(0)).to_contain_text("deciding now")
+        expect(actions.nth(1)).to_contain_text("waits")
+        expect(widget).to_contain_text("Allowed here: approve, edit, reject")
+        expect(widget).to_contain_text("No decision sent yet")
+        widget.scroll_into_view_if_needed()
+        approve = widget.locator("button", has_text="Approve")
+        edit = widget.locator("button", has_text="Edit args")
+        respond = widget.locator("button", has_text="Respond")
+        expect(respond).to_be_disabled()                             # the gate does not allow it
+        assert "mod-info" not in (respond.get_attribute("class") or "")
+        args = widget.locator(".widget-textarea", has_text="args (JSON):").locator("textarea")
+        expect(args).to_have_value('{"order_id": "A1024", "amount": 100.0}')
+        widget.screenshot(path=str(tmp_path / "approval_panel_09_start.png"))
+
+        approve.click()                                             # call 1: noted, nothing sent yet
+        expect(status).to_have_attribute("data-outcome", "staged", timeout=30_000)
+        expect(status).to_contain_text("Noted approve for call 1")
+        expect(actions.nth(0)).to_contain_text("noted: approve")
+        expect(args).to_have_value('{"order_id": "A1030", "amount": 50.0}')   # now filled for call 2
+
+        args.fill('{"order_id": "A1030", "amount": "lots"}')
+        edit.click()
+        expect(status).to_have_attribute("data-outcome", "refused", timeout=30_000)
+        expect(status).to_contain_text("do not fit submit_refund_request's schema")
+        expect(status).to_contain_text("Nothing was sent.")
+        expect(widget).to_contain_text("No decision sent yet")
+        expect(actions.nth(0)).to_contain_text("noted: approve")   # the noted decision survived the refusal
+
+        approve.click()                                             # call 2: both decisions go out together
+        expect(status).to_have_attribute("data-outcome", "finished", timeout=60_000)
+        expect(status.locator(".course-badge")).to_have_text("FINISHED")
+        expect(status).to_contain_text('Command(resume={"decisions": [{"type": "approve"}, {"type": "approve"}]})')
+        expect(status).to_contain_text("The run finished; no interrupt is left.")
+        expect(status).to_contain_text("refund request RF-0001 registered for A1024 (100.00)")
+        expect(status).to_contain_text("refund request RF-0002 registered for A1030 (50.00)")
+        expect(widget.locator(".course-history li")).to_have_count(1)
+        expect(widget.locator(".course-history li").first).to_have_text(
+            "submit_refund_request: approve; submit_refund_request: approve -> finished")
+        for label in ("Approve", "Edit", "Reject"):                  # nothing left to answer
+            expect(widget.locator("button", has_text=label)).to_be_disabled()
+        widget.screenshot(path=str(tmp_path / "approval_panel_09.png"))
+
+        # The self-check before the recap: one right answer.
+        check = notebook.locator(".course-self-check")
+        check.scroll_into_view_if_needed()
+        questions = check.locator(".course-question")
+        expect(questions).to_have_count(5, timeout=30_000)
+        second = questions.nth(1)
+        second.locator("label", has_text="3").first.click()
+        second.locator("button", has_text="Check").click()
+        expect(second.locator(".course-verdict")).to_have_attribute("data-verdict", "right", timeout=30_000)
+        expect(second).to_contain_text("(see section 3, Retry at one layer only)")
