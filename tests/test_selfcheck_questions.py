@@ -154,6 +154,32 @@ def verifies(number: str, question_id: str):
     return register
 
 
+@verifies("00", "which-cells-change")
+def _00_which_cells_change(q):
+    from helpers import ScriptedChatModel, is_live, live_model, scripted_model
+
+    env = {"COURSE_MODEL": "qwen-plus", "OPENAI_BASE_URL": "https://dashscope.aliyuncs.com/compatible-mode/v1",
+           "DASHSCOPE_API_KEY": "sk-selfcheck-0123456789abcdef"}
+    assert is_live(live_model(["scripted"], env=env))
+    assert isinstance(scripted_model(["scripted"]), ScriptedChatModel)  # scripted_model reads no environment
+    assert not is_live(live_model(["scripted"], env={}))
+    return pick(q, "Only the live cells")
+
+
+@verifies("00", "second-request")
+def _00_second_request(q):
+    from langchain.agents import create_agent
+    from langchain.messages import AIMessage, HumanMessage, ToolMessage
+
+    namespace = context_namespace("00")
+    model = namespace["scripted_model"]([[namespace["tool_call"]("lookup_order", {"order_id": "A1024"})], "Done."])
+    create_agent(model, tools=[namespace["lookup_order"]]).invoke({"messages": [{"role": "user", "content": "A1024?"}]})
+    second = model.requests[1]
+    assert [type(m) for m in second.messages] == [HumanMessage, AIMessage, ToolMessage]
+    assert second.messages[2].tool_call_id == "call_1" and second.tool_names == ["lookup_order"]
+    return pick(q, "The whole history")
+
+
 @verifies("01", "what-the-model-receives")
 def _01_what_the_model_receives(q):
     from langchain.tools import tool

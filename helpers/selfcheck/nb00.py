@@ -1,13 +1,25 @@
 """Self-check questions for notebook 00 · start here: the two kinds of model cell, pairing by id, the request.
 
-The "predict the output" question runs in notebook 00's context (its ``lookup_order`` tool and the
-helpers it imports); ``tests/test_selfcheck_nb00.py`` executes it there and compares the printed
-line with the answer.
+The "predict the output" question runs after :data:`CODE_CONTEXT` (notebook 00's ``lookup_order``
+tool and the helpers it imports); ``tests/test_selfcheck_questions.py`` executes it and compares the
+printed line with the answer.
 """
 
 from __future__ import annotations
 
 from .format import Question
+
+CODE_CONTEXT = '''
+from langchain.tools import tool
+
+from helpers import scripted_model, tool_call
+
+
+@tool
+def lookup_order(order_id: str) -> str:
+    """Look up the status of one order by its id, e.g. A1024."""
+    return f"Order {order_id}: wireless headphones, delivered on 2026-11-10."
+'''
 
 QUESTIONS = (
     Question(
