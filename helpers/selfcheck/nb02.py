@@ -20,22 +20,19 @@ QUESTIONS = (
                  "0 0 0": "The request is there: tool_calls holds it."},
     ),
     Question(
-        id="answer-by-id",
-        prompt=('Your application ran the call `{"name": "lookup_order", "args": {"order_id": "A1024"}, '
-                '"id": "call_7", "type": "tool_call"}`. What must its result carry so that the model can tell '
-                'which request it answers?'),
-        choices=('tool_call_id="call_7" on the ToolMessage',
-                 'name="lookup_order" on the ToolMessage',
-                 "the same args, repeated in the content",
-                 "nothing: results are matched by their position in the history"),
-        answer='tool_call_id="call_7" on the ToolMessage',
-        explanation="A ToolMessage answers the call whose id it quotes in tool_call_id; tool.invoke(call) fills "
-                    "it in for you.",
-        section="section 3 and section 6, the loop by hand",
-        why_not={'name="lookup_order" on the ToolMessage':
-                     "Two calls in one reply can name the same tool; only the id tells them apart.",
-                 "nothing: results are matched by their position in the history":
-                     "Parallel results may come back in any order; the id, not the position, pairs them."},
+        id="dependent-call",
+        prompt=("In one reply the model asks for `quote_refund(A1030)` and `submit_refund_request(A1030, "
+                "amount=180.0)`. Why is it wrong to execute both, even one after the other?"),
+        choices=("The amount was written before any quote existed: the model guessed it",
+                 "Two calls in one reply always run at the same time and overwrite each other",
+                 "submit_refund_request raises when quote_refund has not finished",
+                 "It is not wrong: running them in order fixes it"),
+        answer="The amount was written before any quote existed: the model guessed it",
+        explanation="A call's arguments are fixed when the reply is written; a dependent action must wait until "
+                    "the result has gone back to the model.",
+        section="section 4, One reply, several calls",
+        why_not={"It is not wrong: running them in order fixes it":
+                     "The order of execution cannot change arguments that were already written."},
     ),
     Question(
         id="invalid-json-ends-run",
@@ -54,21 +51,6 @@ QUESTIONS = (
                      "reaches ToolNode."},
     ),
     Question(
-        id="dependent-call",
-        prompt=("In one reply the model asks for `quote_refund(A1030)` and `submit_refund_request(A1030, "
-                "amount=180.0)`. Why is it wrong to execute both, even one after the other?"),
-        choices=("The amount was written before any quote existed: the model guessed it",
-                 "Two calls in one reply always run at the same time and overwrite each other",
-                 "submit_refund_request raises when quote_refund has not finished",
-                 "It is not wrong: running them in order fixes it"),
-        answer="The amount was written before any quote existed: the model guessed it",
-        explanation="A call's arguments are fixed when the reply is written; a dependent action must wait until "
-                    "the result has gone back to the model.",
-        section="section 4, One reply, several calls",
-        why_not={"It is not wrong: running them in order fixes it":
-                     "The order of execution cannot change arguments that were already written."},
-    ),
-    Question(
         id="argument-error-result",
         prompt=("In the \"you are the model\" widget you send `submit_refund_request` with "
                 "`{\"order_id\": \"A1024\"}` (no amount). What does ToolNode give back?"),
@@ -83,5 +65,23 @@ QUESTIONS = (
         why_not={"Nothing: the run stops with a ValidationError":
                      "That happens to other exceptions (try Z9999 with lookup_order); argument errors are "
                      "answered."},
+    ),
+    Question(
+        id="tool-call-limit-continues",
+        prompt=("`create_agent(model, tools, middleware=[ToolCallLimitMiddleware(run_limit=3)])`, and the model "
+                "asks for one more tool call on every turn. How does the run end?"),
+        choices=("With GraphRecursionError: after 3 runs the tool is blocked, but the model keeps being asked",
+                 "After the 3rd tool run, with an AI message saying the limit was reached",
+                 "With ToolCallLimitExceededError at the 4th call",
+                 "It never ends"),
+        answer="With GraphRecursionError: after 3 runs the tool is blocked, but the model keeps being asked",
+        explanation="ToolCallLimitMiddleware defaults to exit_behavior='continue': it stops the tools, not the "
+                    "model; exit_behavior='end' or ModelCallLimitMiddleware ends the loop.",
+        section="section Pitfalls, 3. A loop without a turn limit",
+        why_not={"After the 3rd tool run, with an AI message saying the limit was reached":
+                     "That is exit_behavior='end' (ModelCallLimitMiddleware's default, not this one's).",
+                 "With ToolCallLimitExceededError at the 4th call": "That needs exit_behavior='error'.",
+                 "It never ends": "create_agent's recursion_limit (9999 steps) still stops it, after about "
+                                  "5000 model calls."},
     ),
 )
