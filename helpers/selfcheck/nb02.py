@@ -20,19 +20,22 @@ QUESTIONS = (
                  "0 0 0": "The request is there: tool_calls holds it."},
     ),
     Question(
-        id="dependent-call",
-        prompt=("In one reply the model asks for `quote_refund(A1030)` and `submit_refund_request(A1030, "
-                "amount=180.0)`. Why is it wrong to execute both, even one after the other?"),
-        choices=("The amount was written before any quote existed: the model guessed it",
-                 "Two calls in one reply always run at the same time and overwrite each other",
-                 "submit_refund_request raises when quote_refund has not finished",
-                 "It is not wrong: running them in order fixes it"),
-        answer="The amount was written before any quote existed: the model guessed it",
-        explanation="A call's arguments are fixed when the reply is written; a dependent action must wait until "
-                    "the result has gone back to the model.",
-        section="section 4, One reply, several calls",
-        why_not={"It is not wrong: running them in order fixes it":
-                     "The order of execution cannot change arguments that were already written."},
+        id="answer-by-id",
+        prompt=('Your application ran the call `{"name": "lookup_order", "args": {"order_id": "A1024"}, '
+                '"id": "call_7", "type": "tool_call"}`. What must its result carry so that the model can tell '
+                'which request it answers?'),
+        choices=('tool_call_id="call_7" on the ToolMessage',
+                 'name="lookup_order" on the ToolMessage',
+                 "the same args, repeated in the content",
+                 "nothing: results are matched by their position in the history"),
+        answer='tool_call_id="call_7" on the ToolMessage',
+        explanation="A ToolMessage answers the call whose id it quotes in tool_call_id; tool.invoke(call) fills "
+                    "it in for you.",
+        section="section 3 and section 6, the loop by hand",
+        why_not={'name="lookup_order" on the ToolMessage':
+                     "Two calls in one reply can name the same tool; only the id tells them apart.",
+                 "nothing: results are matched by their position in the history":
+                     "Parallel results may come back in any order; the id, not the position, pairs them."},
     ),
     Question(
         id="invalid-json-ends-run",
@@ -51,20 +54,19 @@ QUESTIONS = (
                      "reaches ToolNode."},
     ),
     Question(
-        id="argument-error-result",
-        prompt=("In the \"you are the model\" widget you send `submit_refund_request` with "
-                "`{\"order_id\": \"A1024\"}` (no amount). What does ToolNode give back?"),
-        choices=("An error ToolMessage answering call_1 that names the missing argument",
-                 "Nothing: the run stops with a ValidationError",
-                 "A success ToolMessage: the amount defaults to 0",
-                 "An invalid tool call: nothing runs"),
-        answer="An error ToolMessage answering call_1 that names the missing argument",
-        explanation="ToolNode turns an argument-validation error into an error ToolMessage with the call's id, "
-                    "so the model can fix its call; other exceptions stop the run.",
-        section="section 7, Play the model yourself",
-        why_not={"Nothing: the run stops with a ValidationError":
-                     "That happens to other exceptions (try Z9999 with lookup_order); argument errors are "
-                     "answered."},
+        id="dependent-call",
+        prompt=("In one reply the model asks for `quote_refund(A1030)` and `submit_refund_request(A1030, "
+                "amount=180.0)`. Why is it wrong to execute both, even one after the other?"),
+        choices=("The amount was written before any quote existed: the model guessed it",
+                 "Two calls in one reply always run at the same time and overwrite each other",
+                 "submit_refund_request raises when quote_refund has not finished",
+                 "It is not wrong: running them in order fixes it"),
+        answer="The amount was written before any quote existed: the model guessed it",
+        explanation="A call's arguments are fixed when the reply is written; a dependent action must wait until "
+                    "the result has gone back to the model.",
+        section="section 4, One reply, several calls",
+        why_not={"It is not wrong: running them in order fixes it":
+                     "The order of execution cannot change arguments that were already written."},
     ),
     Question(
         id="tool-call-limit-continues",
