@@ -69,19 +69,21 @@ QUESTIONS = (
                      "The order of execution cannot change arguments that were already written."},
     ),
     Question(
-        id="argument-error-result",
-        prompt=("In the \"you are the model\" widget you send `submit_refund_request` with "
-                "`{\"order_id\": \"A1024\"}` (no amount). What does ToolNode give back?"),
-        choices=("An error ToolMessage answering call_1 that names the missing argument",
-                 "Nothing: the run stops with a ValidationError",
-                 "A success ToolMessage: the amount defaults to 0",
-                 "An invalid tool call: nothing runs"),
-        answer="An error ToolMessage answering call_1 that names the missing argument",
-        explanation="ToolNode turns an argument-validation error into an error ToolMessage with the call's id, "
-                    "so the model can fix its call; other exceptions stop the run.",
-        section="section 7, Play the model yourself",
-        why_not={"Nothing: the run stops with a ValidationError":
-                     "That happens to other exceptions (try Z9999 with lookup_order); argument errors are "
-                     "answered."},
+        id="tool-call-limit-continues",
+        prompt=("`create_agent(model, tools, middleware=[ToolCallLimitMiddleware(run_limit=3)])`, and the model "
+                "asks for one more tool call on every turn. How does the run end?"),
+        choices=("With GraphRecursionError: after 3 runs the tool is blocked, but the model keeps being asked",
+                 "After the 3rd tool run, with an AI message saying the limit was reached",
+                 "With ToolCallLimitExceededError at the 4th call",
+                 "It never ends"),
+        answer="With GraphRecursionError: after 3 runs the tool is blocked, but the model keeps being asked",
+        explanation="ToolCallLimitMiddleware defaults to exit_behavior='continue': it stops the tools, not the "
+                    "model; exit_behavior='end' or ModelCallLimitMiddleware ends the loop.",
+        section="section Pitfalls, 3. A loop without a turn limit",
+        why_not={"After the 3rd tool run, with an AI message saying the limit was reached":
+                     "That is exit_behavior='end' (ModelCallLimitMiddleware's default, not this one's).",
+                 "With ToolCallLimitExceededError at the 4th call": "That needs exit_behavior='error'.",
+                 "It never ends": "create_agent's recursion_limit (9999 steps) still stops it, after about "
+                                  "5000 model calls."},
     ),
 )
