@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from .format import Question
 
+#: Each snippet imports what it uses, so the context only says so.
+CODE_CONTEXT = "# notebook 08's snippets are self-contained: each builds its own graph\n"
+
 _NOTICE_BEFORE_INTERRUPT = '''\
 from typing import TypedDict
 from langgraph.checkpoint.memory import InMemorySaver
