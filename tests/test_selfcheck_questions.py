@@ -7,8 +7,8 @@ Covers each ``helpers/selfcheck/nbNN.py`` found by name (:func:`helpers.selfchec
   ``answer`` exactly;
 * a question whose truth needs more than one print (a "which of these happens" question, or a
   predict question whose answer describes a value) has a verifier below: it runs the behaviour and
-  returns the choice that is true, which must be the ``answer``. A choice question without one is
-  reported as skipped, a predict question without either is a failure;
+  returns the choice that is true, which must be the ``answer``. A choice question without one
+  fails, and so does a predict question without either: every answer is proven on the pins;
 * the section a question points to exists in its notebook, and the notebook has a
   "## Check yourself" section (``self_check("NN")``, committed as its one-line text) just before
   "## Recap".
@@ -305,20 +305,24 @@ def _02_dependent_call(q):
     return pick(q, "guessed")
 
 
-@verifies("02", "argument-error-result")
-def _02_argument_error_result(q):
-    from langchain.messages import AIMessage
+@verifies("02", "tool-call-limit-continues")
+def _02_tool_call_limit_continues(q):
+    from langchain.agents import create_agent
+    from langchain.agents.middleware import ToolCallLimitMiddleware
+    from langgraph.errors import GraphRecursionError
 
-    from helpers import tool_call
-    from helpers.widgets.graphs import tool_node_graph
+    from helpers import scripted_model, tool_call
     ns = context_namespace("02")
-    graph = tool_node_graph(ns["TOOLS"])
-    out = graph.invoke({"messages": [AIMessage("", tool_calls=[tool_call("submit_refund_request",
-                                                                         {"order_id": "A1024"}, id="call_1")])]})
-    answer = out["messages"][-1]
-    assert answer.tool_call_id == "call_1" and answer.status == "error" and "amount" in answer.content
-    assert ns["runs"]["submit_refund_request"] == 0
-    return pick(q, "error ToolMessage")
+    never_stops = [[tool_call("lookup_order", {"order_id": "A1024"})]] * 30   # always one more call
+    limit = ToolCallLimitMiddleware(run_limit=3)
+    assert limit.exit_behavior == "continue"                                  # the default
+    model = scripted_model(never_stops)
+    agent = create_agent(model, ns["TOOLS"], middleware=[limit])
+    assert agent.config["recursion_limit"] == 9999                            # what stops it at last
+    with pytest.raises(GraphRecursionError):                                  # no AI message, no limit error
+        agent.invoke({"messages": [("user", "status?")]}, {"recursion_limit": 20})
+    assert ns["runs"]["lookup_order"] == 3 and len(model.requests) > 4        # tool blocked, model still asked
+    return pick(q, "GraphRecursionError")
 
 
 @verifies("03", "wrong-id-accepted")
@@ -596,6 +600,105 @@ def _07_exclusive_field(q):
     return pick(q, "No error")
 
 
+def _interrupting_agent(tools: list, script: list):
+    """``create_agent`` on the scripted model (a protocol case) with an ``InMemorySaver``."""
+    from langchain.agents import create_agent
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from helpers import scripted_model
+    return create_agent(scripted_model(script), tools, checkpointer=InMemorySaver())
+
+
+@verifies("08", "new-message-while-paused")
+def _08_new_message_while_paused(q):
+    from langchain.messages import AIMessage, HumanMessage, ToolMessage
+    from langchain.tools import tool
+    from langgraph.types import interrupt
+
+    from helpers import ProviderRuleError, tool_call
+    submitted = []
+
+    @tool
+    def submit_refund_request(order_id: str, amount: float) -> str:
+        """Submit a refund REQUEST after a human approves it."""
+        decision = interrupt({"order_id": order_id, "amount": amount})
+        submitted.append(decision)
+        return f"submitted {order_id}"
+
+    agent = _interrupting_agent([submit_refund_request],
+                                [[tool_call("submit_refund_request", {"order_id": "A1024", "amount": 499.0})],
+                                 "Your refund request was submitted."])
+    config = {"configurable": {"thread_id": "support-1"}}
+    out = agent.invoke({"messages": [("user", "Refund A1024, please.")]}, config, version="v2")
+    assert len(out.interrupts) == 1
+    with pytest.raises(ProviderRuleError):                                    # the next model request is rejected
+        agent.invoke({"messages": [("user", "Also, how long does it take?")]}, config)
+    messages = agent.get_state(config).values["messages"]
+    assert [type(m) for m in messages] == [HumanMessage, AIMessage, HumanMessage]  # appended, not queued
+    assert not [m for m in messages if isinstance(m, ToolMessage)] and submitted == []  # the tool did not go on
+    return pick(q, "appended after the unanswered call")
+
+
+@verifies("08", "what-process-b-needs")
+def _08_what_process_b_needs(q):
+    import tempfile
+
+    from langgraph.checkpoint.sqlite import SqliteSaver
+    from langgraph.types import Command
+
+    from helpers import durable_flow
+
+    process_b = durable_flow.SecondProcess.start()
+    with tempfile.TemporaryDirectory() as folder:
+        db = str(Path(folder) / "checkpoints.sqlite")
+        config = {"configurable": {"thread_id": "refund-A1024"}}
+        with SqliteSaver.from_conn_string(db) as saver:                       # process A pauses, then exits
+            graph = durable_flow.build(saver)
+            out = graph.invoke({"order_id": "A1024", "amount": 499.0}, config, version="v2")
+            (pending,) = out.interrupts
+            saved = saver.get_tuple(config).checkpoint["channel_values"]
+            assert not [v for v in saved.values() if callable(v)]             # state only, no code
+            with pytest.raises(ValueError, match="thread_id"):                # an interrupt id alone finds no run
+                graph.invoke(Command(resume={pending.id: "approve"}))
+            assert graph.get_state({"configurable": {"thread_id": "refund-A1024-b"}}).next == ()  # nor another thread
+        lines = process_b.resume(db, "refund-A1024", "approve")             # B: same file, thread and graph code
+        assert "process B: a different process: True" in lines, lines
+        with SqliteSaver.from_conn_string(db) as saver:
+            final = durable_flow.build(saver).get_state(config)
+    assert final.values["stage"] == "approved" and final.next == ()
+    return pick(q, "same thread_id and the same graph code")
+
+
+@verifies("08", "two-interrupts-at-once")
+def _08_two_interrupts_at_once(q):
+    from langchain.messages import ToolMessage
+    from langchain.tools import tool
+    from langgraph.types import Command, interrupt
+
+    from helpers import tool_call
+
+    @tool
+    def ask_manager(order_id: str, amount: float) -> str:
+        """Ask a manager to approve one large refund; returns the manager's decision."""
+        decision = interrupt({"order_id": order_id, "amount": amount})
+        return f"{order_id}: {decision['type']}"
+
+    agent = _interrupting_agent([ask_manager], [[tool_call("ask_manager", {"order_id": "A1024", "amount": 499.0}),
+                                                 tool_call("ask_manager", {"order_id": "A1029", "amount": 2899.0})],
+                                                "Both refunds were reviewed."])
+    config = {"configurable": {"thread_id": "two-interrupts"}}
+    out = agent.invoke({"messages": [("user", "Refund A1024 and A1029")]}, config, version="v2")
+    assert len(out.interrupts) == 2
+    for plain in ({"type": "approve"}, [{"type": "approve"}, {"type": "approve"}]):  # one value, or a list of them
+        with pytest.raises(RuntimeError, match="you must specify the interrupt id"):
+            agent.invoke(Command(resume=plain), config)
+    assert len(agent.get_state(config).interrupts) == 2                        # the refusal saved nothing
+    out = agent.invoke(Command(resume={i.id: {"type": "approve"} for i in out.interrupts}), config, version="v2")
+    answers = sorted(m.content for m in out.value["messages"] if isinstance(m, ToolMessage))
+    assert out.interrupts == () and answers == ["A1024: approve", "A1029: approve"]
+    return pick(q, "one entry per interrupt")
+
+
 # Notebooks 09-11: their verifiers live in a module of their own (real agent runs, longer than these).
 from tests.selfcheck_verifiers_09_11 import VERIFIERS as VERIFIERS_09_11  # noqa: E402
 
@@ -632,8 +735,8 @@ def test_the_answer_is_true_on_the_pins(number, question):
         printed = _run(question.code, namespace, f"nb{number}.{question.id}").strip()
         assert printed == question.answer, f"nb{number}.{question.id} prints {printed!r}"
     else:
-        pytest.skip(f"nb{number}.{question.id}: no verifier for this choice question yet "
-                    "(add one in tests/test_selfcheck_questions.py)")
+        pytest.fail(f"nb{number}.{question.id}: no verifier proves this choice question on the pins; add one "
+                    "(tests/test_selfcheck_questions.py, or tests/selfcheck_verifiers_09_11.py for 09-11)")
 
 
 def _headings(number: str) -> set[str]:

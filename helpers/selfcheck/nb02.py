@@ -79,7 +79,7 @@ QUESTIONS = (
         answer="With GraphRecursionError: after 3 runs the tool is blocked, but the model keeps being asked",
         explanation="ToolCallLimitMiddleware defaults to exit_behavior='continue': it stops the tools, not the "
                     "model; exit_behavior='end' or ModelCallLimitMiddleware ends the loop.",
-        section="section Pitfalls, 3. A loop without a turn limit",
+        section="section 6 and pitfall 3, A loop without a turn limit",
         why_not={"After the 3rd tool run, with an AI message saying the limit was reached":
                      "That is exit_behavior='end' (ModelCallLimitMiddleware's default, not this one's).",
                  "With ToolCallLimitExceededError at the 4th call": "That needs exit_behavior='error'.",

@@ -1,6 +1,6 @@
 """Self-check questions for notebook 08 · interrupt and resume.
 
-The "predict the output" snippets are complete programs; ``tests/test_selfcheck_nb08.py`` runs each
+The "predict the output" snippets are complete programs; ``tests/test_selfcheck_questions.py`` runs each
 one and checks that it prints the right answer on the pinned versions.
 """
 
@@ -133,7 +133,7 @@ QUESTIONS = (
         answer='Command(resume={interrupt.id: {"type": "approve"}, ...}), one entry per interrupt',
         explanation="With several interrupts pending, LangGraph refuses a plain resume value ('you must specify "
                     "the interrupt id'); a dict keyed by the interrupt ids answers each.",
-        section="section Pitfalls, Two interrupting tools in one reply",
+        section="section 4 and Pitfalls, Two interrupting tools in one reply",
         why_not={'Command(resume={"type": "approve"}), which answers both':
                      "It raises RuntimeError: with several pending interrupts, the id is required.",
                  "Two resumes one after the other, each with a plain value":
