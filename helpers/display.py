@@ -3,7 +3,9 @@
 Each ``*_markdown`` / ``*_text`` function returns a string (tested directly); each ``show_*``
 function displays it in Jupyter as Markdown. All output is deterministic: message ids that
 LangGraph fills with random UUIDs are never shown; tool call ids (which the scripted model
-makes deterministic) are.
+makes deterministic) are. Text from messages, tools and states is escaped with
+:func:`markdown_text` before it goes into Markdown, so a reply holding ``<!--``, ``<b>`` or
+``![x](http://...)`` shows as those characters and never hides output or fetches a remote image.
 
 Graph diagrams use ``graph.get_graph().draw_mermaid()`` text, rendered by JupyterLab from a
 fenced ``mermaid`` block; ``draw_mermaid_png`` is never used because it calls a web service.

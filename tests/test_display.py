@@ -116,15 +116,21 @@ def test_sequence_diagram_cannot_break_the_markdown_fence():
     assert "`" not in text
 
 
-def test_graph_mermaid_uses_draw_mermaid_text():
-    class S(TypedDict):
-        x: int
+class _Counter(TypedDict):
+    x: int
 
-    builder = StateGraph(S)
-    builder.add_node("step", lambda s: {"x": s["x"] + 1})
-    builder.add_edge(START, "step")
-    builder.add_edge("step", END)
-    text = graph_mermaid(builder.compile())
+
+def _counter_graph(node: str, **compile_options):
+    """A one-node graph ``START -> node -> END`` whose node adds 1 to ``x``."""
+    builder = StateGraph(_Counter)
+    builder.add_node(node, lambda s: {"x": s["x"] + 1})
+    builder.add_edge(START, node)
+    builder.add_edge(node, END)
+    return builder.compile(**compile_options)
+
+
+def test_graph_mermaid_uses_draw_mermaid_text():
+    text = graph_mermaid(_counter_graph("step"))
     assert text.startswith("---") or text.startswith("graph") or "graph TD" in text
     assert "step" in text and "__start__" in text
 
@@ -422,14 +428,7 @@ def test_show_error_and_expect_error_never_let_a_broken_str_or_repr_out(capsys):
 
 
 def test_state_diff_accepts_a_state_snapshot():
-    class S(TypedDict):
-        x: int
-
-    builder = StateGraph(S)
-    builder.add_node("n", lambda s: {"x": s["x"] + 1})
-    builder.add_edge(START, "n")
-    builder.add_edge("n", END)
-    graph = builder.compile(checkpointer=InMemorySaver())
+    graph = _counter_graph("n", checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "diff"}}
     before = graph.get_state(config)
     graph.invoke({"x": 1}, config)
