@@ -116,15 +116,21 @@ def test_sequence_diagram_cannot_break_the_markdown_fence():
     assert "`" not in text
 
 
-def test_graph_mermaid_uses_draw_mermaid_text():
-    class S(TypedDict):
-        x: int
+class _Counter(TypedDict):
+    x: int
 
-    builder = StateGraph(S)
-    builder.add_node("step", lambda s: {"x": s["x"] + 1})
-    builder.add_edge(START, "step")
-    builder.add_edge("step", END)
-    text = graph_mermaid(builder.compile())
+
+def _counter_graph(node: str, **compile_options):
+    """A one-node graph ``START -> node -> END`` whose node adds 1 to ``x``."""
+    builder = StateGraph(_Counter)
+    builder.add_node(node, lambda s: {"x": s["x"] + 1})
+    builder.add_edge(START, node)
+    builder.add_edge(node, END)
+    return builder.compile(**compile_options)
+
+
+def test_graph_mermaid_uses_draw_mermaid_text():
+    text = graph_mermaid(_counter_graph("step"))
     assert text.startswith("---") or text.startswith("graph") or "graph TD" in text
     assert "step" in text and "__start__" in text
 
@@ -290,3 +296,172 @@ def test_graph_output_without_messages_names_its_keys():
 
     with pytest.raises(TypeError, match=r'show_trace\(\) got a GraphOutput whose state has no "messages" key \(its keys: \'amount\'\)'):
         show_trace(GraphOutput(value={"amount": 70}))
+
+
+# -- hostile test 1, item 11: paths, escaping, state diffs, broken __str__ / __repr__ ----------
+
+from markdown_it import MarkdownIt  # noqa: E402 - the renderer of this section's checks
+
+from helpers.display import markdown_text, safe_repr  # noqa: E402
+
+#: CommonMark with GFM tables and strikethrough, close to what JupyterLab renders (marked, GFM).
+_MARKDOWN = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+#: Model or tool text that would render as something else if not escaped.
+HOSTILE = ("<!-- hides the rest --> **bold** _em_ ![x](http://evil.example/a.png) [link](http://evil.example) "
+           "<b>b</b> <img src=http://evil.example/i.png> &lt; `code` ~~gone~~ $x$ www.evil.example "
+           "https://evil.example/p a\\*b")
+
+
+def _rendered(markdown: str) -> str:
+    return _MARKDOWN.render(markdown)
+
+
+def _visible_text(html_text: str) -> str:
+    import html
+    import re
+
+    return html.unescape(re.sub(r"<[^>]+>", "", html_text)).strip()
+
+
+@pytest.mark.parametrize("tag", ["<img", "<a ", "<b>", "<!--", "<em>", "<strong>", "<code>", "<s>", "<del>"])
+def test_markdown_text_renders_as_the_text_itself(tag):
+    rendered = _rendered(markdown_text(HOSTILE))
+    assert tag not in rendered
+    assert _visible_text(rendered) == HOSTILE
+
+
+def test_markdown_text_breaks_gfm_bare_url_links():
+    text = markdown_text("see https://evil.example/p, ftp://evil.example and www.evil.example")
+    assert "://" not in text.replace("\\://", "") and "www." not in text
+    assert _visible_text(_rendered(text)) == "see https://evil.example/p, ftp://evil.example and www.evil.example"
+
+
+@pytest.mark.parametrize("plain", ["lookup_order", 'submit_refund_request({"order_id": "A1024", "amount": 499.0})',
+                                   "Q&A: 3 < 4", "call_1 (status=error)", "A1024 was delivered."])
+def test_markdown_text_leaves_plain_text_alone(plain):
+    assert markdown_text(plain, cell=True) == plain
+
+
+@pytest.mark.parametrize("start", ["# title", "> quote", "- item", "1. first", "---", "==="])
+def test_markdown_text_at_the_start_of_a_line_is_not_a_block(start):
+    rendered = _rendered(markdown_text(start))
+    assert rendered.startswith("<p>") and _visible_text(rendered) == start
+
+
+def test_trace_markdown_escapes_model_and_tool_text():
+    messages = [HumanMessage(HOSTILE),
+                AIMessage("", tool_calls=[{"name": "f", "args": {"a": "<!--"}, "id": "c<!--1", "type": "tool_call"}]),
+                ToolMessage("ok |x| <b>bold</b> ![i](http://evil.example/t.png)", tool_call_id="c<!--1")]
+    rendered = _rendered(trace_markdown(messages, limit=400))
+    for tag in ("<img", "<a ", "<b>", "<!--", "<strong>", "<code>"):
+        assert tag not in rendered
+    assert rendered.count("<tr>") == 4, "the table keeps its rows (no comment swallowed them)"
+    assert "c&lt;!--1" in rendered and "ok |x| &lt;b&gt;bold&lt;/b&gt;" in rendered
+
+
+def test_state_diff_markdown_escapes_values():
+    rendered = _rendered(state_diff_markdown({"note": "a"}, {"note": "![x](http://evil.example/s.png) <!--"}))
+    assert "<img" not in rendered and "<!--" not in rendered and "![x](http://evil.example/s.png) &lt;!--" in rendered
+
+
+def test_sequence_diagram_labels_hold_no_markup():
+    text = sequence_diagram([HumanMessage(HOSTILE), AIMessage("<b>x</b> #35; {{init}} `tick`")])
+    labels = [line.split(":", 1)[1] for line in text.splitlines()[5:] if ":" in line]
+    assert labels and not any(ch in label for label in labels for ch in "<>{};#`\"")
+
+
+@pytest.mark.parametrize("path, shown", [
+    ("/Users/Jane Doe/course/data/orders.json", "orders.json"),
+    ("/home/John Doe/My Course/x.json", "x.json"),
+    ("/tmp/secret.json", "secret.json"),
+    ("/home/alice", "alice"),
+    ("/home/alice/курс/данные/x.json", "x.json"),
+    ("C:\\Users\\Alice Smith\\course\\x.py", "x.py"),
+    ("\\\\server\\share\\course\\x.py", "x.py"),
+    ("file:///home/alice/course/notebooks/x.ipynb", "x.ipynb"),
+])
+def test_format_error_strips_every_machine_path(path, shown):
+    for exc in (FileNotFoundError(2, "No such file or directory", path), ValueError(f"cannot read {path}"),
+                ValueError(f"cannot read {path!r}"), OSError(f"{path!r} is busy")):
+        text = format_error(exc)
+        assert shown in text, text
+        leftover = [part for part in ("Jane", "John", "alice", "Alice", "Users", "home", "tmp", "server", "file:")
+                    if part in text and part != shown]
+        assert not leftover, text
+
+
+def test_format_error_keeps_virtual_files_and_web_urls():
+    text = format_error(FileNotFoundError("/notes/A1024.md not found; see https://docs.langchain.com/oss/python/deepagents"))
+    assert text == "FileNotFoundError: /notes/A1024.md not found; see https://docs.langchain.com/oss/python/deepagents"
+
+
+class _BrokenStr(Exception):
+    def __str__(self):
+        raise RuntimeError("str broke")
+
+
+class _BrokenRepr:
+    def __repr__(self):
+        raise RuntimeError("repr broke")
+
+
+def test_format_error_of_an_exception_whose_str_raises():
+    assert format_error(_BrokenStr()) == "_BrokenStr: <its message could not be turned into text>"
+
+
+def test_show_error_and_expect_error_never_let_a_broken_str_or_repr_out(capsys):
+    def raise_broken():
+        raise _BrokenStr()
+
+    show_error(raise_broken)
+    assert capsys.readouterr().out.startswith("_BrokenStr: <its message could not be turned into text")
+    with expect_error() as caught:
+        raise _BrokenStr()
+    assert isinstance(caught.error, _BrokenStr)
+    assert capsys.readouterr().out.startswith("_BrokenStr: <its message")
+    show_error(lambda: _BrokenRepr())
+    out = capsys.readouterr().out
+    assert "NO ERROR WAS RAISED" in out and "<a _BrokenRepr whose repr raised RuntimeError>" in out
+    show_error(_BrokenRepr())
+    assert "WANTS A FUNCTION" in capsys.readouterr().out
+    assert safe_repr(_BrokenRepr()) == "<a _BrokenRepr whose repr raised RuntimeError>"
+
+
+def test_state_diff_accepts_a_state_snapshot():
+    graph = _counter_graph("n", checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "diff"}}
+    before = graph.get_state(config)
+    graph.invoke({"x": 1}, config)
+    after = graph.get_state(config)
+    assert state_diff(before, after) == [("x", "added", "", "2")]
+    assert state_diff(before.values, after) == state_diff(before, after.values)
+
+
+@pytest.mark.parametrize("before, after, message", [
+    (None, {}, r"state_diff\(\) got None \(for an empty state pass \{\}\) as before; it wants a state dict"),
+    ({}, [("x", 1)], r"state_diff\(\) got a list as after; it wants a state dict"),
+    ("x", {}, r"state_diff\(\) got a str as before; it wants a state dict"),
+])
+def test_state_diff_says_what_it_expects(before, after, message):
+    with pytest.raises(TypeError, match=message) as caught:
+        state_diff(before, after)
+    assert "StateSnapshot (graph.get_state(config))" in str(caught.value)
+
+
+def test_state_diff_of_nan_mixed_keys_and_odd_values():
+    nan = float("nan")
+    assert state_diff({"a": nan, "b": [nan, {"c": nan}]}, {"a": float("nan"), "b": [float("nan"), {"c": nan}]}) == []
+    assert state_diff({1: 1, "a": 2, (2, 3): 0}, {1: 2, (2, 3): 0}) == [("a", "removed", "2", ""),
+                                                                       ("1", "changed", "1", "2")]
+
+    class Ambiguous:
+        def __eq__(self, other):
+            raise ValueError("the truth value is ambiguous")
+
+        __hash__ = object.__hash__
+
+        def __repr__(self):
+            return "Ambiguous()"
+
+    assert state_diff({"a": Ambiguous()}, {"a": Ambiguous()}) == []
+    assert state_diff({"a": 1}, {"a": _BrokenRepr()}) == [("a", "changed", "1", "<a _BrokenRepr whose repr raised RuntimeError>")]

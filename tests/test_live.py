@@ -73,3 +73,45 @@ def test_the_package_keeps_the_function_names_after_the_old_modules_are_imported
     from helpers.scripted_model import tool_call as old_tool_call  # the old module still imports by name
 
     assert old_tool_call is tool_call and helpers.chat_model is live_model
+
+
+# -- hostile test 1, item 6: the model's text is shown escaped; expect_tools shapes ------------
+
+HOSTILE_REPLY = "<!-- hides the rest --> <b>bold</b> **strong** ![x](http://evil.example/a.png) \x1b[31mred\x1b[0m"
+
+
+def test_the_verdict_renders_the_model_text_as_text():
+    from markdown_it import MarkdownIt
+
+    verdict = live_verdict(AIMessage(HOSTILE_REPLY), scripted_model(), expect_text=True)
+    rendered = MarkdownIt("commonmark").render(verdict._repr_markdown_())
+    for tag in ("<!--", "<b>", "<strong>", "<img", "<a "):
+        assert tag not in rendered
+    assert "&lt;!-- hides the rest --&gt; &lt;b&gt;bold&lt;/b&gt; **strong** ![x](http://evil.example/a.png)" in rendered
+    assert "\x1b" not in repr(verdict) and "\\x1b[31mred\\x1b[0m" in repr(verdict), "no terminal escapes in plain text"
+
+
+def test_the_verdict_of_a_wrong_answer_escapes_the_text_too():
+    verdict = live_verdict(AIMessage("<!-- x --> ![i](http://evil.example/i.png)"), live_model(env=REAL),
+                           expect_tools=["lookup_order"])
+    from markdown_it import MarkdownIt
+
+    assert not verdict.as_expected
+    rendered = MarkdownIt("commonmark").render(verdict._repr_markdown_())
+    assert "<!--" not in rendered and "<img" not in rendered and "&lt;!-- x --&gt; ![i](http://evil.example/i.png)" in rendered
+
+
+def test_expect_tools_as_a_str_is_one_tool_name_and_none_is_no_tools():
+    model = scripted_model()
+    verdict = live_verdict(_call("lookup_order"), model, expect_tools="lookup_order")
+    assert verdict.as_expected and verdict.line == "offline (scripted stand-in): the model called lookup_order, as expected"
+    assert "but not" not in live_verdict(_call("lookup_order"), model, expect_tools="lookup_order").line
+    missing = live_verdict(_call("quote_refund"), model, expect_tools="lookup_order")
+    assert "called quote_refund but not lookup_order (" in missing.line
+    assert live_verdict(AIMessage("hi"), model, expect_tools=None).as_expected
+
+
+@pytest.mark.parametrize("bad", [5, [1], {"lookup_order": True}])
+def test_expect_tools_of_another_shape_is_refused_clearly(bad):
+    with pytest.raises(TypeError, match=r'live_verdict\(expect_tools=\.\.\.\) wants the names .* e\.g\. expect_tools=\["lookup_order"\]'):
+        live_verdict(_call("lookup_order"), scripted_model(), expect_tools=bad)

@@ -42,7 +42,8 @@ def test_a_key_alone_does_not_opt_in():
 def test_model_without_key_names_the_missing_variable():
     with pytest.raises(ModelConfigError) as caught:
         chat_model(env={"COURSE_MODEL": "qwen-plus"})
-    assert "OPENAI_API_KEY" in str(caught.value) and "qwen-plus" in str(caught.value)
+    assert "OPENAI_API_KEY" in str(caught.value)
+    assert "qwen-plus" not in str(caught.value), "an error never echoes a configured value"
 
 
 def test_base_url_without_model_names_the_missing_variable():
@@ -222,3 +223,94 @@ def test_a_provider_400_reaches_the_caller_with_openai_wording(loopback_openai):
     unanswered = AIMessage("", tool_calls=[{"name": "lookup_order", "args": {}, "id": "call_9", "type": "tool_call"}])
     with pytest.raises(Exception, match="The following tool_call_ids did not have response messages: call_9"):
         model.invoke([HumanMessage("a"), unanswered, HumanMessage("b")])
+
+
+# -- hostile test 1, item 6: no configuration value that could be a secret is ever echoed ----
+
+from langchain_core.messages import AIMessage  # noqa: E402
+
+from helpers import live_verdict  # noqa: E402
+from helpers.model.factory import looks_like_model_name  # noqa: E402
+
+ARK_KEY = "3f2a1b4c-5d6e-7f80-9a1b-2c3d4e5f6a7b"   # Volcengine Ark API keys are UUID-shaped
+KEY_SHAPES = [
+    ARK_KEY,
+    ARK_KEY.replace("-", ""),                           # a UUID without dashes
+    "0123456789abcdef0123456789abcdef.AbCdEfGh12345678",  # Zhipu GLM: id.secret
+    "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",            # Hugging Face
+    "AKIAIOSFODNN7EXAMPLE",                               # an AWS access key id
+    "xai-AbCdEfGh1234",                                   # xAI
+    "bce-v3/ALTAK-abc/def",                               # Baidu Qianfan
+    "q8Zr2LmX9vKp",                                       # twelve random characters
+    "3f2a1b4c",                                           # the first part of a UUID alone
+    "a" * 40,                                             # a long run
+]
+
+
+@pytest.mark.parametrize("value", KEY_SHAPES)
+def test_a_key_shaped_course_model_is_refused_and_never_echoed(value):
+    assert not looks_like_model_name(value)
+    for env in ({"COURSE_MODEL": value}, {"COURSE_MODEL": value, "OPENAI_API_KEY": "doubao-seed-1-6"}):
+        with pytest.raises(ModelConfigError, match="^COURSE_MODEL ") as caught:
+            read_model_config(env)
+        assert value not in str(caught.value) and value[:8] not in str(caught.value)
+
+
+@pytest.mark.parametrize("name", [
+    "doubao-seed-1-6-250615", "ep-20250101123456-abcde", "claude-3-5-sonnet@20240620", "glm-4-flash",
+    "meta-llama/Meta-Llama-3.1-8B-Instruct", "accounts/fireworks/models/llama-v3p1-8b-instruct",
+    "phi3:3.8b-mini-128k-instruct-q4_K_M", "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", "moonshot-v1-8k",
+    "gemini-2.0-flash-001", "gpt-4o-2024-08-06", "o1-preview", "Qwen3-30B-A3B", "mistralai/Mixtral-8x7B-Instruct-v0.1",
+])
+def test_more_real_model_names_pass(name):
+    assert looks_like_model_name(name)
+    assert read_model_config({"COURSE_MODEL": name, "OPENAI_API_KEY": KEY}).model == name
+
+
+def test_a_missing_key_error_does_not_echo_the_model_value():
+    with pytest.raises(ModelConfigError, match="^COURSE_MODEL is set but OPENAI_API_KEY is missing") as caught:
+        read_model_config({"COURSE_MODEL": "token-hunter2"})
+    assert "hunter2" not in str(caught.value)
+
+
+@pytest.mark.parametrize("base_url, mark", [
+    ("https://proxy.example.com/v1?api-key=hunter2SECRET", "?"),
+    ("https://proxy.example.com/v1?", "?"),
+    ("https://proxy.example.com/v1#hunter2SECRET", "#"),
+])
+def test_a_base_url_with_a_query_or_fragment_is_refused_without_echo(base_url, mark):
+    with pytest.raises(ModelConfigError, match=r"^OPENAI_BASE_URL has a (query string|fragment)") as caught:
+        read_model_config({"COURSE_MODEL": "gpt-4o-mini", "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": base_url})
+    text = str(caught.value)
+    assert f"remove everything from the '{mark}' on" in text
+    assert "hunter2" not in text and "proxy.example.com" not in text
+
+
+def test_a_configuration_value_that_is_not_text_is_refused():
+    with pytest.raises(ModelConfigError, match="^COURSE_MODEL must be text, got int"):
+        read_model_config({"COURSE_MODEL": 5, "OPENAI_API_KEY": KEY})
+
+
+def test_describe_verdict_and_repr_never_show_a_key_like_name_or_url_secrets():
+    from helpers.model.real import recording_chat_openai
+
+    model = recording_chat_openai()(
+        model=ARK_KEY, api_key=KEY, base_url="https://user:hunter2@proxy.example.com/v1/0123456789abcdef0123456789abcdef?api-key=SECRETQ#frag",
+        openai_proxy="http://proxyuser:proxypass@proxy.example.com:8080")
+    shown = [describe_model(model), describe_model(model.bind_tools([lookup_order])), repr(model), str(model),
+             repr(live_verdict(AIMessage("hi"), model, expect_tools=["lookup_order"]))]
+    for text in shown:
+        for secret in (ARK_KEY, ARK_KEY[:8], KEY, "hunter2", "SECRETQ", "frag", "proxypass", "proxyuser",
+                       "0123456789abcdef"):
+            assert secret not in text, (secret, text[:200])
+    assert shown[0] == "ChatOpenAI (a name that looks like a key, not shown) via a custom OPENAI_BASE_URL"
+    assert "openai_api_base='https://proxy.example.com/v1/…'" in repr(model)
+    assert "openai_proxy='http://proxy.example.com:8080'" in repr(model)
+
+
+def test_a_good_model_still_describes_itself_by_name():
+    model = chat_model(env={"COURSE_MODEL": "qwen-plus", "OPENAI_API_KEY": KEY,
+                            "OPENAI_BASE_URL": "https://dashscope.aliyuncs.com/compatible-mode/v1"})
+    assert describe_model(model) == "ChatOpenAI qwen-plus via DashScope"
+    assert "model_name='qwen-plus'" in repr(model)
+    assert "openai_api_base='https://dashscope.aliyuncs.com/compatible-mode/v1'" in repr(model)

@@ -539,3 +539,31 @@ def test_a_step_may_call_the_model_again_without_deadlock():
     model = ScriptedChatModel(script=[step])
     assert model.invoke("x").content == "fine"
     assert inner == {"steps_left": 0}
+
+
+# -- hostile test 1, item 13: huge integers, positional scripts ------------------------------
+
+
+@pytest.mark.parametrize("args", [{"a": 10**5000}, {"a": [1, {"b": -(10**5000)}]}])
+def test_tool_call_with_an_integer_too_long_for_json_text_is_a_script_error(args):
+    with pytest.raises(ScriptError, match=r"argument 'a.*' is an int with more than \d+ digits") as caught:
+        tool_call("f", args)
+    assert "give a smaller number, or a string" in str(caught.value)
+    assert tool_call("f", {"a": 10**400})["args"] == {"a": 10**400}, "a long but printable int is fine"
+
+
+def test_a_script_given_positionally_says_to_pass_script():
+    with pytest.raises(ScriptError, match=r"ScriptedChatModel takes its script as a keyword: "
+                                          r"ScriptedChatModel\(script=\[\.\.\.\]\) \(or use scripted_model\(\[\.\.\.\]\)\)"):
+        ScriptedChatModel(["Done."])
+    with pytest.raises(ScriptError, match=r"ScriptedChatModel needs a script: ScriptedChatModel\(script=\[\.\.\.\]\)"):
+        ScriptedChatModel()
+
+
+def test_tool_call_arguments_whose_repr_raises_still_get_the_script_error():
+    class BrokenRepr:
+        def __repr__(self):
+            raise RuntimeError("repr broke")
+
+    with pytest.raises(ScriptError, match=r"the arguments are a BrokenRepr <BrokenRepr whose repr raised RuntimeError>"):
+        tool_call("f", BrokenRepr())

@@ -36,9 +36,15 @@ OpenAI::
 
 Bad configuration stops with :class:`ModelConfigError` naming the variable and never showing its
 value: a half-configured environment names the missing variable; ``OPENAI_BASE_URL`` that is not
-an ``http(s)`` URL (a key pasted into it, say) is refused; ``COURSE_MODEL`` that looks like a key is
-refused; keys are stripped of surrounding spaces and line breaks and refused when a space, line
-break or non-ASCII character remains inside.
+an ``http(s)`` URL (a key pasted into it, say), or that has a user name, a password, a query string
+(``?api-key=...``) or a fragment, is refused (keys do not belong in the URL); ``COURSE_MODEL`` that
+does not look like a model name (see :func:`looks_like_model_name`: a Volcengine Ark key, which is
+UUID-shaped, or any long random string) is refused; keys are stripped of surrounding spaces and
+line breaks and refused when a space, line break or non-ASCII character remains inside.
+
+Where a model is described (:func:`describe_model`, ``live_verdict``, ``repr(model)``), its name is
+shown only when it looks like a model name, and its base URL never with a user name, password,
+query or fragment (:func:`redact_url`).
 
 The real model is ``ChatOpenAI(model=..., api_key=..., base_url=..., temperature=0,
 timeout=COURSE_MODEL_TIMEOUT, max_retries=COURSE_MODEL_MAX_RETRIES)`` (langchain-openai 1.7.4,
@@ -65,9 +71,11 @@ __all__ = [
     "ModelConfig",
     "ModelConfigError",
     "describe_model",
+    "looks_like_model_name",
     "model_from_env",
     "read_model_config",
     "real_model_configured",
+    "redact_url",
 ]
 
 #: Seconds one request may take unless ``COURSE_MODEL_TIMEOUT`` says otherwise.
@@ -76,9 +84,78 @@ DEFAULT_TIMEOUT = 60.0
 DEFAULT_MAX_RETRIES = 1
 
 _DASHSCOPE_HOST = re.compile(r"^dashscope(-[a-z0-9]+)?\.aliyuncs\.com$")
-_MODEL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$")
-_KEY_LIKE = re.compile(r"^(sk|gsk|pk|rk)[-_]|^AIza|^Bearer\b|[A-Za-z0-9]{24,}", re.IGNORECASE)
+#: A model name: letters, digits and ``. _ : / @ -``, starting with a letter or digit, at most 81 characters.
+_MODEL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,80}$")
+#: Prefixes of API keys and tokens (OpenAI/DeepSeek/Moonshot ``sk-``, Groq ``gsk_``, Hugging Face
+#: ``hf_``, xAI ``xai-``, GitHub ``ghp_``/``github_pat_``, GitLab ``glpat-``, Baidu ``bce-v3/``,
+#: Google ``AIza``) and an ``Authorization`` header pasted whole.
+_KEY_PREFIX = re.compile(r"^(?:sk|gsk|pk|rk|hf|xai|ghp|gho|ghs|github_pat|glpat|bce-v3)[-_/]|^AIza|^Bearer\b",
+                         re.IGNORECASE)
+#: A UUID (Volcengine Ark API keys look like this), with or without dashes.
+_UUID = re.compile(r"[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}", re.IGNORECASE)
 _NOT_SHOWN = "(its value is not shown, in case it holds a key)"
+#: Shown instead of a model name that does not look like one.
+HIDDEN_NAME = "(a name that looks like a key, not shown)"
+
+
+def _random_run(part: str) -> bool:
+    """True when one part of a name (between ``. _ : / @ -``) looks random, as keys do.
+
+    Real model names are made of words, versions and dates (``gpt``, ``4o``, ``qwen2``, ``72b``,
+    ``20241022``, ``Instruct``); keys are long runs of mixed letters and digits.
+    """
+    letters = sum(c.isalpha() for c in part)
+    digits = sum(c.isdigit() for c in part)
+    switches = sum(a.isdigit() != b.isdigit() for a, b in zip(part, part[1:]))
+    hexadecimal = all(c in "0123456789abcdefABCDEF" for c in part)
+    return (len(part) >= 32                                                 # any long run
+            or (len(part) >= 16 and letters and digits)                     # a long run of letters and digits
+            or (len(part) >= 12 and hexadecimal and letters and digits)     # a hex run (a UUID's last part)
+            or (len(part) >= 8 and switches >= 4))                          # digits and letters shuffled: 3f2a1b4c
+
+
+def looks_like_model_name(name: Any, secrets: Sequence[str] = ()) -> bool:
+    """True when ``name`` can be shown: it looks like a model name, not like a key.
+
+    A model name matches ``^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,80}$`` (``gpt-4o-mini``, ``qwen-plus``,
+    ``Qwen/Qwen2.5-7B-Instruct``, ``llama3.1:8b``, ``phi3:3.8b-mini-instruct-q4_K_M``,
+    ``ep-20250101123456-abcde``), does not start like a key (``sk-``, ``AIza``, ...), holds no UUID
+    (a Volcengine Ark key is one) and no long random run of letters and digits, and contains none
+    of ``secrets``. Anything else is never echoed.
+
+    Args:
+        name: the value to judge (a non-str is not a model name).
+        secrets: the configured keys; a name containing one (8 characters or more) is refused.
+
+    Returns:
+        True if the name may be shown.
+    """
+    if not isinstance(name, str) or not _MODEL_NAME.match(name):
+        return False
+    if _KEY_PREFIX.search(name) or _UUID.search(name):
+        return False
+    if any(len(secret) >= 8 and secret in name for secret in secrets):
+        return False
+    return not any(_random_run(part) for part in re.split(r"[._:/@-]", name))
+
+
+def redact_url(url: str) -> str:
+    """``url`` without user name, password, query or fragment, and with random-looking path parts as ``…``.
+
+    Used wherever a base URL could be shown (``repr`` of a real model), e.g.
+    ``https://user:pw@proxy.example/v1/3f2a...?api-key=x`` -> ``https://proxy.example/v1/…``.
+    Never raises: a URL that cannot be split is returned as ``(a URL, not shown)``.
+    """
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port else ""
+    except (TypeError, ValueError):
+        return "(a URL, not shown)"
+    path = "/".join("…" if part and (_random_run(part) or _UUID.search(part)) else part
+                    for part in parts.path.split("/"))
+    return f"{parts.scheme}://{host}{port}{path}"
+
 
 Endpoint = Literal["openai", "dashscope", "custom"]
 
@@ -125,7 +202,10 @@ def _endpoint(base_url: str | None) -> Endpoint:
 
 
 def _value(env: Mapping[str, str], name: str) -> str:
-    return (env.get(name) or "").strip()
+    value = env.get(name)
+    if value is not None and not isinstance(value, str):
+        raise ModelConfigError(f"{name} must be text, got {type(value).__name__} {_NOT_SHOWN}")
+    return (value or "").strip()
 
 
 def real_model_configured(env: Mapping[str, str] | None = None) -> bool:
@@ -147,17 +227,18 @@ def _key_in(variable: str, problem: str, belongs: str) -> ModelConfigError:
 
 
 def _check_model_name(name: str, secrets: Sequence[str]) -> None:
-    if name in secrets or _KEY_LIKE.search(name):
+    if looks_like_model_name(name, secrets):
+        return
+    if _MODEL_NAME.match(name) or _KEY_PREFIX.search(name) or len(name) > 81:
         raise _key_in("COURSE_MODEL", "does not look like a model name", "the model name, e.g. qwen-plus or gpt-4o-mini")
-    if not _MODEL_NAME.match(name):
-        raise ModelConfigError(
-            f"COURSE_MODEL is not a model name {_NOT_SHOWN}: use letters, digits and . _ : / @ + - only, "
-            "e.g. qwen-plus or gpt-4o-mini"
-        )
+    raise ModelConfigError(
+        f"COURSE_MODEL is not a model name {_NOT_SHOWN}: use letters, digits and . _ : / @ - only, "
+        "e.g. qwen-plus or gpt-4o-mini"
+    )
 
 
 def _check_base_url(url: str, secrets: Sequence[str]) -> None:
-    if url in secrets or _KEY_LIKE.match(url):
+    if url in secrets or _KEY_PREFIX.match(url) or _UUID.match(url) or re.match(r"[A-Za-z0-9]{24,}", url):
         raise _key_in("OPENAI_BASE_URL", "is not an http(s) URL",
                       "the endpoint, e.g. https://dashscope.aliyuncs.com/compatible-mode/v1")
     try:
@@ -175,6 +256,13 @@ def _check_base_url(url: str, secrets: Sequence[str]) -> None:
             "OPENAI_BASE_URL holds a user name, password or key (its value is not shown): put the key in "
             "OPENAI_API_KEY (or DASHSCOPE_API_KEY) and only the address in OPENAI_BASE_URL"
         )
+    for mark, part in (("?", "a query string"), ("#", "a fragment")):
+        if mark in url:
+            raise ModelConfigError(
+                f"OPENAI_BASE_URL has {part} (its value is not shown): remove everything from the '{mark}' on; "
+                "keys do not belong in the URL: put the key in OPENAI_API_KEY (or DASHSCOPE_API_KEY) and only "
+                "the address in OPENAI_BASE_URL, e.g. https://dashscope.aliyuncs.com/compatible-mode/v1"
+            )
     if parts.path.rstrip("/").endswith("/chat/completions"):
         raise ModelConfigError(
             "OPENAI_BASE_URL ends with /chat/completions: give the base address only (e.g. .../compatible-mode/v1); "
@@ -260,7 +348,7 @@ def read_model_config(env: Mapping[str, str] | None = None) -> ModelConfig | Non
         else:
             missing = "OPENAI_API_KEY is missing: set OPENAI_API_KEY"
         raise ModelConfigError(
-            f"COURSE_MODEL={name} is set but {missing}, or unset COURSE_MODEL to stay on the offline scripted model"
+            f"COURSE_MODEL is set but {missing}, or unset COURSE_MODEL to stay on the offline scripted model"
         )
     return ModelConfig(
         model=name,
@@ -308,14 +396,17 @@ def describe_model(model: Any) -> str:
     Returns:
         e.g. ``scripted model (3 steps, offline)``, ``ChatOpenAI gpt-4o-mini``,
         ``ChatOpenAI qwen-plus via DashScope`` or ``ChatOpenAI qwen-plus via a custom OPENAI_BASE_URL``
-        (the URL itself is never shown).
+        (the URL itself is never shown; a name that does not pass :func:`looks_like_model_name`
+        is shown as ``(a name that looks like a key, not shown)``).
     """
     model = getattr(model, "bound", model)
     if isinstance(model, ScriptedChatModel):
         steps = len(model.script)
         return f"scripted model ({steps} step{'' if steps == 1 else 's'}, offline)"
-    name = getattr(model, "model_name", None) or getattr(model, "model", "?")
+    name = getattr(model, "model_name", None) or getattr(model, "model", None)
+    name = "?" if name is None else name if looks_like_model_name(name) else HIDDEN_NAME
     base_url = getattr(model, "openai_api_base", None)
+    base_url = base_url if isinstance(base_url, str) else None
     endpoint = {"openai": "", "dashscope": " via DashScope", "custom": " via a custom OPENAI_BASE_URL"}[
         _endpoint(base_url)]
     library_class = next((c for c in type(model).__mro__ if c.__module__.startswith("langchain")), type(model))

@@ -22,6 +22,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 
+from ..display import markdown_text
 from .factory import describe_model, model_from_env
 from .scripted import ScriptedChatModel
 
@@ -83,7 +84,12 @@ class LiveVerdict:
     Attributes:
         live: True when a real model answered (False: the offline scripted stand-in).
         as_expected: True when the model did what the surrounding prose expects.
-        line: the sentence shown in the notebook.
+        line: the sentence shown in the notebook, as plain text: the model's own words in it have
+            their control characters (ANSI colour codes, lone surrogates) written as escapes.
+
+    ``repr`` is ``line``; in Jupyter it renders as Markdown escaped with
+    :func:`helpers.display.markdown_text`, so a reply holding ``<!--``, ``<b>``, ``**`` or
+    ``![x](http://...)`` shows as those characters (nothing hidden, no remote image fetched).
     """
 
     live: bool
@@ -94,7 +100,7 @@ class LiveVerdict:
         return self.line
 
     def _repr_markdown_(self) -> str:
-        return self.line
+        return markdown_text(self.line)
 
 
 def _ai_messages(result: Any) -> list[AIMessage]:
@@ -112,13 +118,33 @@ def _ai_messages(result: Any) -> list[AIMessage]:
     )
 
 
+def _visible(text: str) -> str:
+    """``text`` with characters a terminal or Jupyter would act on (ESC, BEL, a lone surrogate) as escapes."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii")
+                   for c in text)
+
+
 def _text_of(message: AIMessage, limit: int = 120) -> str:
     text = message.text if isinstance(message.text, str) else str(message.content)
-    text = " ".join(text.split())
+    text = _visible(" ".join(text.split()))
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def live_verdict(result: Any, model: Any, *, expect_tools: Sequence[str] = (),
+def _tool_names(expect_tools: Any) -> list[str]:
+    """``expect_tools`` as a list of names: a str is one name, ``None`` none; anything else is refused."""
+    if expect_tools is None:
+        return []
+    if isinstance(expect_tools, str):
+        return [expect_tools]
+    if isinstance(expect_tools, (list, tuple, set, frozenset)) and all(isinstance(n, str) for n in expect_tools):
+        return list(expect_tools)
+    raise TypeError(
+        "live_verdict(expect_tools=...) wants the names of the tools the prose expects the model to call, "
+        f'e.g. expect_tools=["lookup_order"]; got {type(expect_tools).__name__}'
+    )
+
+
+def live_verdict(result: Any, model: Any, *, expect_tools: Sequence[str] | str | None = (),
                  expect_text: bool = False) -> LiveVerdict:
     """Say in one line what the model of a live cell did, and whether the prose expects it.
 
@@ -126,7 +152,8 @@ def live_verdict(result: Any, model: Any, *, expect_tools: Sequence[str] = (),
         result: an ``AIMessage``, a list of messages, or a graph result (dict or ``GraphOutput``)
             holding ``messages``.
         model: the model the cell used (from :func:`live_model`); decides "live" vs "offline".
-        expect_tools: tool names the prose expects the model to call (each at least once).
+        expect_tools: tool names the prose expects the model to call (each at least once); a
+            single str is one name (``"lookup_order"``), ``None`` the same as ``[]``.
         expect_text: True when the prose expects a final text answer.
 
     Returns:
@@ -134,15 +161,17 @@ def live_verdict(result: Any, model: Any, *, expect_tools: Sequence[str] = (),
         answer: that is the point of a live cell.
 
     Raises:
-        TypeError: ``result`` holds no messages (a programming error in the cell).
+        TypeError: ``result`` holds no messages, or ``expect_tools`` is not a name or a list of
+            names (a programming error in the cell).
     """
+    expected_names = _tool_names(expect_tools)
     messages = _ai_messages(result)
-    called = [c["name"] for m in messages for c in m.tool_calls]
-    invalid = [c.get("name") or "?" for m in messages for c in m.invalid_tool_calls]
+    called = [_visible(str(c["name"])) for m in messages for c in m.tool_calls]
+    invalid = [_visible(str(c.get("name") or "?")) for m in messages for c in m.invalid_tool_calls]
     live = is_live(model)
     who = f"live ({describe_model(getattr(model, 'bound', model))})" if live else "offline (scripted stand-in)"
     problems = []
-    missing = [name for name in expect_tools if name not in called]
+    missing = [name for name in expected_names if name not in called]
     if missing:
         if invalid:
             problems.append(f"your model wrote invalid arguments for {', '.join(invalid)} instead of a valid call")

@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import PrivateAttr
 
+from .factory import HIDDEN_NAME, looks_like_model_name, redact_url
 from .recording import RequestLog
 
 __all__ = ["recording_chat_openai"]
@@ -23,7 +24,8 @@ def recording_chat_openai() -> type:
     Returns:
         a ``ChatOpenAI`` subclass whose ``requests`` / ``last_request`` hold
         :class:`~helpers.model.recording.RecordedRequest` objects (messages, bound tool schemas,
-        and in ``body`` the exact JSON body ``ChatOpenAI`` sent); ``steps_left`` is ``None``.
+        and in ``body`` the exact JSON body ``ChatOpenAI`` sent); ``steps_left`` is ``None``;
+        its ``repr`` shows no user name, password, query or fragment of the base URL or proxy.
     """
     from langchain_openai import ChatOpenAI
 
@@ -36,6 +38,16 @@ def recording_chat_openai() -> type:
         """
 
         _requests: list = PrivateAttr(default_factory=list)
+
+        def __repr_args__(self) -> Any:
+            """Pydantic's ``repr`` fields, with the base URL and proxy redacted (:func:`redact_url`) and
+            a model name that does not pass :func:`looks_like_model_name` hidden; ``str`` uses them too."""
+            for name, value in super().__repr_args__():
+                if name in ("openai_api_base", "openai_proxy") and isinstance(value, str):
+                    value = redact_url(value)
+                elif name == "model_name" and not looks_like_model_name(value):
+                    value = HIDDEN_NAME
+                yield name, value
 
         @property
         def steps_left(self) -> None:

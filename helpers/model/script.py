@@ -18,6 +18,7 @@ arguments as they come back from JSON, so ``invoke`` and ``stream`` give the sam
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Union
 
@@ -56,7 +57,10 @@ def _a(value: Any) -> str:
 
 
 def _short(value: Any, limit: int = 60) -> str:
-    text = repr(value)
+    try:
+        text = repr(value)
+    except Exception as error:  # noqa: BLE001 - a broken __repr__ must not hide the real message
+        text = f"<{type(value).__name__} whose repr raised {type(error).__name__}>"
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -92,7 +96,19 @@ def _json_arguments(name: str, args: Any) -> dict[str, Any]:
 def _check_json_value(name: str, path: str, value: Any, depth: int = 0) -> None:
     if depth > 100:
         raise ScriptError(f"tool_call({name!r}, ...): argument {path!r} is nested more than 100 levels deep")
-    if value is None or isinstance(value, (str, bool, int)):
+    if value is None or isinstance(value, (str, bool)):
+        return
+    if isinstance(value, int):
+        limit = sys.get_int_max_str_digits()
+        if limit and value.bit_length() > 3 * limit:  # cheap bound first: 3 bits per digit is too few
+            try:
+                str(value)
+            except ValueError:
+                raise ScriptError(
+                    f"tool_call({name!r}, ...): argument {path!r} is an int with more than {limit} digits, which "
+                    "Python will not write as JSON text (sys.get_int_max_str_digits); give a smaller number, "
+                    "or a string if the digits are the point"
+                ) from None
         return
     if isinstance(value, float):
         return  # NaN and inf included: Python's json (and so langchain-openai) reads them from a provider

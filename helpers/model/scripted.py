@@ -145,8 +145,9 @@ class ScriptedChatModel(RequestLog, BaseChatModel):
             order (a request rejected by a provider rule raises before it is recorded and uses no step).
 
     Raises:
-        ScriptError: when built, the script or a step is malformed (named with its step number);
-            when played, a callable step returned something that is not a step.
+        ScriptError: when built, the script is missing or given positionally
+            (``ScriptedChatModel(["Done."])``: write ``script=[...]``), or the script or a step is
+            malformed (named with its step number); when played, a callable step returned something that is not a step.
         ProviderRuleError: a request breaks a provider rule, or a reply calls an unbound tool or
             reuses a tool call id.
         ScriptExhaustedError: more requests than steps.
@@ -169,9 +170,16 @@ class ScriptedChatModel(RequestLog, BaseChatModel):
     _lock: threading.RLock = PrivateAttr(default_factory=threading.RLock)
     _conversations: list[_Conversation] = PrivateAttr(default_factory=list)
 
-    def __init__(self, **data: Any) -> None:
-        if "script" in data:
-            data["script"] = validate_script(data["script"])
+    def __init__(self, *args: Any, **data: Any) -> None:
+        if args:
+            raise ScriptError(
+                f"ScriptedChatModel takes its script as a keyword: ScriptedChatModel(script=[...]) "
+                f"(or use scripted_model([...])); it got {len(args)} positional argument{'' if len(args) == 1 else 's'}"
+            )
+        if "script" not in data:
+            raise ScriptError("ScriptedChatModel needs a script: ScriptedChatModel(script=[...]) "
+                              "(or use scripted_model([...])), e.g. script=[\"Done.\"] for one text reply")
+        data["script"] = validate_script(data["script"])
         super().__init__(**data)
 
     @property
