@@ -3,8 +3,8 @@
 * :mod:`helpers.model`: the chat models: the offline ``ScriptedChatModel``, the provider rules, request
   recording, the factory (environment variables, ``describe_model``), and the two kinds of model cell:
   ``scripted_model`` (a protocol case, always scripted), ``live_model`` (a live cell: the configured real
-  model, scripted offline) and ``live_verdict`` (what the live model did). ``helpers.scripted_model``,
-  ``helpers.models`` and ``helpers.live`` are its old module names, kept as re-exports for now.
+  model, scripted offline) and ``live_verdict`` (what the live model did).
+* :mod:`helpers.error_contract`: what the model, the user and the log are told about a refused tool call.
 * :mod:`helpers.domain`: orders, refund policies, the refund service and its error codes.
 * :mod:`helpers.display`: traces, mermaid diagrams, state diffs, ``show_error``.
 * :mod:`helpers.exercises`: the exercise core and one module of exercises per notebook.
@@ -25,9 +25,6 @@ from .display import (
     show_state_diff,
     show_trace,
 )
-# Load the old module names first: importing a submodule binds it as an attribute of this package,
-# and ``helpers.scripted_model`` must stay the function (the module is still importable by name).
-from . import live as _live_module, models as _models_module, scripted_model as _scripted_model_module  # noqa: F401
 from .model import (
     InterleavedConversationsError,
     LiveVerdict,
@@ -38,7 +35,6 @@ from .model import (
     ScriptedChatModel,
     ScriptError,
     ScriptExhaustedError,
-    chat_model,
     describe_model,
     invalid_tool_call,
     is_live,
@@ -63,7 +59,6 @@ __all__ = [
     "RecordedRequest",
     "ScriptExhaustedError",
     "ScriptedChatModel",
-    "chat_model",
     "describe_model",
     "expect_error",
     "format_error",

@@ -60,19 +60,18 @@ def test_verdict_accepts_graph_results_and_rejects_other_shapes():
         live_verdict(42, scripted_model())
 
 
-def test_the_package_keeps_the_function_names_after_the_old_modules_are_imported():
+def test_the_old_model_names_are_retired():
+    """``chat_model`` and the modules ``helpers.scripted_model``/``helpers.models``/``helpers.live`` are gone:
+    a cell says which kind it is by calling ``scripted_model`` or ``live_model``."""
     import importlib
 
     import helpers
 
-    for name in ("helpers.scripted_model", "helpers.live", "helpers.models"):
-        importlib.import_module(name)
-    from helpers import scripted_model as function
-
-    assert callable(function) and isinstance(function(["hi"]), ScriptedChatModel)
-    from helpers.scripted_model import tool_call as old_tool_call  # the old module still imports by name
-
-    assert old_tool_call is tool_call and helpers.chat_model is live_model
+    assert not hasattr(helpers, "chat_model")
+    for name in ("helpers.models", "helpers.live"):
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module(name)
+    assert callable(helpers.scripted_model) and isinstance(helpers.scripted_model(["hi"]), ScriptedChatModel)
 
 
 # -- hostile test 1, item 6: the model's text is shown escaped; expect_tools shapes ------------

@@ -7,8 +7,8 @@ import json
 import pytest
 from langchain.tools import tool
 
-from helpers import ModelConfigError, ScriptedChatModel, chat_model, describe_model
-from helpers.models import read_model_config, real_model_configured
+from helpers import ModelConfigError, ScriptedChatModel, describe_model, live_model
+from helpers.model.factory import read_model_config, real_model_configured
 from tests.loopback_openai import loopback_openai  # noqa: F401 - a pytest fixture
 
 KEY = "sk-test-0123456789abcdefghij"
@@ -21,46 +21,46 @@ def lookup_order(order_id: str) -> str:
 
 
 def test_default_is_the_scripted_model():
-    model = chat_model(["hi"], env={})
+    model = live_model(["hi"], env={})
     assert isinstance(model, ScriptedChatModel)
     assert model.invoke("x").content == "hi"
     assert describe_model(model) == "scripted model (1 step, offline)"
 
 
 def test_default_reads_os_environ(monkeypatch):
-    assert isinstance(chat_model(["hi"]), ScriptedChatModel)
+    assert isinstance(live_model(["hi"]), ScriptedChatModel)
     monkeypatch.setenv("COURSE_MODEL", "gpt-4o-mini")
     with pytest.raises(ModelConfigError, match="OPENAI_API_KEY is missing"):
-        chat_model(["hi"])
+        live_model(["hi"])
 
 
 def test_a_key_alone_does_not_opt_in():
     assert not real_model_configured({"OPENAI_API_KEY": KEY})
-    assert isinstance(chat_model(["hi"], env={"OPENAI_API_KEY": KEY}), ScriptedChatModel)
+    assert isinstance(live_model(["hi"], env={"OPENAI_API_KEY": KEY}), ScriptedChatModel)
 
 
 def test_model_without_key_names_the_missing_variable():
     with pytest.raises(ModelConfigError) as caught:
-        chat_model(env={"COURSE_MODEL": "qwen-plus"})
+        live_model(env={"COURSE_MODEL": "qwen-plus"})
     assert "OPENAI_API_KEY" in str(caught.value)
     assert "qwen-plus" not in str(caught.value), "an error never echoes a configured value"
 
 
 def test_base_url_without_model_names_the_missing_variable():
     with pytest.raises(ModelConfigError) as caught:
-        chat_model(env={"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "OPENAI_API_KEY": KEY})
+        live_model(env={"OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "OPENAI_API_KEY": KEY})
     assert "COURSE_MODEL is missing" in str(caught.value)
     assert KEY not in str(caught.value)
 
 
 def test_blank_values_count_as_unset():
-    assert isinstance(chat_model(["x"], env={"COURSE_MODEL": "  ", "OPENAI_BASE_URL": ""}), ScriptedChatModel)
+    assert isinstance(live_model(["x"], env={"COURSE_MODEL": "  ", "OPENAI_BASE_URL": ""}), ScriptedChatModel)
 
 
 def test_full_configuration_returns_chat_openai_without_showing_the_key():
     from langchain_openai import ChatOpenAI
 
-    model = chat_model(["ignored"], env={"COURSE_MODEL": "qwen-plus", "OPENAI_API_KEY": KEY,
+    model = live_model(["ignored"], env={"COURSE_MODEL": "qwen-plus", "OPENAI_API_KEY": KEY,
                                          "OPENAI_BASE_URL": "https://example.invalid/compatible-mode/v1"})
     assert isinstance(model, ChatOpenAI)
     assert model.model_name == "qwen-plus"
@@ -83,7 +83,7 @@ def test_dashscope_key_is_used_with_a_dashscope_base_url(base_url):
     config = read_model_config({"COURSE_MODEL": "qwen-plus", "OPENAI_BASE_URL": base_url, "DASHSCOPE_API_KEY": DASHSCOPE_KEY})
     assert (config.model, config.api_key, config.key_variable, config.endpoint) == (
         "qwen-plus", DASHSCOPE_KEY, "DASHSCOPE_API_KEY", "dashscope")
-    model = chat_model(env={"COURSE_MODEL": "qwen-plus", "OPENAI_BASE_URL": base_url, "DASHSCOPE_API_KEY": DASHSCOPE_KEY})
+    model = live_model(env={"COURSE_MODEL": "qwen-plus", "OPENAI_BASE_URL": base_url, "DASHSCOPE_API_KEY": DASHSCOPE_KEY})
     assert model.openai_api_key.get_secret_value() == DASHSCOPE_KEY
     assert describe_model(model) == "ChatOpenAI qwen-plus via DashScope"
     assert DASHSCOPE_KEY not in repr(config) and DASHSCOPE_KEY not in repr(model)
@@ -101,12 +101,12 @@ def test_on_dashscope_an_openai_api_key_alone_still_works():
 
 
 def test_a_dashscope_key_alone_stays_offline():
-    assert isinstance(chat_model(["hi"], env={"DASHSCOPE_API_KEY": DASHSCOPE_KEY}), ScriptedChatModel)
+    assert isinstance(live_model(["hi"], env={"DASHSCOPE_API_KEY": DASHSCOPE_KEY}), ScriptedChatModel)
 
 
 def test_a_dashscope_key_without_the_dashscope_url_says_what_to_add():
     with pytest.raises(ModelConfigError) as caught:
-        chat_model(env={"COURSE_MODEL": "qwen-plus", "DASHSCOPE_API_KEY": DASHSCOPE_KEY})
+        live_model(env={"COURSE_MODEL": "qwen-plus", "DASHSCOPE_API_KEY": DASHSCOPE_KEY})
     text = str(caught.value)
     assert "OPENAI_API_KEY is missing" in text and "OPENAI_BASE_URL=https://dashscope.aliyuncs.com/compatible-mode/v1" in text
     assert DASHSCOPE_KEY not in text
@@ -114,13 +114,13 @@ def test_a_dashscope_key_without_the_dashscope_url_says_what_to_add():
 
 def test_dashscope_url_without_any_key_names_dashscope_api_key():
     with pytest.raises(ModelConfigError, match=r"DASHSCOPE_API_KEY \(or OPENAI_API_KEY\) is missing"):
-        chat_model(env={"COURSE_MODEL": "qwen-plus", "OPENAI_BASE_URL": DASHSCOPE})
+        live_model(env={"COURSE_MODEL": "qwen-plus", "OPENAI_BASE_URL": DASHSCOPE})
 
 
 def test_timeout_and_retries_are_finite_by_default_and_overridable():
-    model = chat_model(env={"COURSE_MODEL": "gpt-4o-mini", "OPENAI_API_KEY": KEY})
+    model = live_model(env={"COURSE_MODEL": "gpt-4o-mini", "OPENAI_API_KEY": KEY})
     assert (model.request_timeout, model.max_retries) == (60.0, 1)
-    model = chat_model(env={"COURSE_MODEL": "gpt-4o-mini", "OPENAI_API_KEY": KEY,
+    model = live_model(env={"COURSE_MODEL": "gpt-4o-mini", "OPENAI_API_KEY": KEY,
                             "COURSE_MODEL_TIMEOUT": "5", "COURSE_MODEL_MAX_RETRIES": "0"})
     assert (model.request_timeout, model.max_retries) == (5.0, 0)
 
@@ -136,7 +136,7 @@ def test_bad_timeout_or_retries_name_the_variable(name, value):
 @pytest.mark.parametrize("base_url", ["ftp://example.com/v1", "example.com/v1", "localhost:8000", "http://", "https:// x.com"])
 def test_a_base_url_that_is_not_http_names_openai_base_url(base_url):
     with pytest.raises(ModelConfigError) as caught:
-        chat_model(env={"COURSE_MODEL": "qwen-plus", "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": base_url})
+        live_model(env={"COURSE_MODEL": "qwen-plus", "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": base_url})
     assert str(caught.value).startswith("OPENAI_BASE_URL is not an http(s) URL")
     assert base_url.strip() not in str(caught.value)
 
@@ -162,7 +162,7 @@ def test_a_base_url_ending_in_chat_completions_is_refused():
 ])
 def test_a_key_in_the_wrong_place_or_broken_is_refused_without_showing_it(env):
     with pytest.raises(ModelConfigError) as caught:
-        chat_model(env=env)
+        live_model(env=env)
     text = str(caught.value)
     assert KEY not in text and "a1b2a1b2" not in text and "second-key" not in text
     assert any(name in text for name in env), "the message names the variable to fix"
@@ -194,7 +194,7 @@ def test_a_model_name_with_odd_characters_is_refused_without_echo(name):
 
 
 def test_real_model_path_against_the_loopback_server(loopback_openai):
-    model = chat_model(env=loopback_openai.env(model="qwen-plus", key=KEY))
+    model = live_model(env=loopback_openai.env(model="qwen-plus", key=KEY))
     message = model.bind_tools([lookup_order]).invoke("where is A1024?")
     assert message.tool_calls == [{"name": "lookup_order", "args": {"order_id": "A1024"}, "id": "call_lb_0001",
                                    "type": "tool_call"}]
@@ -209,7 +209,7 @@ def test_real_model_path_against_the_loopback_server(loopback_openai):
 
 
 def test_real_model_records_streamed_requests_too(loopback_openai):
-    model = chat_model(env=loopback_openai.env(key=KEY))
+    model = live_model(env=loopback_openai.env(key=KEY))
     text = "".join(chunk.content for chunk in model.stream("hello"))
     assert text == "Hello from the loopback model."
     assert model.last_request.streamed and loopback_openai.bodies[-1]["stream"] is True
@@ -219,7 +219,7 @@ def test_real_model_records_streamed_requests_too(loopback_openai):
 def test_a_provider_400_reaches_the_caller_with_openai_wording(loopback_openai):
     from langchain_core.messages import AIMessage, HumanMessage
 
-    model = chat_model(env=loopback_openai.env(key=KEY))
+    model = live_model(env=loopback_openai.env(key=KEY))
     unanswered = AIMessage("", tool_calls=[{"name": "lookup_order", "args": {}, "id": "call_9", "type": "tool_call"}])
     with pytest.raises(Exception, match="The following tool_call_ids did not have response messages: call_9"):
         model.invoke([HumanMessage("a"), unanswered, HumanMessage("b")])
@@ -309,7 +309,7 @@ def test_describe_verdict_and_repr_never_show_a_key_like_name_or_url_secrets():
 
 
 def test_a_good_model_still_describes_itself_by_name():
-    model = chat_model(env={"COURSE_MODEL": "qwen-plus", "OPENAI_API_KEY": KEY,
+    model = live_model(env={"COURSE_MODEL": "qwen-plus", "OPENAI_API_KEY": KEY,
                             "OPENAI_BASE_URL": "https://dashscope.aliyuncs.com/compatible-mode/v1"})
     assert describe_model(model) == "ChatOpenAI qwen-plus via DashScope"
     assert "model_name='qwen-plus'" in repr(model)

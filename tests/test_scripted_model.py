@@ -20,7 +20,6 @@ from helpers import (
     ScriptedChatModel,
     ScriptExhaustedError,
     invalid_tool_call,
-    chat_model,
     live_model,
     reply,
     scripted_model,
@@ -108,7 +107,7 @@ def test_bad_step_type_is_a_clear_error_when_the_model_is_built():
     lambda: ScriptedChatModel(script="Done."),
     lambda: scripted_model("Done."),
     lambda: live_model("Done.", env={}),
-    lambda: chat_model("Done.", env={}),
+    lambda: live_model("Done.", env={}),
 ])
 def test_a_bare_string_script_is_refused_not_played_one_character_at_a_time(build):
     with pytest.raises(ScriptError, match=r"the script is a str \('Done\.'\), not a list of steps; write \['Done\.'\]"):

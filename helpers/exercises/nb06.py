@@ -25,7 +25,7 @@ from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.types import Command
 
-from ..scripted_model import ProviderRuleError, ScriptedChatModel, tool_call
+from ..model import ProviderRuleError, ScriptedChatModel, tool_call
 from .core import Case, Exercise
 
 __all__ = ["MARK_SUBMITTED", "CheckContext", "run_with_state"]

@@ -13,7 +13,7 @@ One job per module:
 * :mod:`helpers.model.factory`: environment -> model (``read_model_config``, ``describe_model``,
   the environment variables and the DashScope recipe);
 * :mod:`helpers.model.live`: the two kinds of model cell: ``scripted_model`` (a protocol case),
-  ``live_model`` (a live cell; ``chat_model`` is its old name) and ``live_verdict``.
+  ``live_model`` (a live cell) and ``live_verdict``.
 """
 
 from .factory import (
@@ -23,7 +23,7 @@ from .factory import (
     read_model_config,
     real_model_configured,
 )
-from .live import LiveVerdict, chat_model, is_live, live_model, live_verdict, scripted_model
+from .live import LiveVerdict, is_live, live_model, live_verdict, scripted_model
 from .recording import RecordedRequest, RequestLog
 from .rules import ProviderRule, ProviderRuleError, check_history
 from .script import ScriptError, Step, invalid_tool_call, reply, tool_call, validate_script
@@ -42,7 +42,6 @@ __all__ = [
     "ScriptExhaustedError",
     "ScriptedChatModel",
     "Step",
-    "chat_model",
     "check_history",
     "describe_model",
     "invalid_tool_call",

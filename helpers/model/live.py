@@ -6,7 +6,6 @@
 * :func:`live_model` is for a **live** cell: it asks the configured real model (see
   :mod:`helpers.model.factory` for the environment variables) and offline falls back to the
   scripted stand-in it is given, so the committed output stays deterministic.
-  :func:`chat_model` is its old name, kept as an alias while the notebooks move over.
 * :func:`live_verdict` ends a live cell: one line saying what the model really did and
   whether that is what the prose around the cell expects, e.g. ``your model answered in text
   instead of calling the tool: ...``. Cells below a live cell never depend on its result, so a
@@ -26,7 +25,7 @@ from ..display import markdown_text
 from .factory import describe_model, model_from_env
 from .scripted import ScriptedChatModel
 
-__all__ = ["LiveVerdict", "chat_model", "is_live", "live_model", "live_verdict", "scripted_model"]
+__all__ = ["LiveVerdict", "is_live", "live_model", "live_verdict", "scripted_model"]
 
 
 def scripted_model(script: Sequence[Any] = (), **scripted_kwargs: Any) -> ScriptedChatModel:
@@ -67,8 +66,6 @@ def live_model(offline_script: Sequence[Any] = (), *, env: Mapping[str, str] | N
     return model_from_env(offline_script, env=env, **scripted_kwargs)
 
 
-#: The old name of :func:`live_model` (being retired: new cells use ``live_model`` or ``scripted_model``).
-chat_model = live_model
 
 
 def is_live(model: Any) -> bool:
