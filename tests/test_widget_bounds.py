@@ -10,12 +10,18 @@ escaped for HTML and far below what one uncut value takes.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypedDict
 
 import pytest
+from langchain.agents import create_agent
+from langchain.agents.middleware import HumanInTheLoopMiddleware
 from langchain.tools import tool
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import interrupt
 
-from helpers.widgets import ReducerPlayground, YouAreTheModel
+from helpers import scripted_model, tool_call
+from helpers.widgets import ApprovalPanel, ReducerPlayground, YouAreTheModel
 from helpers.widgets.text import MAX_SHOWN, error_text, json_text, shorten, value_text
 
 #: The most characters one widget view may hold in these tests: a few values cut at MAX_SHOWN
@@ -193,3 +199,69 @@ def test_a_tool_error_with_a_huge_message_gives_a_bounded_reply():
     turn = widget.send_tool_call()
     assert turn.outcome == "tool_raised"
     assert len(turn.summary()) < 3 * MAX_SHOWN and len(widget.reply_view.value) < 20_000
+
+
+# -- ApprovalPanel ---------------------------------------------------------------------------------
+
+
+class Review(TypedDict, total=False):
+    x: int
+
+
+def _panel_paused_at(payload: Any, thread: str) -> ApprovalPanel:
+    """A panel on a one-node graph paused at ``interrupt(payload)``."""
+    def node(state):
+        interrupt(payload)
+        return {}
+
+    builder = StateGraph(Review)
+    builder.add_node("review", node)
+    builder.add_edge(START, "review")
+    builder.add_edge("review", END)
+    graph = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": thread}}
+    graph.invoke({"x": 1}, config)
+    return ApprovalPanel(graph, config)
+
+
+def test_a_huge_interrupt_payload_field_is_cut_in_the_pending_and_history_views():
+    """Before: pending_view 500,406 characters, then history_view 200,171 after the approval."""
+    panel = _panel_paused_at({"order_id": "A" * 200_000, "amount": 1.0, "refundable": 5.0,
+                              "note": "<script>x</script>" * 10_000}, "huge")
+    sizes = assert_bounded(panel)
+    assert sizes["pending_view"] < 30_000
+    assert "amount: 1.0" in panel.pending_view.value and "refundable: 5.0" in panel.pending_view.value
+    assert panel.approve().outcome == "finished"
+    sizes = assert_bounded(panel)
+    assert sizes["history_view"] < 2_000
+    assert len(panel.summary()) < 400
+    assert panel.summary().endswith('... (199,800 more characters): {"type": "approve"} -> finished')
+
+
+def test_a_payload_with_many_keys_lists_the_first_ones():
+    panel = _panel_paused_at({f"field_{i}": i for i in range(5_000)}, "keys")
+    assert "... and 4,980 more keys" in panel.pending_view.value and len(panel.pending_view.value) < 5_000
+
+
+@tool
+def submit_refund_request(order_id: str, amount: float) -> str:
+    """Submit a refund request for an order."""
+    return f"submitted {order_id[:10]} {amount}"
+
+
+def test_a_hitl_call_with_a_huge_argument_is_cut_in_every_view():
+    """Before: pending_view and the args field held the whole 200,000-character argument, history_view too."""
+    huge_call = tool_call("submit_refund_request", {"order_id": "B" * 200_000, "amount": 5.0})
+    agent = create_agent(scripted_model([[huge_call], "Done."]),
+                         [submit_refund_request],
+                         middleware=[HumanInTheLoopMiddleware(interrupt_on={"submit_refund_request": True})],
+                         checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "hitl-huge"}}
+    agent.invoke({"messages": [{"role": "user", "content": "Refund"}]}, config)
+    panel = ApprovalPanel(agent, config)
+    sizes = assert_bounded(panel)
+    assert sizes["pending_view"] < 20_000
+    assert panel.args_field.value == "" and "too long to edit here" in panel.args_field.placeholder
+    assert panel.approve().outcome == "finished"
+    sizes = assert_bounded(panel)
+    assert sizes["history_view"] < 2_000 and sizes["status_view"] < 40_000
