@@ -191,3 +191,33 @@ def test_answer_and_reset_methods(view, capsys):
     assert view.pickers["exclusive-field"].value is None and view.engine.answers == {}
     assert view.feedback_views["exclusive-field"].value == ""
     assert capsys.readouterr() == ("", "")
+
+
+# -- one name, one thing -------------------------------------------------------------------------
+
+
+def test_from_helpers_widgets_import_self_check_gives_the_function():
+    """Before: ``helpers.widgets.self_check`` was the view's module, so the import gave a module (hostile 1)."""
+    code = ("import types; from helpers.widgets import self_check as first; "
+            "import helpers.selfcheck; widget = helpers.selfcheck.self_check('02'); "  # loads the view's module
+            "from helpers.widgets import self_check as again; import helpers.widgets.engines; "
+            "from helpers.widgets import self_check as third; "
+            "print(first is again is third is helpers.selfcheck.self_check, type(widget).__name__)")
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120,
+                         env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["True", "SelfCheck"]
+
+
+def test_no_module_of_helpers_widgets_shares_a_name_with_what_it_exports():
+    import pkgutil
+
+    import helpers.widgets
+
+    modules = {info.name for info in pkgutil.iter_modules(helpers.widgets.__path__)}
+    assert not modules & set(helpers.widgets.__all__), modules & set(helpers.widgets.__all__)
+    assert isinstance(helpers.widgets.self_check, types.FunctionType)

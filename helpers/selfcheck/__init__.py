@@ -74,7 +74,7 @@ def self_check(notebook: Any) -> Any:
     Raises:
         ValueError: as :func:`questions_for`.
     """
-    from helpers.widgets.self_check import SelfCheck
+    from helpers.widgets.self_check_view import SelfCheck
 
     number = _number(notebook)
     return SelfCheck(number, questions_for(number))

@@ -12,9 +12,13 @@ Handlers never ``print``; results go to ``HTML`` widgets.
 * :class:`ReducerPlayground` (07) / ``ReducerPlaygroundEngine``: two parallel writes, in both orders.
 * :class:`ApprovalPanel` (08, 09) / ``ApprovalEngine``: answer an ``interrupt()`` or a
   ``HumanInTheLoopMiddleware`` pause with checked ``Command(resume=...)`` values.
-* :class:`SelfCheck` / ``SelfCheckEngine``: "Check yourself" questions (:func:`helpers.selfcheck.self_check`).
+* :class:`SelfCheck` / ``SelfCheckEngine``: "Check yourself" questions. :func:`self_check` is
+  :func:`helpers.selfcheck.self_check` (the widget of one notebook). The view's module is
+  ``self_check_view``, so no module in this package shares the function's name: ``from
+  helpers.widgets import self_check`` always gives the function.
 
-Shared pieces, once: :mod:`.text` (escaping incl. lone surrogates, JSON in and out, errors),
+Shared pieces, once: :mod:`.text` (escaping incl. lone surrogates, JSON in and out, errors, the one
+shortening every shown value goes through),
 :mod:`.amounts` (amount parsing), :mod:`.graphs` (the one-node ToolNode graph), :mod:`.outcomes`
 (the outcome enums, with the word and colour each is shown in), :mod:`.style` (badges, boxes).
 
@@ -30,7 +34,8 @@ _EXPORTS = {
     "YouAreTheModel": ".you_are_the_model",
     "ReducerPlayground": ".reducer_playground",
     "ApprovalPanel": ".approval_panel",
-    "SelfCheck": ".self_check",
+    "SelfCheck": ".self_check_view",
+    "self_check": "helpers.selfcheck",
     "YouAreTheModelEngine": ".engines.you_are_the_model",
     "ModelTurn": ".engines.you_are_the_model",
     "ReducerPlaygroundEngine": ".engines.reducer_playground",

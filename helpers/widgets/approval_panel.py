@@ -26,22 +26,29 @@ Methods (each is also a button; each returns a :class:`~helpers.widgets.engines.
 with ``action``, ``outcome``, ``message``, ``sent``, ``interrupts``, ``state``, and never raises):
 
 * ``approve()``; ``edit(value)``: the new amount for a plain payload (``120`` or ``"120.50"``), the
-  new arguments for a HITL call (a dict or JSON text, checked against the tool's schema first);
-  ``reject(message)``; ``respond(message)`` (HITL only: the text goes back to the model as the
-  tool's result, the tool does not run); ``start_over()`` (drop the decisions noted for a request
-  with several calls); ``refresh()`` (re-read the checkpoint, send nothing).
+  new arguments for a HITL call (a dict or JSON text: plain JSON without ``NaN``/``Infinity``,
+  checked strictly against the tool's schema, an ``amount`` by the refund amount rule, all before
+  anything is sent); ``reject(message)``; ``respond(message)`` (HITL only: the text goes back to
+  the model as the tool's result, the tool does not run); ``start_over()`` (drop the decisions
+  noted for a request with several calls, or, after an ``unknown`` outcome, say "I checked the
+  state" so the pause can be answered again); ``refresh()`` (re-read the checkpoint, send nothing).
 * ``allowed()``: the decisions the current action accepts. ``pending``: the pending payloads.
   ``current``: the action the next decision is for. ``history``: the decisions sent.
   ``summary()``: one line per decision sent. ``engine``: the :class:`ApprovalEngine`.
 
 A HITL request with two gated calls needs two decisions: the first click notes one (outcome
-``staged``), the second sends ``Command(resume={"decisions": [first, second]})``. The outcomes are
+``staged``), the second sends ``Command(resume={"decisions": [first, second]})``. A resume that
+raises while the same pause stays pending (e.g. a checkpoint write error after the tool ran) is
+reported as ``unknown``, "the tool may have run; check the state", and nothing more is sent to
+that pause until ``start_over()``. Every value shown is cut after a few thousand characters
+(:mod:`helpers.widgets.text`); arguments too long for the args field are edited with ``edit({...})``. The outcomes are
 :class:`~helpers.widgets.outcomes.PanelOutcome` values; the engine's docstring lists every check.
 Handlers never ``print``.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -59,10 +66,24 @@ __all__ = ["ApprovalPanel"]
 _STYLES = {"approve": "success", "edit": "warning", "reject": "danger", "respond": "info"}
 
 
+#: The most payload keys shown; the rest are counted ("... and 3 more keys").
+MAX_KEYS = 20
+#: Edited arguments longer than this (as JSON) are not put into the args field; edit them in code.
+MAX_EDITABLE = 20_000
+
+
 def _dumps(value: Any) -> str:
-    """A payload as text: one ``key: json`` line per key for a dict, else indented JSON."""
+    """A payload as text: one ``key: json`` line per key for a dict, else indented JSON; bounded.
+
+    Each key and value is cut by :func:`~helpers.widgets.text.json_text` / :func:`~helpers.widgets.text.shorten`
+    (a 200,000-character field shows its first 4,000), and at most :data:`MAX_KEYS` keys are listed.
+    """
     if isinstance(value, dict):
-        return "\n".join(f"{key}: {json_text(item)}" for key, item in value.items())
+        lines = [f"{shorten(sendable(str(key)), 200)}: {json_text(item)}"
+                 for key, item in itertools.islice(value.items(), MAX_KEYS)]
+        if len(value) > MAX_KEYS:
+            lines.append(f"... and {len(value) - MAX_KEYS:,} more keys")
+        return "\n".join(lines)
     return json_text(value, indent=2)
 
 
@@ -244,7 +265,11 @@ class ApprovalPanel(widgets.VBox):
         key = (engine.review.interrupt.id, current.position) if current is not None and not plain else None
         if key != self._args_for:
             self._args_for = key
-            self.args_field.value = json_text(current.args) if key is not None else ""
+            text = json_text(current.args, limit=None) if key is not None else ""
+            too_long = len(text) > MAX_EDITABLE
+            self.args_field.value = "" if too_long else text
+            self.args_field.placeholder = (f"the arguments are {len(text):,} characters of JSON, too long to edit "
+                                           "here: call panel.edit({...}) in a cell" if too_long else "")
         allowed = engine.allowed()
         for decision, button in (("approve", self.approve_button), ("edit", self.edit_button),
                                  ("reject", self.reject_button), ("respond", self.respond_button)):
@@ -252,9 +277,12 @@ class ApprovalPanel(widgets.VBox):
             button.disabled = not on
             button.button_style = _STYLES[decision] if on else ""  # a disabled button is grey, not coloured
             button.tooltip = "" if on else f"{decision} is not allowed here"
-        self.start_over_button.disabled = not engine.staged
-        self.start_over_button.layout.display = None if engine.review is not None and len(
-            engine.review.actions) > 1 else "none"
+        unknown = engine.outcome_unknown
+        self.start_over_button.disabled = not (engine.staged or unknown)
+        self.start_over_button.tooltip = ("I checked the state: answer this pause again" if unknown
+                                          else "Drop the decisions noted so far")
+        self.start_over_button.layout.display = None if unknown or (engine.review is not None and len(
+            engine.review.actions) > 1) else "none"
 
     def _pending_html(self) -> str:
         engine = self.engine
@@ -279,7 +307,7 @@ class ApprovalPanel(widgets.VBox):
                     status = "waits"
                 text = f"{action.label}({json_text(action.args)})  [{status}; allowed: {', '.join(action.allowed)}]"
                 if action.description and not action.description.startswith(HITL_DESCRIPTION_PREFIX):
-                    text += f"\n  {action.description}"
+                    text += f"\n  {shorten(action.description)}"
                 parts.append(block(text, css_class="course-action"))
             if count > 1:
                 parts.append(f"<p><small>{count - 1} more interrupt(s) wait after this one.</small></p>")
@@ -297,7 +325,8 @@ class ApprovalPanel(widgets.VBox):
         lines.append(result.message)
         if result.outcome in (PanelOutcome.FINISHED, PanelOutcome.STUCK) and result.state is not None:
             lines.append("Final state:" if result.outcome == PanelOutcome.FINISHED else "State at the checkpoint:")
-            lines += [f"  {key}: {shorten(json_text(value))}" for key, value in result.state.items()]
+            lines += [f"  {shorten(sendable(str(key)), 200)}: {json_text(value)}"
+                      for key, value in result.state.items()]
         outcome = result.outcome
         return box(f"{badge(outcome.word, outcome.tone)}{block(chr(10).join(lines), css_class='course-result')}",
                    outcome.tone, css_class="course-status", data={"outcome": outcome})

@@ -79,7 +79,9 @@ class PanelOutcome(_Shown):
     resume whose value LangGraph replays on every resume, so no answer can reach it.
     ``not_started``: the thread has no checkpoint. ``refused``: the input was checked and nothing
     was sent. ``error``: the resume was sent and the graph raised. ``unavailable``: the
-    checkpointer cannot be read (e.g. its connection was closed).
+    checkpointer cannot be read (e.g. its connection was closed). ``unknown``: the resume was sent,
+    the graph raised, and the checkpoint still shows the same pause: the tool may have run (as for
+    "sent, reply lost"), so nothing more is sent to that pause until the reviewer has checked.
     """
 
     PAUSED = ("paused", "PAUSED", "info")
@@ -91,6 +93,7 @@ class PanelOutcome(_Shown):
     REFUSED = ("refused", "REFUSED", "warn")
     ERROR = ("error", "ERROR", "bad")
     UNAVAILABLE = ("unavailable", "UNAVAILABLE", "bad")
+    UNKNOWN = ("unknown", "OUTCOME UNKNOWN", "bad")
 
 
 class Answer(_Shown):

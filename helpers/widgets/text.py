@@ -1,4 +1,4 @@
-"""Text for widget values: escaping, JSON parsing and showing, errors as one line.
+"""Text for widget values: escaping, JSON parsing and showing, errors as one line, all of it bounded.
 
 The one place where the widgets turn input text into values and values into text that can
 travel to the browser. No ipywidgets import (the engines use it too).
@@ -8,6 +8,12 @@ travel to the browser. No ipywidgets import (the engines use it too).
   see the update. :func:`sendable` writes such characters as ``\\ud800`` escapes.
 * Shown values never hold a memory address (``<Obj object at 0x7f...>``) or a message's random
   id: both differ in every run, and committed notebook outputs must not.
+* Every shown value is bounded: :func:`json_text`, :func:`value_text` and :func:`error_text`
+  stop after :data:`MAX_SHOWN` characters and end the text with :func:`shorten`'s marker. They
+  build the text piece by piece (the JSON encoder's lazy ``iterencode``, a repr that walks lists,
+  tuples, sets and dicts itself), so a reducer that returns ``[a] * 200_000`` is cut after a few
+  thousand characters instead of being turned into 50 MB of text first. Only an object's own
+  ``__repr__``/``__str__`` (learner code) can build a long text; it is called once and cut.
 * Input JSON is refused beyond :data:`MAX_DEPTH` levels of nesting: deeper values parse, but
   then break ``json.dumps``, pydantic and the widgets' own summaries with ``RecursionError``.
 """
@@ -17,17 +23,20 @@ from __future__ import annotations
 import dataclasses
 import html
 import json
+import math
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..display import ADDRESS_PATTERN, format_error
 
-__all__ = ["MAX_DEPTH", "MAX_SHOWN", "JsonInputError", "error_text", "html_text", "json_depth", "json_text",
-           "parse_json", "sendable", "shorten", "value_text"]
+__all__ = ["MAX_DEPTH", "MAX_SHOWN", "JsonInputError", "error_text", "html_text", "json_depth", "json_problem",
+           "json_text", "parse_json", "sendable", "shorten", "value_text"]
 
 #: Input JSON nested deeper than this is refused (deeper values hit Python's recursion limit later).
 MAX_DEPTH = 100
 
-#: A shown text longer than this is cut (a tool that returns megabytes must not freeze the browser).
+#: A shown text longer than this many characters is cut (a tool that returns megabytes must not
+#: freeze the browser). Escaped for HTML, a cut text is at most 6 times as long (``"`` -> ``&quot;``).
 MAX_SHOWN = 4000
 
 _TOO_DEEP = "<a value nested too deeply to show>"
@@ -38,11 +47,36 @@ def sendable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def shorten(text: str, limit: int = MAX_SHOWN) -> str:
-    """``text`` cut to ``limit`` characters, saying how much was left out, e.g. ``"... (5,000 more characters)"``."""
-    if len(text) <= limit:
+def shorten(text: str, limit: int | None = MAX_SHOWN, *, complete: bool = True) -> str:
+    """``text`` cut to ``limit`` characters, saying so: the widgets' one shortening.
+
+    Args:
+        text: the text, or (``complete=False``) the first part of a longer text that was not built.
+        limit: the most characters kept; ``None`` keeps everything.
+        complete: whether ``text`` is the whole text. When it is, the marker counts what was left
+            out, ``"... (5,000 more characters)"``; when the rest was never built (a bounded
+            :func:`json_text` / :func:`value_text`), it says ``"... (cut at 4,000 characters)"``.
+
+    Returns:
+        ``text`` itself when it fits (and is complete), else the first ``limit`` characters and the marker.
+    """
+    if limit is None or (complete and len(text) <= limit):
         return text
-    return f"{text[:limit]}... ({len(text) - limit:,} more characters)"
+    if complete:
+        return f"{text[:limit]}... ({len(text) - limit:,} more characters)"
+    return f"{text[:limit]}... (cut at {limit:,} characters)"
+
+
+def _take(chunks: Iterable[str], limit: int | None) -> str:
+    """Join ``chunks`` until more than ``limit`` characters are there, then stop and :func:`shorten`."""
+    parts: list[str] = []
+    size = 0
+    for chunk in chunks:
+        parts.append(chunk)
+        size += len(chunk)
+        if limit is not None and size > limit:
+            return shorten("".join(parts), limit, complete=False)
+    return "".join(parts)
 
 
 def html_text(value: Any) -> str:
@@ -50,50 +84,66 @@ def html_text(value: Any) -> str:
     return html.escape(sendable(value if isinstance(value, str) else str(value)))
 
 
-def error_text(exc: BaseException) -> str:
-    """``Type: message`` (helpers.display.format_error: no machine paths, no addresses); never raises.
+def error_text(exc: BaseException, limit: int | None = MAX_SHOWN) -> str:
+    """``Type: message`` (helpers.display.format_error: no machine paths, no addresses), cut to ``limit``; never raises.
 
     An exception whose ``__str__`` itself raises is shown by its type alone.
     """
     try:
-        return sendable(format_error(exc))
+        return sendable(shorten(format_error(exc), limit))
     except KeyboardInterrupt:
         raise
     except BaseException:  # noqa: BLE001 - a broken __str__ must not break the widget
         return f"{type(exc).__name__}: <its message could not be turned into text>"
 
 
-def _plain(value: Any) -> Any:
-    """``json.dumps`` fallback: what is not JSON, without random ids or memory addresses.
+def _object_text(text: str, limit: int | None) -> str:
+    """An object's own ``str``/``repr`` without memory addresses, cut to ``limit`` (with room for an address)."""
+    if limit is not None and len(text) > limit + 64:
+        return shorten(ADDRESS_PATTERN.sub("", text[:limit + 64]), limit, complete=False)
+    return ADDRESS_PATTERN.sub("", text)
+
+
+def _plain_for(limit: int | None):
+    """The ``json`` ``default`` hook: what is not JSON, without random ids or memory addresses.
 
     A LangChain message becomes ``{"type", "content"}`` (its ``str`` holds a random UUID id);
     a dataclass its fields; a set a sorted list; a tuple a list; anything else its ``str``
-    without `` at 0x...``.
+    without `` at 0x...``, cut to ``limit``.
     """
-    from langchain_core.messages import BaseMessage
+    def plain(value: Any) -> Any:
+        from langchain_core.messages import BaseMessage
 
-    if isinstance(value, BaseMessage):
-        return {"type": value.type, "content": value.content}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.asdict(value)
-    if isinstance(value, (set, frozenset)):
-        return sorted(value, key=repr)
-    if isinstance(value, tuple):
-        return list(value)
-    return ADDRESS_PATTERN.sub("", str(value))
+        if isinstance(value, BaseMessage):
+            return {"type": value.type, "content": value.content}
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            return dataclasses.asdict(value)
+        if isinstance(value, (set, frozenset)):
+            return sorted(value, key=repr)
+        if isinstance(value, tuple):
+            return list(value)
+        return _object_text(str(value), limit)
+
+    return plain
 
 
-def json_text(value: Any, *, indent: int | None = None) -> str:
-    """Readable JSON of any value (non-JSON parts via :func:`_plain`); never raises, always sendable."""
+def json_text(value: Any, *, indent: int | None = None, limit: int | None = MAX_SHOWN) -> str:
+    """Readable JSON of any value (non-JSON parts via the ``default`` hook), cut to ``limit``; never raises.
+
+    Always :func:`sendable`.
+
+    ``limit=None`` gives the whole text (for a value that is edited, not only shown).
+    """
+    encoder = json.JSONEncoder(default=_plain_for(limit), ensure_ascii=False, indent=indent)
     try:
-        text = json.dumps(value, default=_plain, ensure_ascii=False, indent=indent)
+        text = _take(encoder.iterencode(value), limit)
     except RecursionError:
         return _TOO_DEEP
     except KeyboardInterrupt:
         raise
-    except BaseException:  # noqa: BLE001 - e.g. a __str__ that raises inside _plain
+    except BaseException:  # noqa: BLE001 - e.g. a circular list, a __str__ that raises inside the hook
         try:
-            text = ADDRESS_PATTERN.sub("", repr(value))
+            text = _repr_text(value, limit)
         except KeyboardInterrupt:
             raise
         except BaseException:  # noqa: BLE001
@@ -101,22 +151,81 @@ def json_text(value: Any, *, indent: int | None = None) -> str:
     return sendable(text)
 
 
-def value_text(value: Any) -> str:
-    """JSON text of a value, or its ``repr`` (no address) when it is not JSON; never raises.
+class _TooDeep(Exception):
+    """A value nests deeper than :data:`MAX_DEPTH` levels (inside :func:`_repr_chunks`)."""
+
+
+_OPEN = {list: ("[", "]"), tuple: ("(", ")"), set: ("{", "}"), frozenset: ("frozenset({", "})"), dict: ("{", "}")}
+
+
+def _repr_chunks(value: Any, limit: int | None, active: set[int], depth: int = 0) -> Iterator[str]:
+    """``repr(value)`` in pieces, the way Python writes it, without building the whole text.
+
+    Lists, tuples, sets, frozensets and dicts (exactly those types) are walked here, so only the
+    items needed before the cut are turned into text; a container already being shown is written
+    ``[...]`` / ``{...}`` as Python does; a long ``str`` is cut before its repr is built. Anything
+    else is its own ``repr`` (learner code: called once, cut to ``limit``).
+    """
+    kind = type(value)
+    if kind in _OPEN:
+        if depth >= MAX_DEPTH:
+            raise _TooDeep
+        if id(value) in active:
+            yield "{...}" if kind is dict else "[...]"
+            return
+        if not value:
+            yield {list: "[]", tuple: "()", set: "set()", frozenset: "frozenset()", dict: "{}"}[kind]
+            return
+        active.add(id(value))
+        opening, closing = _OPEN[kind]
+        yield opening
+        for index, item in enumerate(value.items() if kind is dict else value):
+            if index:
+                yield ", "
+            if kind is dict:
+                yield from _repr_chunks(item[0], limit, active, depth + 1)
+                yield ": "
+                item = item[1]
+            yield from _repr_chunks(item, limit, active, depth + 1)
+        if kind is tuple and len(value) == 1:
+            yield ","
+        yield closing
+        active.discard(id(value))
+    elif kind is str and limit is not None and len(value) > limit:
+        yield repr(value[:limit + 1])
+    elif kind is int:
+        try:
+            yield repr(value)
+        except ValueError:  # more digits than int -> str allows (sys.get_int_max_str_digits)
+            yield f"<an int of about {int(value.bit_length() * math.log10(2)) + 1:,} digits>"
+    else:
+        yield _object_text(repr(value), limit)
+
+
+def _repr_text(value: Any, limit: int | None) -> str:
+    """The bounded repr (:func:`_repr_chunks`), or :data:`_TOO_DEEP`; raises what a ``__repr__`` raises."""
+    try:
+        return _take(_repr_chunks(value, limit, set()), limit)
+    except (RecursionError, _TooDeep):
+        return _TOO_DEEP
+
+
+def value_text(value: Any, *, limit: int | None = MAX_SHOWN, prefer_json: bool = True) -> str:
+    """JSON text of a value, or its ``repr`` (no address) when it is not JSON, cut to ``limit``; never raises.
 
     Unlike :func:`json_text` a non-JSON value is shown as Python shows it (``(1, 2)``,
     ``<Receipt object>``), so a learner sees that a reducer returned something JSON cannot hold.
+    ``limit=None`` gives the whole text. ``prefer_json=False`` skips the JSON attempt.
     """
+    if prefer_json:
+        try:
+            return sendable(_take(json.JSONEncoder(ensure_ascii=False).iterencode(value), limit))
+        except RecursionError:
+            return _TOO_DEEP
+        except (TypeError, ValueError):
+            pass
     try:
-        return sendable(json.dumps(value, ensure_ascii=False))
-    except RecursionError:
-        return _TOO_DEEP
-    except (TypeError, ValueError):
-        pass
-    try:
-        return sendable(ADDRESS_PATTERN.sub("", repr(value)))
-    except RecursionError:
-        return _TOO_DEEP
+        return sendable(_repr_text(value, limit))
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # noqa: BLE001 - a broken __repr__ must not break the widget
@@ -135,6 +244,58 @@ def json_depth(value: Any, limit: int = MAX_DEPTH) -> int:
                 return deepest
             stack.extend((child, level) for child in (item.values() if isinstance(item, dict) else item))
     return deepest
+
+
+def _path(parts: tuple[Any, ...]) -> str:
+    return "".join(f"[{shorten(json.dumps(p, ensure_ascii=False), 40)}]" for p in parts)
+
+
+def json_problem(value: Any, name: str = "the value") -> str:
+    """Why ``value`` is not plain JSON, as one phrase; ``""`` when it is.
+
+    Plain JSON is what a model can write in a tool call: dicts with text keys, lists, text, finite
+    numbers (``int``, ``float``), ``True``/``False``, ``None``, nested at most :data:`MAX_DEPTH`
+    levels; exactly what ``json.dumps(value, allow_nan=False)`` writes and ``json.loads`` reads
+    back unchanged. Iterative (a deep value cannot overflow the stack).
+
+    Args:
+        value: the value to check (e.g. edited tool-call arguments).
+        name: how the value is called in the phrase, e.g. ``"args"``.
+
+    Returns:
+        e.g. ``'args["x"] is a function, not a JSON value'``, ``'args["amount"] is NaN: JSON has
+        no NaN or Infinity'``, or ``""``.
+    """
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
+    while stack:
+        item, where = stack.pop()
+        at = name + _path(where)
+        if len(where) > MAX_DEPTH:
+            return f"{name} nests deeper than {MAX_DEPTH} levels"
+        if item is None or isinstance(item, (str, bool)):
+            continue
+        if isinstance(item, float):
+            if not math.isfinite(item):
+                return f"{at} is {json.dumps(item)}: JSON has no NaN or Infinity"
+            continue
+        if isinstance(item, int):
+            try:
+                str(item)
+            except ValueError:
+                return f"{at} is an int with too many digits to write"
+            continue
+        if isinstance(item, dict):
+            for key, child in item.items():
+                if not isinstance(key, str):
+                    return f"{at} has the key {value_text(key, limit=40)} ({type(key).__name__}): JSON keys are text"
+                stack.append((child, (*where, key)))
+            continue
+        if isinstance(item, list):
+            stack.extend((child, (*where, index)) for index, child in enumerate(item))
+            continue
+        kind = "a function" if callable(item) else f"a {type(item).__name__}"
+        return f"{at} is {kind}, not a JSON value"
+    return ""
 
 
 class JsonInputError(ValueError):

@@ -36,6 +36,7 @@ poisoned is reported (outcome ``poisoned``) and nothing more is sent to it.
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -44,7 +45,7 @@ from langchain_core.tools import BaseTool
 
 from ..amounts import AmountError, parse_amount
 from ..outcomes import PanelOutcome
-from ..text import JsonInputError, error_text, json_text, parse_json, sendable
+from ..text import JsonInputError, error_text, json_problem, json_text, parse_json, sendable, shorten
 from .reviews import DECISIONS, Decision, Review, ReviewAction, read_review
 
 __all__ = ["ActionName", "ApprovalEngine", "PanelResult", "SentDecision"]
@@ -95,6 +96,8 @@ class SentDecision:
         A plain payload: ``A1024: {"type": "approve"} -> paused`` (its ``order_id`` first, when it
         has one). A HITL request: one ``tool: decision`` part per call, e.g.
         ``submit_refund_request: approve; submit_refund_request: reject "duplicate" -> finished``.
+        Each value in it is bounded, and the line is cut after :data:`~helpers.widgets.text.MAX_SHOWN`
+        characters before the outcome.
         """
         payload, resume = self.payload, self.resume
         if isinstance(payload, dict) and isinstance(payload.get("action_requests"), list) \
@@ -107,7 +110,7 @@ class SentDecision:
         else:
             about = payload.get("order_id") if isinstance(payload, dict) else None
             text = (f"{_about(about)}: " if about is not None else "") + json_text(resume)
-        return sendable(f"{text} -> {self.outcome}")
+        return sendable(f"{shorten(text)} -> {self.outcome}")
 
 
 def _decision_text(decision: Any) -> str:
@@ -126,11 +129,15 @@ class _Refused(Exception):
     """An answer that failed the engine's checks (never leaves the engine)."""
 
 
+#: The most characters a name or order id takes in one line (a 200,000-character order id is cut).
+ABOUT_LIMIT = 200
+
+
 def _about(value: Any) -> str:
-    """A name or order id for one summary line: as it is when it is printable text, else as JSON."""
+    """A name or order id for one line: as it is when it is printable text, else as JSON; cut to :data:`ABOUT_LIMIT`."""
     if isinstance(value, str) and value.isprintable():
-        return value
-    return json_text(value)
+        return shorten(value, ABOUT_LIMIT)
+    return json_text(value, limit=ABOUT_LIMIT)
 
 
 def _number(value: Any) -> bool:
@@ -162,18 +169,50 @@ def _listed_twice(state: Mapping[str, Any] | None, order_id: Any) -> tuple[str, 
     return None
 
 
-def _schema_problems(tool: BaseTool, args: dict) -> str:
-    """Why ``args`` fail the tool's argument schema (``tool_call_schema``: what the model sees), or ``""``."""
+def _properties(tool: BaseTool) -> dict[str, Any]:
+    """The tool's argument properties as JSON schema (what the model sees), ``{}`` when unknown."""
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+
+    try:
+        properties = convert_to_openai_tool(tool)["function"]["parameters"].get("properties", {})
+    except KeyboardInterrupt:
+        raise
+    except BaseException:  # noqa: BLE001 - a schema that cannot be converted: no amount rule from it
+        return {}
+    return properties if isinstance(properties, dict) else {}
+
+
+def _is_number(prop: Any) -> bool:
+    """A JSON-schema property that takes a number (``"number"``/``"integer"``, also inside ``anyOf``)."""
+    if not isinstance(prop, dict):
+        return False
+    if prop.get("type") in ("number", "integer"):
+        return True
+    return any(_is_number(option) for option in prop.get("anyOf", ()) if isinstance(option, dict))
+
+
+def _schema_problems(tool: BaseTool, args: dict, text: str) -> str:
+    """Why ``args`` (``text`` is their JSON) fail the tool's argument schema, or ``""``.
+
+    The schema is ``tool.tool_call_schema`` (what the model sees; injected arguments left out),
+    validated strictly as JSON (pydantic 2: ``model_validate_json(text, strict=True)``). An
+    argument the schema does not declare is a problem unless the schema allows extra arguments.
+    """
     from pydantic import BaseModel, ValidationError
 
     schema = tool.tool_call_schema
     if isinstance(schema, type) and issubclass(schema, BaseModel):
+        problems = []
         try:
-            schema.model_validate(args)
+            schema.model_validate_json(text, strict=True)
         except ValidationError as exc:
-            return "; ".join(f"{'.'.join(str(p) for p in error['loc']) or 'arguments'}: {error['msg']}"
-                             for error in exc.errors())
-        return ""
+            problems = [f"{'.'.join(str(p) for p in error['loc']) or 'arguments'}: {error['msg']}"
+                        for error in exc.errors()]
+        if schema.model_config.get("extra") != "allow":
+            known = {*schema.model_fields, *(f.alias for f in schema.model_fields.values() if f.alias)}
+            for name in (key for key in args if key not in known):
+                problems.append(f"{_about(name)}: not an argument of this tool (it takes: {', '.join(sorted(known))})")
+        return shorten("; ".join(problems))
     if isinstance(schema, dict):  # a JSON-schema tool: only the required keys can be checked here
         missing = [key for key in schema.get("required", []) if key not in args]
         return "; ".join(f"{key}: Field required" for key in missing)
@@ -202,15 +241,26 @@ class ApprovalEngine:
     pending; a decision the current action does not allow; for a plain payload, an approval whose
     ``"amount"`` is above its ``"refundable"``, an edit amount that :func:`~helpers.widgets.amounts.
     parse_amount` refuses or that is above ``"refundable"``, an empty reason; for a HITL call,
-    edited arguments that are not a JSON object or fail the tool's schema (the tool is looked up
-    in the graph's ``tools`` node, or passed as ``tools=``), an empty message for reject or
-    respond; an approval or edit of an order the same request already lists (two items of one
-    order in the state, or two gated calls for one order in one reply), because one refund
-    request per order and turn is what the refund service's idempotency key allows.
+    edited arguments that are not a JSON object, are not plain JSON (``NaN``, ``Infinity``, a
+    function, a set), fail the tool's schema checked strictly as JSON (``true`` is not a number),
+    name an argument the tool does not take, or hold an ``amount`` that is not a refund amount
+    (above 0, whole cents; see :meth:`_edited_args`; the tool is looked up in the graph's ``tools``
+    node, or passed as ``tools=``), an empty message for reject or respond; an approval or edit of
+    an order the same request already lists (two items of one order in the state, or two gated
+    calls for one order in one reply), because one refund request per order and turn is what the
+    refund service's idempotency key allows.
+
+    A resume that raises while the checkpoint still shows the same pause (a checkpoint write that
+    failed after the tool ran, a node that called ``exit()``) has an unknown outcome (``unknown``):
+    the tool may have run. The engine says so and refuses to send that pause anything more until
+    the reviewer has checked the state and called :meth:`start_over`, so one click can never run
+    a refund twice blindly.
 
     Args:
         graph: a compiled graph with a checkpointer (e.g. ``create_agent(..., checkpointer=...)``).
-        config: the thread's config, ``{"configurable": {"thread_id": ...}}``.
+        config: the thread's config, ``{"configurable": {"thread_id": ...}}``; any thread id LangGraph
+            takes (text, a number such as ``0``), but not ``None`` or empty text. The engine keeps a
+            copy (``graph.get_state`` writes a non-text id back into its config dict as text).
         decisions: the decisions the panel may send (a subset of :data:`DECISIONS`); each
             interrupt's own allowed decisions narrow it further. ``None``: whatever each allows.
         tools: tools to check edited arguments against, when the graph has no ``tools`` node.
@@ -225,22 +275,26 @@ class ApprovalEngine:
         staged: the decisions noted so far for a HITL request with several calls.
 
     Raises:
-        ValueError: the graph has no checkpointer, the config has no ``thread_id``, or
-            ``decisions`` is empty or holds an unknown decision.
+        ValueError: the graph has no checkpointer, the config has no ``thread_id`` (missing, ``None``
+            or empty text), or ``decisions`` is empty or holds an unknown decision.
     """
 
     def __init__(self, graph: Any, config: dict, *, decisions: Sequence[str] | None = None,
                  tools: Sequence[BaseTool] = (), context: Any = None):
         if getattr(graph, "checkpointer", None) is None:
             raise ValueError("ApprovalPanel needs a graph compiled with a checkpointer: without one nothing can be resumed")
-        thread_id = (config or {}).get("configurable", {}).get("thread_id") if isinstance(config, dict) else None
-        if not thread_id:
+        configurable = config.get("configurable") if isinstance(config, dict) else None
+        thread_id = configurable.get("thread_id") if isinstance(configurable, Mapping) else None
+        if thread_id is None or (isinstance(thread_id, str) and not thread_id.strip()):
             raise ValueError("ApprovalPanel needs a config with a thread_id: {'configurable': {'thread_id': ...}}")
         if decisions is not None:
             unknown = [d for d in decisions if d not in DECISIONS]
             if unknown or not decisions:
                 raise ValueError(f"decisions must be a non-empty subset of {DECISIONS}, got {tuple(decisions)}")
-        self.graph, self.config, self.thread_id = graph, config, sendable(str(thread_id))
+        # A copy: graph.get_state turns a thread_id that is not text into text in the dict it is given.
+        self.graph, self.config = graph, {**config, "configurable": dict(configurable)}
+        self.thread_id = shorten(sendable(str(thread_id)), ABOUT_LIMIT)
+        self._raw_thread_id = thread_id
         self.decisions: tuple[Decision, ...] = tuple(decisions) if decisions is not None else DECISIONS
         self.tools: dict[str, BaseTool] = {**_graph_tools(graph), **{tool.name: tool for tool in tools}}
         self.context = context
@@ -249,7 +303,8 @@ class ApprovalEngine:
         self.review: Review | None = None
         self._interrupts: list[Any] = []
         self._snapshot: Any = None
-        self._problem: tuple[PanelOutcome, str] | None = None  # unavailable / poisoned / stuck, as last read
+        self._problem: tuple[PanelOutcome, str] | None = None  # unavailable / poisoned / stuck / unknown, as last read
+        self._unknown: tuple[str, str] | None = None  # (interrupt id, message) after a resume whose outcome is unknown
         self.last = self.refresh()
 
     # -- what is pending -----------------------------------------------------------------------
@@ -266,6 +321,12 @@ class ApprovalEngine:
             return None
         actions = self.review.actions
         return actions[len(self.staged)] if len(self.staged) < len(actions) else None
+
+    @property
+    def outcome_unknown(self) -> bool:
+        """A decision was sent, the graph raised, and the same pause is still pending: the tool may have
+        run. Nothing more is sent to that pause until :meth:`start_over` (outcome ``unknown``)."""
+        return self._unknown is not None
 
     def allowed(self) -> tuple[Decision, ...]:
         """The decisions the current action accepts (empty when nothing can be answered)."""
@@ -300,6 +361,12 @@ class ApprovalEngine:
                 self._problem = (PanelOutcome.POISONED, poisoned)
         elif snapshot.next:
             self._problem = (PanelOutcome.STUCK, self._stuck_message(snapshot.next))
+        if self._unknown is not None:
+            if self.review is not None and self.review.interrupt.id == self._unknown[0]:
+                if self._problem is None:
+                    self._problem = (PanelOutcome.UNKNOWN, self._unknown[1])
+            else:  # the pause was answered some other way: the panel reads the thread as it is
+                self._unknown = None
 
     def _poisoned(self, snapshot: Any) -> str:
         """Why the pending interrupt can never be answered (its task raised after a stored resume), or ``""``."""
@@ -332,6 +399,16 @@ class ApprovalEngine:
                 "fix the cause, then continue with graph.invoke(None, config).")
 
     @staticmethod
+    def _unknown_message(error: str, *, just_sent: bool = False) -> str:
+        lead = ("Sent, but the graph raised" if just_sent else
+                "The last decision sent to this pause has an unknown outcome: the graph raised")
+        return (f"{lead} ({error}) and the checkpoint still shows the same pause, so the outcome is unknown: "
+                "the tool may have run; check the state (e.g. the refund requests or the audit log) before "
+                "deciding again. The panel "
+                "sends this pause nothing more on its own: after checking, press Start over (start_over()) to "
+                "decide again.")
+
+    @staticmethod
     def _unavailable_message(exc: BaseException) -> str:
         text = f"The checkpointer cannot be read ({error_text(exc)}), so the panel cannot see or answer the pause."
         if "closed database" in str(exc).lower():
@@ -347,7 +424,8 @@ class ApprovalEngine:
 
         Returns:
             a :class:`PanelResult` with outcome ``paused``, ``finished``, ``stuck``, ``poisoned``,
-            ``not_started`` or ``unavailable``.
+            ``not_started``, ``unavailable`` or ``unknown`` (a failed resume left the same pause; see
+            :meth:`start_over`).
         """
         self._read()
         return self._record(self._status("refresh"))
@@ -375,12 +453,21 @@ class ApprovalEngine:
         return self._act("respond", message)
 
     def start_over(self) -> PanelResult:
-        """Forget the decisions noted for the current HITL request (none was sent). Sends nothing."""
-        self.staged = []
+        """Forget the decisions noted for the current HITL request (none was sent). Sends nothing.
+
+        After a resume whose outcome is unknown (outcome ``unknown``: the graph raised and the
+        checkpoint still shows the same pause), this is also how the reviewer says "I checked the
+        state": the panel answers that pause again. Deciding the same again may run the tool twice.
+        """
+        acknowledged = self._unknown is not None
+        self.staged, self._unknown = [], None
         self._read()
         result = self._status("start_over")
         if result.outcome == PanelOutcome.PAUSED:
-            result.message = "The noted decisions were dropped; nothing was sent. " + result.message
+            lead = ("You checked the state: the panel answers this pause again. If the tool did run, approving "
+                    "or editing again runs it a second time; reject or respond instead. Nothing was sent. "
+                    if acknowledged else "The noted decisions were dropped; nothing was sent. ")
+            result.message = lead + result.message
         return self._record(result)
 
     def summary(self) -> str:
@@ -400,8 +487,12 @@ class ApprovalEngine:
             return PanelResult(action, PanelOutcome.PAUSED, self._paused_message(), interrupts=self.pending,
                                state=values)
         if not values:
-            return PanelResult(action, PanelOutcome.NOT_STARTED,
-                               f"Thread {self.thread_id!r} has no checkpoint: start the run first.", state=values)
+            message = f"Thread {self.thread_id!r} has no checkpoint: start the run first."
+            if not isinstance(self._raw_thread_id, str) and not self._raw_thread_id:
+                message += (f" (LangGraph 1.2.24 saves a run whose thread_id is {self._raw_thread_id!r} under that "
+                            f"value, but graph.get_state reads it as the text {self.thread_id!r}, so such a run "
+                            f"cannot be read back: give the thread a text id, e.g. {self.thread_id!r}.)")
+            return PanelResult(action, PanelOutcome.NOT_STARTED, message, state=values)
         return PanelResult(action, PanelOutcome.FINISHED, "No interrupt is pending; the run finished.", state=values)
 
     def _paused_message(self) -> str:
@@ -421,7 +512,7 @@ class ApprovalEngine:
         self._read()  # answer what is pending now
         if self._problem is not None:
             outcome, message = self._problem
-            kind = PanelOutcome.REFUSED if outcome == PanelOutcome.STUCK else outcome
+            kind = PanelOutcome.REFUSED if outcome in (PanelOutcome.STUCK, PanelOutcome.UNKNOWN) else outcome
             return self._record(PanelResult(decision, kind, f"{message} Nothing was sent.",
                                             interrupts=self.pending, state=self.state()))
         action = self.current
@@ -496,6 +587,28 @@ class ApprovalEngine:
         return {"type": "edit", "amount": amount}
 
     def _edited_args(self, action: ReviewAction, value: Any) -> dict:
+        """The edited arguments as they will be sent, or :class:`_Refused` with the reason.
+
+        The checks, in order (each refusal names the argument):
+
+        1. a JSON object (a dict, or JSON text of one; at most 100 levels deep);
+        2. plain JSON (:func:`~helpers.widgets.text.json_problem`): what ``json.dumps(..., allow_nan=False)``
+           writes, so no ``NaN``/``Infinity``, no function, set, ``Decimal`` or other Python object.
+           A tool call's arguments are JSON on the wire, and the resume is saved by the checkpointer:
+           a value it cannot save fails *after* the tool ran, leaving the pause to be answered again;
+           the JSON text is what is sent (a tuple becomes a list);
+        3. the tool's argument schema (``tool.tool_call_schema``, what the model sees), validated
+           strictly as JSON (pydantic ``model_validate_json(strict=True)``): a number where it says
+           number (``true`` and ``"50"`` are not numbers), an integer where it says integer, every
+           required argument, the schema's own constraints (``Field(gt=0, le=500)``); an argument the
+           tool does not take is refused (the tool would ignore it silently), unless its schema allows
+           extra arguments. A JSON-schema tool (a dict schema) is checked for its required arguments only;
+        4. the refund amount rule, decided for this course: an argument named ``amount`` that the
+           schema types as a number is a refund amount and must pass
+           :func:`~helpers.widgets.amounts.parse_amount`, the rule of the plain-interrupt edit and of
+           ``helpers.domain.RefundService`` (above 0, whole cents), on top of any constraint the
+           schema states. Float noise (``0.1 + 0.2``) is sent as the cents value.
+        """
         if value is None or (isinstance(value, str) and not value.strip()):
             raise _Refused("An edit needs the new arguments: type them as a JSON object in the args field.")
         if isinstance(value, str):
@@ -508,18 +621,31 @@ class ApprovalEngine:
         if not isinstance(args, dict):
             raise _Refused("The edited arguments are not a JSON object: tool arguments are an object, "
                            "e.g. {\"order_id\": \"A1024\", \"amount\": 120.0}.")
+        problem = json_problem(args, "args")
+        if problem:
+            raise _Refused(f"The edited arguments are not plain JSON: {problem}. Tool arguments travel as JSON "
+                           "and the checkpointer must save them.")
+        text = json.dumps(args, ensure_ascii=False, allow_nan=False)
+        args = json.loads(text)  # exactly what is sent: the JSON a model could have written
         tool = self.tools.get(action.tool)
         if tool is None:
-            raise _Refused(f"The panel cannot find the tool {action.tool!r} in the graph's tools node, so it cannot "
-                           "check edited arguments against its schema; pass tools=[...] to the panel.")
+            raise _Refused(f"The panel cannot find the tool {_about(action.tool)!r} in the graph's tools node, so it "
+                           "cannot check edited arguments against its schema; pass tools=[...] to the panel.")
         try:
-            problems = _schema_problems(tool, args)
+            problems = _schema_problems(tool, args, text)
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # noqa: BLE001 - a schema whose validation itself fails
             problems = error_text(exc)
         if problems:
-            raise _Refused(f"The edited arguments do not fit {action.tool}'s schema ({problems}).")
+            raise _Refused(f"The edited arguments do not fit {_about(action.tool)}'s schema ({problems}).")
+        if "amount" in args and _is_number(_properties(tool).get("amount")):
+            try:
+                cents = parse_amount(args["amount"])
+            except AmountError as exc:
+                raise _Refused(f"The edited amount is not a refund amount: {exc}") from None
+            if cents != args["amount"]:
+                args["amount"] = cents
         return args
 
     def _check_one_per_order(self, action: ReviewAction, args: dict) -> None:
@@ -550,11 +676,7 @@ class ApprovalEngine:
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # noqa: BLE001 - the graph's error is shown, never raised from a click
-            self._read()
-            message = error_text(exc)
-            if self._problem is not None:
-                message += "\n" + self._problem[1]
-            result = PanelResult(decision, PanelOutcome.ERROR, message, sent=resume, interrupts=self.pending)
+            result = self._failed(decision, review, resume, error_text(exc))
         else:
             self._read()
             if self._problem is not None and self._problem[0] == PanelOutcome.UNAVAILABLE:
@@ -570,6 +692,31 @@ class ApprovalEngine:
                                      sent=resume, state=self.state())
         self.history.append(SentDecision(review.value, resume, result.outcome))
         return self._record(result)
+
+    def _failed(self, decision: Decision, review: Review, resume: Any, error: str) -> PanelResult:
+        """The result of a resume that raised, from the checkpoint as it is now.
+
+        When the same pause is still pending (and its node did not store the resume: not
+        ``poisoned``), the resume may have run the tool and then failed to save the checkpoint (a
+        checkpoint write error, a node that called ``exit()``): the outcome is ``unknown``, as for
+        "sent, reply lost", and the panel sends nothing more to that pause until :meth:`start_over`.
+        """
+        self._read()
+        still_pending = self.review is not None and self.review.interrupt.id == review.interrupt.id
+        if still_pending and self._problem is None:
+            self._unknown = (review.interrupt.id, self._unknown_message(error))
+            self._problem = (PanelOutcome.UNKNOWN, self._unknown[1])
+            return PanelResult(decision, PanelOutcome.UNKNOWN, self._unknown_message(error, just_sent=True),
+                               sent=resume, interrupts=self.pending, state=self.state())
+        if self._problem is not None:
+            after = self._problem[1]
+        elif self.review is not None:
+            after = "The run is paused at another interrupt now: the tool may have run; check the state."
+        elif self.state():
+            after = "The checkpoint shows the run finished: the tool may have run; check the state."
+        else:
+            after = "The checkpoint cannot say what happened: the tool may have run; check the state."
+        return PanelResult(decision, PanelOutcome.ERROR, f"{error}\n{after}", sent=resume, interrupts=self.pending)
 
     def _refuse(self, action: ActionName, message: str) -> PanelResult:
         return self._record(PanelResult(action, PanelOutcome.REFUSED, message + " Nothing was sent.",

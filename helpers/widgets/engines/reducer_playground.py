@@ -79,12 +79,13 @@ def _same_text(value: Any) -> str:
     """The text the verdict compares: key-sorted JSON, else what :func:`value_text` shows.
 
     ``true`` and ``1``, ``1`` and ``1.0``, ``0`` and ``false`` are equal in Python but shown
-    differently, so they must not "agree"; ``NaN`` and ``NaN`` are shown alike, so they do.
+    differently, so they must not "agree"; ``NaN`` and ``NaN`` are shown alike, so they do. The
+    whole text is compared (``limit=None``): two values that differ only after the shown part differ.
     """
     try:
         return json.dumps(value, sort_keys=True, ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):
-        return value_text(value)
+        return value_text(value, limit=None)
 
 
 @dataclass
@@ -152,7 +153,11 @@ class PlaygroundResult:
         return self.HEADLINES[self.outcome]
 
     def summary(self) -> str:
-        """Plain text: the reducer and outcome, then per order the key's value or the error."""
+        """Plain text: the reducer and outcome, then per order the key's value or the error.
+
+        Each value and error is cut after :data:`~helpers.widgets.text.MAX_SHOWN` characters
+        (:func:`~helpers.widgets.text.value_text`, :func:`~helpers.widgets.text.error_text`).
+        """
         lines = [f"{self.reducer}: {self.headline}"]
         if self.outcome == PlaygroundOutcome.INVALID_JSON:
             lines.append(f"  {self.message}")

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-from ..text import sendable
+from ..text import sendable, shorten
 
 __all__ = ["DECISIONS", "HITL_DESCRIPTION_PREFIX", "PLAIN_DECISIONS", "Decision", "Review", "ReviewAction", "ReviewKind", "read_review"]
 
@@ -55,8 +55,11 @@ class ReviewAction:
 
     @property
     def label(self) -> str:
-        """``"call 1: submit_refund_request"`` for a tool call, ``"the interrupt"`` for a payload."""
-        return f"call {self.position}: {self.tool}" if self.tool is not None else "the interrupt"
+        """``"call 1: submit_refund_request"`` for a tool call, ``"the interrupt"`` for a payload.
+
+        A tool name longer than 200 characters (a model can send any name) is cut.
+        """
+        return f"call {self.position}: {shorten(self.tool, 200)}" if self.tool is not None else "the interrupt"
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from ...display import ADDRESS_PATTERN
 from ..graphs import tool_node_graph
 from ..outcomes import TurnOutcome
-from ..text import JsonInputError, error_text, json_text, parse_json, sendable, shorten
+from ..text import JsonInputError, error_text, json_text, parse_json, sendable, shorten, value_text
 
 __all__ = ["HISTORY_LENGTH", "ModelTurn", "YouAreTheModelEngine"]
 
@@ -54,14 +54,17 @@ class ModelTurn:
     def summary(self) -> str:
         """Plain text: the tool call (or invalid call), then each ToolMessage with its status. Never raises.
 
-        A ToolMessage content longer than :data:`~helpers.widgets.text.MAX_SHOWN` characters is cut.
+        Every value in it is bounded (:mod:`helpers.widgets.text`): the typed arguments echoed in the
+        ``AIMessage.tool_calls`` / ``invalid_tool_calls`` line, each ToolMessage content and the error
+        are cut after :data:`~helpers.widgets.text.MAX_SHOWN` characters each.
         """
         lines = []
         if self.ai_message is not None:
             for call in self.ai_message.tool_calls:
                 lines.append(f"AIMessage.tool_calls: {call['name']}({json_text(call['args'])}) id={call['id']}")
             for call in self.ai_message.invalid_tool_calls:
-                lines.append(f"AIMessage.invalid_tool_calls: {call['name']} id={call['id']} args={call['args']!r}")
+                lines.append(f"AIMessage.invalid_tool_calls: {call['name']} id={call['id']} "
+                             f"args={value_text(call['args'], prefer_json=False)}")
         for message in self.tool_messages:
             content = message.content if isinstance(message.content, str) else json_text(message.content)
             lines.append(f"ToolMessage(tool_call_id={message.tool_call_id}, status={message.status}): "
@@ -69,9 +72,9 @@ class ModelTurn:
         if self.outcome == TurnOutcome.INVALID_JSON:
             lines.append("No tool ran: a reply with only invalid tool calls has nothing to execute.")
         elif self.outcome == TurnOutcome.TOOL_RAISED:
-            lines.append(f"The run stopped: {self.error}")
+            lines.append(f"The run stopped: {shorten(self.error)}")
         elif self.outcome == TurnOutcome.REFUSED:
-            lines.append(f"Not sent: {self.error}")
+            lines.append(f"Not sent: {shorten(self.error)}")
         # A tool returning an object: its str() holds a memory address, different in every run.
         return sendable(ADDRESS_PATTERN.sub("", "\n".join(lines)))
 
