@@ -37,9 +37,7 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import reprlib
-import stat
 import threading
 from collections import deque
 from dataclasses import asdict, dataclass, field
@@ -47,6 +45,8 @@ from datetime import date, datetime
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal, Mapping, get_args
+
+from .files import NotARegularFile, read_regular
 
 __all__ = [
     "AUDIT_EVENTS",
@@ -457,52 +457,20 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
-_FILE_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
-               (stat.S_ISSOCK, "a socket"))
-
-
-def _regular_file_text(path: Path, name: str) -> str:
-    """The UTF-8 text of ``path`` if it is a regular file (a symlink to one included).
-
-    A FIFO, a device or a socket is refused before it is opened for reading (opening a FIFO waits
-    for a writer; a device can be endless); the file is opened non-blocking and checked again, in
-    case it was swapped in between.
-
-    Raises:
-        DataFileError: not a regular file (folders are reported by the caller as ``IsADirectoryError``).
-        OSError, UnicodeDecodeError: reading failed (the caller turns them into a DataFileError).
-    """
-    def refuse(mode: int) -> None:
-        if stat.S_ISDIR(mode):
-            raise IsADirectoryError(name)
-        if not stat.S_ISREG(mode):
-            kind = next((what for test, what in _FILE_KINDS if test(mode)), "not a file")
-            raise DataFileError(f"data file {name} is not a regular file (it is {kind})")
-
-    refuse(os.stat(path).st_mode)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-    handle = os.open(path, flags)
-    try:
-        refuse(os.fstat(handle).st_mode)
-        with os.fdopen(handle, "rb", closefd=False) as stream:
-            raw = stream.read()
-    finally:
-        os.close(handle)
-    return raw.decode("utf-8")
-
-
 def _read_json(data_dir: Path, name: str) -> Any:
     """Parse ``data_dir/name``; every failure is a :class:`DataFileError` naming ``name`` only."""
     path = data_dir / name
     try:
-        text = _regular_file_text(path, name)
+        text = read_regular(path).decode("utf-8")
+    except NotARegularFile as exc:
+        if exc.kind == "a folder":
+            raise DataFileError(f"data file {name} is a folder, not a file") from None
+        raise DataFileError(f"data file {name} is not a regular file (it is {exc.kind})") from None
     except FileNotFoundError:
         where = "the data folder" if data_dir.is_dir() else "a data folder that does not exist"
         raise DataFileError(f"data file {name} is missing from {where}") from None
     except NotADirectoryError:
         raise DataFileError(f"data file {name} cannot be read: the data folder is a file, not a folder") from None
-    except IsADirectoryError:
-        raise DataFileError(f"data file {name} is a folder, not a file") from None
     except PermissionError:
         raise DataFileError(f"data file {name} cannot be read (permission denied)") from None
     except UnicodeDecodeError:

@@ -70,6 +70,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .exercises.registry import EXERCISES, notebook_key
+from .files import NotARegularFile, kind_of, read_regular
 from .workspace import NOTEBOOK_DIR, WORKSPACE_DIR, in_workspace, workspace_problem
 
 __all__ = [
@@ -264,14 +265,6 @@ class _Refused(Exception):
     (``"myproject is a folder"``). Nothing is read, moved or written then."""
 
 
-_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"),
-          (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
-
-
-def _kind(mode: int) -> str:
-    return next((kind for test, kind in _KINDS if test(mode)), "not a regular file")
-
-
 @dataclass(frozen=True)
 class _Place:
     """Where the progress is: ``file`` (a symlink's target), whether it ``exists``, and ``shown``
@@ -307,7 +300,7 @@ def _place(path: Path) -> _Place:
     except (OSError, ValueError) as exc:
         raise _Refused(f"{shown} cannot be checked ({getattr(exc, 'strerror', None) or type(exc).__name__})") from None
     if not stat.S_ISREG(mode):
-        raise _Refused(f"{shown} is {_kind(mode)}")
+        raise _Refused(f"{shown} is {kind_of(mode)}")
     return _Place(target, True, shown)
 
 
@@ -323,8 +316,8 @@ class _Content:
 
 
 def _content(place: _Place) -> _Content:
-    """Read and judge the file (see the module docstring). The file is opened non-blocking and
-    checked again after opening, so a FIFO swapped in meanwhile is refused, never waited on.
+    """Read and judge the file (see the module docstring); :func:`helpers.files.read_regular`
+    refuses a FIFO swapped in meanwhile, never waiting on it.
 
     Raises:
         _Refused: not a regular file after all, or written by a newer course version.
@@ -333,21 +326,12 @@ def _content(place: _Place) -> _Content:
     if not place.exists:
         return _Content(Progress())
     named = place.file.name == FILE_NAME
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
-    handle = os.open(place.file, flags)
     try:
-        mode = os.fstat(handle).st_mode
-        if not stat.S_ISREG(mode):
-            raise _Refused(f"{place.shown} is {_kind(mode)}")
-        chunks, size = [], 0
-        while size <= _MAX_BYTES and (chunk := os.read(handle, 1 << 20)):
-            chunks.append(chunk)
-            size += len(chunk)
-    finally:
-        os.close(handle)
-    if size > _MAX_BYTES:
+        raw = read_regular(place.file, limit=_MAX_BYTES)
+    except NotARegularFile as exc:
+        raise _Refused(f"{place.shown} is {exc.kind}") from None
+    if len(raw) > _MAX_BYTES:
         return _Content(Progress(), "it is larger than 32 MB", named)
-    raw = b"".join(chunks)
     if not raw.strip():
         return _Content(Progress())  # an empty file: nothing to lose
     try:
@@ -397,7 +381,7 @@ def _locked(path: Path) -> Iterator[None]:
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
-        raise _Refused(f"{lock_path.name} is {_kind(mode)}")
+        raise _Refused(f"{lock_path.name} is {kind_of(mode)}")
     with os.fdopen(fd, "r+b") as handle:
         if os.name == "nt":  # pragma: no cover - the course's CI runs on Linux
             import msvcrt

@@ -53,12 +53,13 @@ import hashlib
 import json
 import os
 import re
-import stat
 import sys
 import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from .files import NotARegularFile, read_regular, special_kind
 
 __all__ = [
     "COURSE_ROOT",
@@ -225,46 +226,18 @@ class _NotAFile(_Unreadable):
     """The path is a folder, a FIFO, a device or a socket (the message says which)."""
 
 
-_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"),
-          (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
-
-
-def _kind_of(mode: int) -> str:
-    return next((kind for test, kind in _KINDS if test(mode)), "not a regular file")
-
-
-def _is_special(path: Path) -> str | None:
-    """``"a folder"``, ``"a FIFO"``, ... when ``path`` exists and is not a regular file (a symlink is
-    followed), else ``None`` (a regular file, or nothing there)."""
-    try:
-        mode = os.stat(path).st_mode
-    except (OSError, ValueError):
-        return None
-    return None if stat.S_ISREG(mode) else _kind_of(mode)
-
-
 def _read_bytes(path: Path) -> bytes:
-    """The bytes of a regular file. A FIFO or device is refused before it is opened for reading, and
-    the file is opened non-blocking and checked again (it could be swapped in between).
+    """The bytes of a notebook or manifest file (:func:`helpers.files.read_regular`: a FIFO or a
+    device is never opened for reading).
 
     Raises:
         _NotAFile: ``path`` is a folder, a FIFO, a device or a socket.
         OSError: it cannot be read (missing, permission denied, ...).
     """
-    kind = _is_special(path)
-    if kind is not None:
-        raise _NotAFile(f"it is {kind}, not a notebook file")
-    handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     try:
-        mode = os.fstat(handle).st_mode
-        if not stat.S_ISREG(mode):
-            raise _NotAFile(f"it is {_kind_of(mode)}, not a notebook file")
-        chunks = []
-        while chunk := os.read(handle, 1 << 20):
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(handle)
+        return read_regular(path)
+    except NotARegularFile as exc:
+        raise _NotAFile(f"it is {exc.kind}, not a notebook file") from None
 
 
 def _read_sources(path: Path) -> list[tuple[str, str]]:
@@ -369,7 +342,7 @@ def _course_notebooks(course: Path) -> dict[str, Path]:
     """The course's notebook files by name (regular files named ``NN_name.ipynb``; folders and
     special files named like one are not notebooks)."""
     return {p.name: p for p in sorted(Path(course).glob("[0-9][0-9]_*.ipynb"))
-            if _COURSE_NAME.fullmatch(p.name) and _is_special(p) is None}
+            if _COURSE_NAME.fullmatch(p.name) and special_kind(p) is None}
 
 
 def _backup(workspace: Path, copy: Path) -> Path:
@@ -610,7 +583,7 @@ def reset(names: Sequence[str] | None, workspace: Path | None = None, course: Pa
     course = Path(course or NOTEBOOK_DIR)
     course_files = _course_notebooks(course)
     chosen = list(course_files) if names is None else resolve_names(names, course)
-    blocked = [(name, kind) for name in chosen if (kind := _is_special(workspace / name)) is not None]
+    blocked = [(name, kind) for name in chosen if (kind := special_kind(workspace / name)) is not None]
     if blocked:
         listed = ", ".join(f"{name} is {kind}" for name, kind in blocked)
         raise WorkspaceError(f"in the workspace {listed}, not a notebook file: rename or move it, then reset "
