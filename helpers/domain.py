@@ -39,11 +39,14 @@ import json
 import math
 import reprlib
 import threading
+from collections import deque
 from dataclasses import asdict, dataclass, field
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal, Mapping, get_args
+
+from .files import NotARegularFile, read_regular
 
 __all__ = [
     "AUDIT_EVENTS",
@@ -51,6 +54,7 @@ __all__ = [
     "AuditEntry",
     "AuditEvent",
     "DATA_DIR",
+    "DETAIL_TEXT_LIMIT",
     "DataFileError",
     "DomainError",
     "ERROR_CODES",
@@ -108,21 +112,26 @@ ORDER_STATUSES: tuple[OrderStatus, ...] = get_args(OrderStatus)
 
 # -- showing hostile values --------------------------------------------------------------
 
+#: The longest text a message or an error's ``details`` shows for one value (in characters): a
+#: longer string is cut to its first ``DETAIL_TEXT_LIMIT - 3`` characters followed by ``...``.
+DETAIL_TEXT_LIMIT = 60
+
 _REPR = reprlib.Repr()
-_REPR.maxstring = 60
-_REPR.maxother = 60
+_REPR.maxstring = DETAIL_TEXT_LIMIT
+_REPR.maxother = DETAIL_TEXT_LIMIT
 _REPR.maxlong = 40
 
 
 def _show(value: Any) -> str:
-    """A short, never-raising text for a value in a message (strings as-is, cut at 60 characters).
+    """A short, never-raising text for a value in a message (strings as-is, cut at
+    :data:`DETAIL_TEXT_LIMIT` characters).
 
     ``repr`` can raise (an int of more than 4300 digits, an object whose ``__repr__`` fails), so
     anything but a plain string goes through a bounded ``reprlib`` with a fallback.
     """
     if isinstance(value, str):
         text = str.__str__(value)
-        return text if len(text) <= 60 else text[:57] + "..."
+        return text if len(text) <= DETAIL_TEXT_LIMIT else text[: DETAIL_TEXT_LIMIT - 3] + "..."
     try:
         return _REPR.repr(value)
     except Exception:  # noqa: BLE001 - a message must never fail
@@ -149,6 +158,22 @@ class DataFileError(RuntimeError):
     """
 
 
+def _detail(value: Any) -> Any:
+    """A value as an error's ``details`` keep it: short and JSON-serialisable.
+
+    ``None``, booleans, finite floats and ints of at most 40 digits stay as they are; a string
+    longer than :data:`DETAIL_TEXT_LIMIT` is cut to that length (ending ``...``); anything else
+    (NaN, a list, an object, a huge int) becomes its short text (:func:`_show`).
+    """
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, float) and math.isfinite(value):
+        return value
+    if isinstance(value, int) and value.bit_length() < 128:
+        return int(value)
+    return _show(value)
+
+
 class DomainError(Exception):
     """A business refusal with a stable machine-readable ``code`` (one of :data:`ERROR_CODES`).
 
@@ -158,7 +183,9 @@ class DomainError(Exception):
         code: stable error code (class attribute), e.g. ``"permission_denied"``.
         retryable: True when retrying the same call later may succeed (transient).
         details: extra fields (order id, amounts, ...) for an error payload; JSON-serialisable
-            (a hostile value is kept as its short text, see ``_show``).
+            and short: a string longer than :data:`DETAIL_TEXT_LIMIT` (60) characters is kept as
+            its first 57 characters and ``...``, any other value that is not a plain number,
+            bool or ``None`` as its short text (see ``_detail``).
     """
 
     code: ClassVar[ErrorCode]
@@ -174,7 +201,7 @@ class DomainError(Exception):
         if not hasattr(type(self), "code"):
             raise TypeError("raise a DomainError subclass (it carries the code), not DomainError itself")
         super().__init__(message)
-        self.details = details
+        self.details = {name: _detail(value) for name, value in details.items()}
 
     def to_dict(self) -> dict[str, Any]:
         """``{"error": code, "message": str, **details}``: a payload for a ToolMessage."""
@@ -434,20 +461,24 @@ def _read_json(data_dir: Path, name: str) -> Any:
     """Parse ``data_dir/name``; every failure is a :class:`DataFileError` naming ``name`` only."""
     path = data_dir / name
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path).decode("utf-8")
+    except NotARegularFile as exc:
+        if exc.kind == "a folder":
+            raise DataFileError(f"data file {name} is a folder, not a file") from None
+        raise DataFileError(f"data file {name} is not a regular file (it is {exc.kind})") from None
     except FileNotFoundError:
         where = "the data folder" if data_dir.is_dir() else "a data folder that does not exist"
         raise DataFileError(f"data file {name} is missing from {where}") from None
     except NotADirectoryError:
         raise DataFileError(f"data file {name} cannot be read: the data folder is a file, not a folder") from None
-    except IsADirectoryError:
-        raise DataFileError(f"data file {name} is a folder, not a file") from None
     except PermissionError:
         raise DataFileError(f"data file {name} cannot be read (permission denied)") from None
     except UnicodeDecodeError:
         raise DataFileError(f"data file {name} is not UTF-8 text") from None
     except OSError as exc:
         raise DataFileError(f"data file {name} cannot be read ({exc.strerror or type(exc).__name__})") from None
+    except ValueError:  # os.stat: "embedded null byte" (OrderStore checks the folder; a caller may not)
+        raise DataFileError(f"data file {name} cannot be read: its path contains a NUL byte") from None
     try:
         return json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
@@ -458,6 +489,13 @@ def _read_json(data_dir: Path, name: str) -> Any:
         raise DataFileError(f"data file {name} is not valid JSON ({' '.join(str(exc).split())[:80]})") from None
 
 
+def _data_amount(value: Any) -> bool:
+    """True for an amount a data file may hold: a finite number >= 0 with at most two decimals
+    (the same rule as :func:`_cents`, with 0 allowed), never raising (an int too large for a
+    float is refused)."""
+    return value == 0 and not isinstance(value, bool) or _cents(value) is not None
+
+
 _FieldKind = Literal["id", "text", "bool", "days", "amount", "date", "date_or_null", "status"]
 
 
@@ -466,7 +504,7 @@ class _Shape:
 
     _WANT: ClassVar[dict[str, str]] = {
         "id": "a non-empty string", "text": "a string", "bool": "true or false", "days": "a whole number >= 0",
-        "amount": "a number >= 0", "date": "a date YYYY-MM-DD", "date_or_null": "a date YYYY-MM-DD or null",
+        "amount": "a number >= 0 with at most two decimals", "date": "a date YYYY-MM-DD", "date_or_null": "a date YYYY-MM-DD or null",
         "status": f"one of {', '.join(ORDER_STATUSES)}",
     }
 
@@ -497,8 +535,7 @@ class _Shape:
             "text": isinstance(value, str),
             "bool": isinstance(value, bool),
             "days": isinstance(value, int) and not isinstance(value, bool) and value >= 0,
-            "amount": isinstance(value, (int, float)) and not isinstance(value, bool)
-                      and math.isfinite(value) and value >= 0,
+            "amount": _data_amount(value),
             "status": value in ORDER_STATUSES,
         }.get(kind)
         if kind in ("date", "date_or_null"):
@@ -510,7 +547,7 @@ class _Shape:
                 self._bad(value, kind, where)
         if not ok:
             self._bad(value, kind, where)
-        return float(value) if kind == "amount" else value
+        return round(float(value), 2) if kind == "amount" else value
 
     def _bad(self, value: Any, kind: _FieldKind, where: str):
         raise self.fail(where, f"must be {self._WANT[kind]}, got {_kind(value)} ({_show(value)})")
@@ -589,14 +626,17 @@ class OrderStore:
             defaults to :data:`DATA_DIR`.
 
     Raises:
-        DataFileError: a file is missing, unreadable (a folder, not UTF-8), not JSON, or has a
-            field of the wrong type, a missing or unknown field, a repeated id, or an order that
-            names an unknown user or product type. The message names the file and the field,
-            never the folder's path.
+        DataFileError: a file is missing, unreadable (a folder, a FIFO or a device, not UTF-8),
+            not JSON, or has a field of the wrong type (an amount with more than two decimals
+            included), a missing or unknown field, a repeated id, or an order that names an
+            unknown user or product type; the folder's name holds a NUL byte. The message names
+            the file and the field, never the folder's path.
     """
 
     def __init__(self, data_dir: Path | str | None = None):
         folder = Path(data_dir) if data_dir is not None else DATA_DIR
+        if "\x00" in str(folder):
+            raise DataFileError("the data folder's name contains a NUL byte, so no data file can be read from it")
         self._users = _load_users(_read_json(folder, "users.json"))
         self.approval_threshold: float
         self.approval_threshold, self._policies = _load_policies(_read_json(folder, "refund_policies.json"))
@@ -661,7 +701,12 @@ class RefundService:
 
     Args:
         store: the :class:`OrderStore` (a fresh one from ``data/`` if omitted).
-        today: the date used for refund windows; defaults to ``store.as_of``.
+        today: the date used for refund windows (a ``datetime.date``, not a ``datetime``);
+            defaults to ``store.as_of``.
+
+    Raises:
+        TypeError: ``today`` is not a ``date`` (a ``datetime``, a string, ...); checked here, so
+            the mistake does not surface later as a raw error inside :meth:`quote`.
 
     ``submit`` creates a *request* (status ``submitted``); amounts above
     ``store.approval_threshold`` are marked ``needs_approval``. Thread-safe (``ToolNode`` runs
@@ -669,13 +714,16 @@ class RefundService:
     """
 
     def __init__(self, store: OrderStore | None = None, *, today: date | None = None):
+        if today is not None and (not isinstance(today, date) or isinstance(today, datetime)):
+            raise TypeError(f"RefundService(today=...) must be a datetime.date (not a datetime), got {_kind(today)} "
+                            f"({_show(today)})")
         self.store = store if store is not None else OrderStore()
-        self.today = today or self.store.as_of
+        self.today = today if today is not None else self.store.as_of
         self._requests: dict[str, RefundRequest] = {}
         self._by_key: dict[tuple[str, str], RefundRequest] = {}  # (user_id, idempotency key)
         self._lock = threading.RLock()
         self._audit: list[AuditEntry] = []
-        self._outages: list[bool] = []  # one entry per coming submit: after_commit?
+        self._outages: deque[list[Any]] = deque()  # [after_commit, how many submits] in order
         self.submit_attempts = 0
 
     # queries ----------------------------------------------------------------------------
@@ -727,14 +775,33 @@ class RefundService:
     def simulate_outage(self, times: int = 1, *, after_commit: bool = False) -> None:
         """Make the next ``times`` submits raise :class:`ServiceUnavailable`.
 
+        Calls add up, in order: ``simulate_outage(2)`` then ``simulate_outage(after_commit=True)``
+        makes two submits fail before the commit and the third after it.
+
         Args:
-            times: how many coming submits fail.
+            times: how many coming submits fail (a whole number >= 1; any size, it is a counter).
             after_commit: if True, the request *is* created before the error (the reply
                 was lost), which is the case an idempotency key exists for. The audit log
                 then shows ``refund_created`` followed by ``refund_reply_lost``.
+
+        Raises:
+            TypeError: ``times`` is not an int (a bool, 1.5, None, "2") or ``after_commit`` is not
+                a bool (``"yes"``, 1 and None would otherwise silently simulate nothing).
+            ValueError: ``times`` is 0 or negative.
         """
+        if isinstance(times, bool) or not isinstance(times, int):
+            raise TypeError(f"simulate_outage(times=...) must be a whole number >= 1, got {_kind(times)} "
+                            f"({_show(times)})")
+        if times < 1:
+            raise ValueError(f"simulate_outage(times=...) must be a whole number >= 1, got {_show(times)}")
+        if not isinstance(after_commit, bool):
+            raise TypeError(f"simulate_outage(after_commit=...) must be True or False, got {_kind(after_commit)} "
+                            f"({_show(after_commit)})")
         with self._lock:
-            self._outages.extend([after_commit] * times)
+            if self._outages and self._outages[-1][0] is after_commit:
+                self._outages[-1][1] += times
+            else:
+                self._outages.append([after_commit, times])
 
     def submit(
         self,
@@ -799,7 +866,7 @@ class RefundService:
                     )
                 self._log("refund_replayed", user_id, order_id, request_id=previous.request_id)
                 return previous
-            outage = self._outages.pop(0) if self._outages else None
+            outage = self._next_outage()
             if outage is False:
                 self._log("refund_failed", user_id, order_id, code=ServiceUnavailable.code)
                 raise ServiceUnavailable("refund service did not answer (nothing was created)", order_id=order_id)
@@ -813,6 +880,16 @@ class RefundService:
                           code=ServiceUnavailable.code)
                 raise ServiceUnavailable("refund service timed out after accepting the request", order_id=order_id)
             return request
+
+    def _next_outage(self) -> bool | None:
+        """Use up one scheduled outage: its ``after_commit``, or ``None`` when none is scheduled."""
+        if not self._outages:
+            return None
+        run = self._outages[0]
+        run[1] -= 1
+        if run[1] == 0:
+            self._outages.popleft()
+        return run[0]
 
     def _create(self, order_id: str, amount: float, user_id: str, key: str, reason: str) -> RefundRequest:
         quote = self.quote(order_id, user_id=user_id)

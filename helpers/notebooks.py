@@ -18,13 +18,21 @@ temporary file beside the target and moved over it only when every cell succeede
 line reports one line per notebook (``ok 01_x.ipynb`` or ``FAILED 01_x.ipynb: cell 7 ("..."): Type:
 message``, without ANSI codes or tracebacks), goes on with the next notebook after any failure
 (a missing file, a file that is not a notebook, a kernel that dies, a cell past its timeout, a cell
-that raises or does not compile) and exits with status 1 at the end if any notebook failed.
+that raises or does not compile, a folder the result cannot be written to) and exits with status 1
+at the end if any notebook failed.
+
+The kernel's own stdout and stderr (ipykernel 7.4 warns "Kernel is running over TCP without
+encryption" at every start, and logs a ZMQ traceback when it is stopped after a timeout) go to a
+temporary file, not to the terminal: the report stays one line per notebook. When the kernel dies
+or does not start, the last line it wrote there (e.g. ``ModuleNotFoundError: ...``) is added to
+the failure line, so a real error stays visible.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import contextlib
 import os
 import re
@@ -62,11 +70,16 @@ __all__ = [
 ]
 
 #: Why a notebook failed (the closed set the runner reports).
-FailureKind = Literal["missing", "not a notebook", "cell error", "timeout", "kernel died", "kernel error"]
+FailureKind = Literal["missing", "not a notebook", "cell error", "timeout", "kernel died", "kernel error",
+                      "not written"]
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 # IPython compiles each cell under a random file name ("3956648022.py"): keep the line, drop the name.
 _CELL_FILE = re.compile(r"\(\d+\.py, (line \d+)\)")
+
+
+# Lines the kernel writes to its stderr at every start: noise, never the reason for a failure.
+_KERNEL_NOISE = ("Kernel is running over TCP without encryption",)
 
 
 def _one_line(text: str, limit: int = 300) -> str:
@@ -154,6 +167,24 @@ class _Tracker:
             self.on_start(cell_index)
 
 
+def _last_kernel_line(log: Any) -> str:
+    """The last meaningful line the kernel wrote to its captured stdout/stderr ("" if none).
+
+    Reads at most the last 8 KB; skips the start-up warnings in :data:`_KERNEL_NOISE` and blank lines.
+    """
+    try:
+        log.flush()
+        size = log.seek(0, os.SEEK_END)
+        log.seek(max(0, size - 8192))
+        tail = log.read().decode("utf-8", "replace")
+    except (OSError, ValueError):
+        return ""
+    for line in reversed(tail.splitlines()):
+        if line.strip() and not any(noise in line for noise in _KERNEL_NOISE):
+            return _one_line(line, 160)
+    return ""
+
+
 def run_notebook(nb: nbformat.NotebookNode, *, path: Path, cwd: Path, timeout: int = DEFAULT_TIMEOUT,
                  env: Mapping[str, str] | None = None, allow_errors: bool = False,
                  on_cell_start: Callable[[NotebookClient, int], None] | None = None,
@@ -170,6 +201,9 @@ def run_notebook(nb: nbformat.NotebookNode, *, path: Path, cwd: Path, timeout: i
         on_cell_start: called as ``f(client, cell_index)`` before each code cell runs.
         on_cell_executed: called as ``f(client, cell_index)`` after each code cell, while the
             kernel is still running (the benchmark reads the kernel's memory there).
+
+    The kernel process's stdout and stderr go to a temporary file (see the module docstring);
+    its last line is added to a ``kernel died`` / ``kernel error`` reason.
 
     Raises:
         NotebookFailure: ``cell error`` (an unmarked cell raised or did not compile), ``timeout``
@@ -192,28 +226,50 @@ def run_notebook(nb: nbformat.NotebookNode, *, path: Path, cwd: Path, timeout: i
     if on_cell_executed is not None:
         client.on_cell_executed = lambda cell, cell_index, execute_reply: on_cell_executed(client, cell_index)
 
-    def failure(kind: FailureKind, reason: str) -> NotebookFailure:
+    def failure(kind: FailureKind, reason: str, kernel_log: Any = None) -> NotebookFailure:
         cell = tracker.index
         first = ""
         if cell is not None and cell < len(nb.cells):
             first = (nb.cells[cell].source.strip().splitlines() or [""])[0]
+        said = _last_kernel_line(kernel_log) if kernel_log is not None else ""
+        if said:
+            reason = f"{reason}; the kernel's last words: {said}"
         return NotebookFailure(path, kind, reason, cell=cell, first_line=first)
 
-    try:
-        client.execute(env=dict(env if env is not None else kernel_env()))
-    except CellExecutionError as exc:
-        reason = f"{exc.ename}: {exc.evalue}" if exc.evalue else exc.ename
-        raise failure("cell error", _one_line(reason)) from exc
-    except CellTimeoutError as exc:
-        raise failure("timeout", f"the cell ran longer than the timeout ({timeout} s)") from exc
-    except DeadKernelError as exc:
-        raise failure("kernel died", "the kernel died (it crashed, ran out of memory or was killed)") from exc
-    except (RuntimeError, OSError, asyncio.TimeoutError) as exc:
-        # jupyter_client raises RuntimeError("Kernel died before replying to kernel_info") and
-        # friends when the kernel does not start at all.
-        kind: FailureKind = "kernel died" if tracker.index is not None else "kernel error"
-        raise failure(kind, _one_line(f"{type(exc).__name__}: {exc}")) from exc
+    # jupyter_client 8 passes start_kernel()'s stdout/stderr on to the kernel's Popen.
+    with tempfile.TemporaryFile(prefix="kernel-", suffix=".log") as kernel_log:
+        try:
+            client.execute(env=dict(env if env is not None else kernel_env()), stdout=kernel_log, stderr=kernel_log)
+        except CellExecutionError as exc:
+            reason = f"{exc.ename}: {exc.evalue}" if exc.evalue else exc.ename
+            raise failure("cell error", _one_line(reason)) from exc
+        except CellTimeoutError as exc:
+            raise failure("timeout", f"the cell ran longer than the timeout ({timeout} s)") from exc
+        except DeadKernelError as exc:
+            raise failure("kernel died", "the kernel died (it crashed, ran out of memory or was killed)",
+                          kernel_log) from exc
+        except (RuntimeError, OSError, asyncio.TimeoutError) as exc:
+            # jupyter_client raises RuntimeError("Kernel died before replying to kernel_info") and
+            # friends when the kernel does not start at all.
+            kind: FailureKind = "kernel died" if tracker.index is not None else "kernel error"
+            raise failure(kind, _one_line(f"{type(exc).__name__}: {exc}"), kernel_log) from exc
+        finally:
+            _forget_kernel(client)
     return nb
+
+
+def _forget_kernel(client: NotebookClient) -> None:
+    """Make sure no kernel outlives ``client`` and no clean-up is left for interpreter exit.
+
+    nbclient 0.11 registers an ``atexit`` clean-up before starting the kernel and removes it only
+    when execution got past the start; after a kernel that did not start it stays registered and
+    prints an ``AssertionError`` traceback when the interpreter exits.
+    """
+    atexit.unregister(client._cleanup_kernel)
+    if client.km is not None:
+        with contextlib.suppress(Exception):
+            client._cleanup_kernel()
+        client.km = None
 
 
 def _coalesce_streams(outputs: list) -> list:
@@ -280,7 +336,9 @@ def execute_notebook(path: Path, *, timeout: int = DEFAULT_TIMEOUT, offline: boo
 
     Raises:
         NotebookFailure: the notebook is missing or unreadable, a cell failed, timed out or the
-            kernel died (see :func:`run_notebook`); nothing is written then.
+            kernel died (see :func:`run_notebook`); nothing is written then. ``not written``: it
+            ran, but the result could not be written (a read-only folder, a full disk); the
+            notebook on disk is unchanged.
     """
     path = Path(path).resolve()
     nb = read_notebook(path)
@@ -288,7 +346,13 @@ def execute_notebook(path: Path, *, timeout: int = DEFAULT_TIMEOUT, offline: boo
                  env=kernel_env(offline=offline, extra=env))
     _normalise(nb)
     nbformat.validate(nb)
-    _write_atomically(nb, Path(output) if output is not None else path)
+    target = Path(output) if output is not None else path
+    try:
+        _write_atomically(nb, target)
+    except OSError as exc:
+        where = "its folder" if target.parent == path.parent else f"the folder {target.parent.name}"
+        raise NotebookFailure(path, "not written", f"ran, but the result could not be written to {where} "
+                              f"({exc.strerror or type(exc).__name__}); the file is unchanged") from exc
     return nb
 
 
@@ -313,6 +377,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         except NotebookFailure as exc:
             failed += 1
             print(exc.line(), flush=True)
+        except Exception as exc:  # noqa: BLE001 - one line per notebook, and the next ones still run
+            failed += 1
+            print(f"FAILED {Path(path).name}: {_one_line(f'{type(exc).__name__}: {exc}')}", flush=True)
         else:
             print(f"ok {path.name} ({time.monotonic() - started:.1f} s)", flush=True)
     print(f"executed {len(paths) - failed} of {len(paths)} notebooks" + (f", {failed} FAILED" if failed else ""))

@@ -22,10 +22,31 @@ The file (JSON, UTF-8)::
 are never shown. Every record is a read-modify-write under an exclusive lock on a side file
 (``.progress.json.lock``; ``fcntl.flock``, or ``msvcrt.locking`` on Windows), written to a temporary
 file in the same folder and moved into place with ``os.replace``: two kernels recording at the same
-time lose nothing, and a reader never sees half a file. A file that cannot be read as progress
-(not JSON, binary junk, the wrong shape, a folder) is renamed ``.progress.json.corrupt-N`` with a
-one-line message on stderr, and a fresh file is started: never a crash, nothing lost silently.
-An I/O failure while recording (a read-only disk) is one line on stderr too.
+time lose nothing, and a reader never sees half a file.
+
+What the progress path may name, and what happens (never a crash, nothing lost):
+
+* **Nothing yet, or an empty file**: recording starts the file.
+* **A progress file** (a JSON object with no fields but ``format``, ``exercises`` and
+  ``self_checks``): read, and rewritten when recording.
+* **A damaged progress file**: a regular file that is clearly the course's, because its name is
+  ``.progress.json`` or its content has the progress file's layout (JSON of the wrong shape, or
+  text that starts like the file this module writes, cut short). Recording renames it
+  ``<name>.corrupt-N`` (the first free N) with one line on stderr and starts a fresh file holding
+  every record that could still be read.
+* **Anything else** is refused, with one line on stderr, and nothing is recorded, moved or
+  created (not even the lock file): a folder (``COURSE_PROGRESS_FILE=~/myproject``, ``.``, ``/``),
+  a device (``/dev/null``), a FIFO or socket (never opened for reading, so never a hang), a
+  symlink loop, a file of the learner's that is not JSON or JSON of another layout, a file larger
+  than 32 MB, a file written by a newer course version (``format`` above 1).
+* **A symlink** to a file is written through: the link stays and its target is updated (the lock
+  and any ``.corrupt-N`` copy sit beside the target). A dangling link whose target's folder exists
+  creates the target.
+
+Reading (:func:`load`, the table, ``make progress``) never moves, creates or locks anything: a file
+that cannot be read (in full) shows as ``progress file unreadable: <why>`` above the table of what
+could be read. An I/O failure while recording (a read-only disk) is one line on stderr too. The
+lines name files by their name, never by their folder's path.
 
 Self-check questions are known per notebook from the ``helpers.selfcheck.nbNN`` modules
 (:func:`course_questions`), plus any :func:`register_questions` calls; a notebook with no questions
@@ -38,6 +59,8 @@ import contextlib
 import importlib
 import json
 import os
+import re
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
@@ -47,7 +70,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .exercises.registry import EXERCISES, notebook_key
-from .workspace import NOTEBOOK_DIR, WORKSPACE_DIR, in_workspace
+from .files import NotARegularFile, kind_of, read_regular
+from .workspace import NOTEBOOK_DIR, WORKSPACE_DIR, in_workspace, workspace_problem
 
 __all__ = [
     "FILE_NAME",
@@ -72,6 +96,7 @@ __all__ = [
     "record_self_check",
     "recording_file",
     "register_questions",
+    "unreadable_line",
 ]
 
 #: The variable that names a progress file (tests; it also turns recording on anywhere).
@@ -84,6 +109,12 @@ QUESTION_MODULES: tuple[str, ...] = ()
 NOT_IN_WORKSPACE = ("Your progress shows here when you run this notebook in your workspace "
                     "(`make lab` opens it).")
 _FORMAT = 1
+#: The fields a progress file's top-level object may have.
+_FIELDS = frozenset({"format", "exercises", "self_checks"})
+#: A file larger than this is not read (no progress file comes near it: 200,000 records are ~20 MB).
+_MAX_BYTES = 32 * 1024 * 1024
+#: The start of a file this module wrote (``json.dump(..., sort_keys=True)``), even when cut short.
+_OUR_START = re.compile(r'\A\s*\{\s*"(?:exercises|format|self_checks)"\s*:')
 
 _questions: dict[str, tuple[str, ...]] = {}
 
@@ -112,10 +143,15 @@ class SelfCheckRecord:
 
 @dataclass
 class Progress:
-    """The whole file: ``exercises`` by id, ``self_checks`` by notebook key (``"03"``) and question id."""
+    """The whole file: ``exercises`` by id, ``self_checks`` by notebook key (``"03"``) and question id.
+
+    ``problem`` is ``""``, or why the file could not be read (in full) when it was loaded, e.g.
+    ``"myproject is a folder"``; the table shows it (it is never written to the file).
+    """
 
     exercises: dict[str, ExerciseRecord] = field(default_factory=dict)
     self_checks: dict[str, dict[str, SelfCheckRecord]] = field(default_factory=dict)
+    problem: str = field(default="", compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object written to the file."""
@@ -153,29 +189,51 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _parse(data: Any) -> Progress:
-    top = _object(data, "the file")
-    if top.get("format", _FORMAT) != _FORMAT:
-        raise _NotProgress(f"format {top.get('format')!r} is not {_FORMAT}")
-    progress = Progress()
-    for key, raw in _object(top.get("exercises", {}), "exercises").items():
-        item = _object(raw, f"exercise {key}")
-        progress.exercises[key] = ExerciseRecord(
-            solved=_bool(item.get("solved"), f"exercise {key} solved"),
-            last_passed=_bool(item.get("last_passed", item.get("solved")), f"exercise {key} last_passed"),
-            attempts=_count(item.get("attempts", 0), f"exercise {key} attempts"),
-            updated=_text(item.get("updated")),
-        )
-    for nb, raw in _object(top.get("self_checks", {}), "self_checks").items():
-        answers = progress.self_checks.setdefault(nb, {})
-        for question, raw_answer in _object(raw, f"self_checks {nb}").items():
-            item = _object(raw_answer, f"self-check {nb}/{question}")
-            answers[question] = SelfCheckRecord(
-                correct=_bool(item.get("correct"), f"self-check {nb}/{question} correct"),
-                attempts=_count(item.get("attempts", 0), f"self-check {nb}/{question} attempts"),
+def _key(text: str) -> str:
+    """A key from the file as a message shows it: at most 40 characters."""
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _parse(top: dict[str, Any]) -> tuple[Progress, list[str]]:
+    """The records of a progress file's top-level object that can be read, and what could not be
+    (``["exercise 01.1 solved is not true/false", ...]``; empty when everything was read)."""
+    progress, problems = Progress(), []
+
+    def each(value: Any, where: str) -> list[tuple[str, Any]]:
+        try:
+            return list(_object(value, where).items())
+        except _NotProgress as exc:
+            problems.append(str(exc))
+            return []
+
+    for key, raw in each(top.get("exercises", {}), "exercises"):
+        where = f"exercise {_key(key)}"
+        try:
+            item = _object(raw, where)
+            progress.exercises[key] = ExerciseRecord(
+                solved=_bool(item.get("solved"), f"{where} solved"),
+                last_passed=_bool(item.get("last_passed", item.get("solved")), f"{where} last_passed"),
+                attempts=_count(item.get("attempts", 0), f"{where} attempts"),
                 updated=_text(item.get("updated")),
             )
-    return progress
+        except _NotProgress as exc:
+            problems.append(str(exc))
+    for nb, raw in each(top.get("self_checks", {}), "self_checks"):
+        answers: dict[str, SelfCheckRecord] = {}
+        for question, raw_answer in each(raw, f"self_checks {_key(nb)}"):
+            where = f"self-check {_key(nb)}/{_key(question)}"
+            try:
+                item = _object(raw_answer, where)
+                answers[question] = SelfCheckRecord(
+                    correct=_bool(item.get("correct"), f"{where} correct"),
+                    attempts=_count(item.get("attempts", 0), f"{where} attempts"),
+                    updated=_text(item.get("updated")),
+                )
+            except _NotProgress as exc:
+                problems.append(str(exc))
+        if answers:
+            progress.self_checks[nb] = answers
+    return progress, problems
 
 
 # -- where the file is ------------------------------------------------------------------------
@@ -202,11 +260,129 @@ def _say(message: str) -> None:
         print(message, file=sys.stderr)
 
 
+class _Refused(Exception):
+    """The progress path names something that is not a progress file; the message says what
+    (``"myproject is a folder"``). Nothing is read, moved or written then."""
+
+
+@dataclass(frozen=True)
+class _Place:
+    """Where the progress is: ``file`` (a symlink's target), whether it ``exists``, and ``shown``
+    (the name messages use: the path's own name, never its folder)."""
+
+    file: Path
+    exists: bool
+    shown: str
+
+
+def _place(path: Path) -> _Place:
+    """Check what ``path`` names without opening it.
+
+    Raises:
+        _Refused: a folder, a device, a FIFO, a socket, a symlink loop, a symlink into a missing
+            folder, or a path that cannot be checked.
+    """
+    path = Path(os.path.abspath(path))  # "." and "" get a name: the folder's own
+    shown = path.name or str(path)
+    target = path
+    if os.path.islink(path):
+        target = Path(os.path.realpath(path))
+        if os.path.islink(target):  # realpath stops where a loop begins
+            raise _Refused(f"{shown} is a symlink loop")
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        if target != path and not target.parent.is_dir():
+            raise _Refused(f"{shown} is a symlink into a folder that does not exist") from None
+        return _Place(target, False, shown)
+    except NotADirectoryError:
+        raise _Refused(f"the path to {shown} goes through a file, not a folder") from None
+    except (OSError, ValueError) as exc:
+        raise _Refused(f"{shown} cannot be checked ({getattr(exc, 'strerror', None) or type(exc).__name__})") from None
+    if not stat.S_ISREG(mode):
+        raise _Refused(f"{shown} is {kind_of(mode)}")
+    return _Place(target, True, shown)
+
+
+@dataclass
+class _Content:
+    """What a progress file holds: the readable ``progress``, ``damage`` (why it could not be read
+    in full; ``""`` when it could) and whether it is clearly the course's (``ours``), so that
+    recording may set it aside."""
+
+    progress: Progress
+    damage: str = ""
+    ours: bool = True
+
+
+def _content(place: _Place) -> _Content:
+    """Read and judge the file (see the module docstring); :func:`helpers.files.read_regular`
+    refuses a FIFO swapped in meanwhile, never waiting on it.
+
+    Raises:
+        _Refused: not a regular file after all, or written by a newer course version.
+        OSError: it cannot be read (permission denied, ...).
+    """
+    if not place.exists:
+        return _Content(Progress())
+    named = place.file.name == FILE_NAME
+    try:
+        raw = read_regular(place.file, limit=_MAX_BYTES)
+    except NotARegularFile as exc:
+        raise _Refused(f"{place.shown} is {exc.kind}") from None
+    if len(raw) > _MAX_BYTES:
+        return _Content(Progress(), "it is larger than 32 MB", named)
+    if not raw.strip():
+        return _Content(Progress())  # an empty file: nothing to lose
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return _Content(Progress(), "it is not text", named)
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        return _Content(Progress(), "it is nested too deeply", named)
+    except ValueError:
+        return _Content(Progress(), "it is not JSON", named or bool(_OUR_START.match(text)))
+    if not isinstance(data, dict):
+        return _Content(Progress(), "it is JSON but not an object", named)
+    unknown = sorted(set(data) - _FIELDS, key=str)
+    if unknown:
+        return _Content(Progress(), f"it has a field a progress file does not have ({_key(unknown[0])!r})", named)
+    version = data.get("format", _FORMAT)
+    if isinstance(version, int) and not isinstance(version, bool) and version > _FORMAT:
+        raise _Refused(f"{place.shown} was written by a newer version of the course (format {version}); "
+                       "update the course (git pull)")
+    progress, problems = _parse(data)
+    if version != _FORMAT:
+        problems.insert(0, "its format is not a number")
+    if not problems:
+        return _Content(progress)
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return _Content(progress, problems[0] + more, True)
+
+
+def _hint() -> str:
+    if os.environ.get(PROGRESS_FILE_ENV):
+        return f"point {PROGRESS_FILE_ENV} at a file of its own, or unset it"
+    return f"rename or remove it, so that {FILE_NAME} can be written there"
+
+
 @contextlib.contextmanager
 def _locked(path: Path) -> Iterator[None]:
-    """An exclusive lock on ``<path>.lock`` for the duration of the block (blocks until free)."""
+    """An exclusive lock on ``<path>.lock`` for the duration of the block (blocks until free).
+
+    Raises:
+        _Refused: the lock's place holds something that is not a regular file.
+    """
     lock_path = path.with_name(path.name + ".lock")
-    with open(lock_path, "a+b") as handle:
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(lock_path, flags, 0o644)
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise _Refused(f"{lock_path.name} is {kind_of(mode)}")
+    with os.fdopen(fd, "r+b") as handle:
         if os.name == "nt":  # pragma: no cover - the course's CI runs on Linux
             import msvcrt
 
@@ -232,43 +408,28 @@ def _locked(path: Path) -> Iterator[None]:
                 fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
-def _set_aside(path: Path, why: str) -> None:
-    """Rename an unreadable progress file to ``<name>.corrupt-N`` (the first free N) and say so."""
+def _set_aside(path: Path) -> Path:
+    """Rename a damaged progress file to ``<name>.corrupt-N`` (the first free N) and return the new
+    path. Called under the lock, only for a regular file that is clearly the course's. Raises OSError."""
     number = 1
-    while path.with_name(f"{path.name}.corrupt-{number}").exists():
+    while os.path.lexists(path.with_name(f"{path.name}.corrupt-{number}")):
         number += 1
     kept = path.with_name(f"{path.name}.corrupt-{number}")
-    try:
-        os.replace(path, kept)
-    except OSError as exc:
-        _say(f"progress: {path.name} could not be read ({why}) nor moved aside ({exc.strerror}); it is ignored")
-        return
-    _say(f"progress: {path.name} could not be read ({why}); kept it as {kept.name} and started a fresh one")
+    os.replace(path, kept)
+    return kept
 
 
-def _read(path: Path) -> Progress:
-    """The progress in ``path`` (empty if there is none); an unreadable file is set aside."""
-    if not path.exists() and not path.is_symlink():
-        return Progress()
+def _read(place: _Place) -> Progress:
+    """The progress at ``place`` for reading: never moves anything; a problem goes into ``problem``."""
     try:
-        if path.is_dir():
-            raise _NotProgress("it is a folder")
-        raw = path.read_bytes()
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise _NotProgress("it is not text") from None
-        try:
-            data = json.loads(text)
-        except (ValueError, RecursionError):
-            raise _NotProgress("it is not JSON") from None
-        return _parse(data)
-    except _NotProgress as exc:
-        _set_aside(path, str(exc))
-        return Progress()
+        content = _content(place)
+    except _Refused as exc:
+        return Progress(problem=str(exc))
     except OSError as exc:
-        _say(f"progress: {path.name} could not be read ({exc.strerror or type(exc).__name__}); showing no progress")
-        return Progress()
+        return Progress(problem=f"{place.shown} cannot be read ({exc.strerror or type(exc).__name__})")
+    if content.damage:
+        content.progress.problem = f"{place.shown}: {content.damage}"
+    return content.progress
 
 
 def _write(path: Path, progress: Progress) -> None:
@@ -292,18 +453,37 @@ def _now() -> str:
 
 
 def _update(change: Any) -> None:
-    """Apply ``change(progress)`` to the recording file under the lock; no-op when nothing is recorded."""
+    """Apply ``change(progress)`` to the recording file under the lock; no-op when nothing is
+    recorded. Never raises for a problem with the file: one line on stderr instead."""
     path = recording_file()
     if path is None:
         return
+    shown = Path(os.path.abspath(path)).name or str(path)
+
+    def judged() -> tuple[_Place, _Content]:
+        place = _place(path)
+        content = _content(place)
+        if content.damage and not content.ours:
+            raise _Refused(f"{place.shown} is not a progress file ({content.damage}); it was left as it is")
+        return place, content
+
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with _locked(path):
-            progress = _read(path)
-            change(progress)
-            _write(path, progress)
+        place, _ = judged()  # before the lock too: a refused path gets no lock file beside it
+        place.file.parent.mkdir(parents=True, exist_ok=True)
+        with _locked(place.file):
+            place, content = judged()
+            if content.damage:
+                kept = _set_aside(place.file)
+                count = len(content.progress.exercises) + sum(map(len, content.progress.self_checks.values()))
+                salvaged = f" with the {count} record{'s' if count != 1 else ''} that could be read" if count else ""
+                _say(f"progress: {place.shown} could not be read ({content.damage}); kept it as {kept.name} "
+                     f"and started a fresh one{salvaged}")
+            change(content.progress)
+            _write(place.file, content.progress)
+    except _Refused as exc:
+        _say(f"progress: not recorded: {exc}; nothing was changed ({_hint()})")
     except OSError as exc:
-        _say(f"progress: could not record in {path.name} ({exc.strerror or type(exc).__name__}); "
+        _say(f"progress: could not record in {shown} ({exc.strerror or type(exc).__name__}); "
              "your answer's feedback above is unaffected")
 
 
@@ -372,17 +552,16 @@ def register_questions(notebook: str, question_ids: Sequence[str]) -> None:
 def load(path: Path | str | None = None) -> Progress:
     """The recorded progress (from :func:`progress_file` unless ``path`` is given); never raises.
 
-    An unreadable file is set aside as ``.corrupt-N`` (under the lock) and an empty
-    :class:`Progress` returned.
+    Only reads: nothing is moved, created or locked (writes are atomic renames, so no lock is
+    needed to read a whole file). When the file cannot be read in full, what could be read is
+    returned with :attr:`Progress.problem` saying why (e.g. ``"myproject is a folder"``).
     """
     target = Path(path) if path is not None else progress_file()
-    if not target.exists() and not target.is_symlink():
-        return Progress()
     try:
-        with _locked(target):
-            return _read(target)
-    except OSError:
-        return _read(target)
+        place = _place(target)
+    except _Refused as exc:
+        return Progress(problem=str(exc))
+    return _read(place)
 
 
 SolvedState = Literal["yes", "no", "-"]
@@ -517,7 +696,17 @@ def progress_table(progress: Progress | None = None, *,
     lines.insert(1, "  ".join("-" * width for width in widths))
     step = next_step(progress, questions=questions)
     lines += ["", step.text() if step else "Everything is solved. Well done!"]
+    if progress.problem:
+        lines[:0] = [unreadable_line(progress), ""]
     return "\n".join(lines)
+
+
+def unreadable_line(progress: Progress) -> str:
+    """``progress file unreadable: <why>; the table shows what could be read`` (``""`` when the
+    file was read in full). The table functions put it above the table."""
+    if not progress.problem:
+        return ""
+    return f"progress file unreadable: {progress.problem}; the table shows what could be read"
 
 
 def _cell(text: str) -> str:
@@ -533,6 +722,8 @@ def progress_markdown(progress: Progress | None = None, *,
         lines.append("| " + " | ".join(_cell(c) for c in (r.notebook, r.exercise, r.solved, r.self_check)) + " |")
     step = next_step(progress, questions=questions)
     lines += ["", f"**{_cell(step.text())}**" if step else "**Everything is solved. Well done!**"]
+    if progress.problem:
+        lines[:0] = [_cell(unreadable_line(progress)), ""]
     return "\n".join(lines)
 
 
@@ -571,9 +762,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     for module in QUESTION_MODULES:
         with contextlib.suppress(ImportError):
             importlib.import_module(module)
-    path = progress_file()
-    text = progress_markdown() if "--markdown" in args else progress_table()
-    print(f"Progress from {path.name} in {'the workspace' if path.parent == WORKSPACE_DIR else path.parent.name}:\n")
+    path = Path(os.path.abspath(progress_file()))
+    if not os.environ.get(PROGRESS_FILE_ENV):
+        problem = workspace_problem()
+        if problem is not None:
+            print(f"error: the workspace ({WORKSPACE_DIR}) cannot be used: {problem}; unset COURSE_WORKSPACE or "
+                  "point it at a folder of its own", file=sys.stderr)
+            return 1
+    progress = load(path)
+    text = progress_markdown(progress) if "--markdown" in args else progress_table(progress)
+    where = "the workspace" if path.parent == WORKSPACE_DIR else (path.parent.name or str(path.parent))
+    print(f"Progress from {path.name or str(path)} in {where}:\n")
     print(text)
     return 0
 

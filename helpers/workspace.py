@@ -30,9 +30,19 @@ The rules:
 * **A damaged manifest loses nothing.** ``sync`` keeps it as ``.course-manifest.json.damaged`` and
   rebuilds the record from the notebooks: a copy equal to the course version counts as not edited,
   any other as the learner's (kept). ``status`` only reports it.
+* **Only files are notebooks.** A folder, a FIFO or a device named like a notebook is never opened
+  for reading (a FIFO would wait for ever) and never moved: ``status`` and ``sync`` report it,
+  ``reset`` refuses it (changing nothing) until the learner renames it.
+* **The workspace is a folder of its own.** It may not be the course's ``notebooks/`` (or a folder
+  inside it), nor the repository root or any folder that contains ``notebooks/``, nor a folder inside
+  the repository other than the git-ignored ``workspace/``: :func:`workspace_problem` says why, the
+  command line refuses such a ``COURSE_WORKSPACE`` and :func:`in_workspace` is false there, so the
+  course's own notebooks never record progress and their committed outputs never change.
 
 All writes are atomic (a temporary file beside the target, then a rename), so an interrupted sync
-leaves either the old or the new file, never half of one.
+leaves either the old or the new file, never half of one. The command line answers every failure
+(a read-only workspace, a full disk, a manifest nested 100,000 deep, a name with 5,000 digits) with
+one ``error: ...`` line on stderr and exit status 1, never a traceback.
 """
 
 from __future__ import annotations
@@ -48,6 +58,8 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from .files import NotARegularFile, read_regular, special_kind
 
 __all__ = [
     "COURSE_ROOT",
@@ -65,6 +77,7 @@ __all__ = [
     "sources_hash",
     "status",
     "sync",
+    "workspace_problem",
 ]
 
 #: The repository root (the folder holding ``notebooks/``, ``helpers/`` and ``data/``).
@@ -79,12 +92,71 @@ MANIFEST_NAME = ".course-manifest.json"
 REPLACED_DIR = ".replaced"
 _MANIFEST_FORMAT = 1
 _COURSE_NAME = re.compile(r"\d\d_[\w-]+\.ipynb")
+#: The workspace's default place: the only folder inside the repository a workspace may be in.
+_DEFAULT_WORKSPACE = COURSE_ROOT / "workspace"
+#: At most this many characters of a request are repeated in an error message.
+_SHOWN = 60
+
+
+def _within(path: Path, folder: Path) -> bool:
+    """``path`` is ``folder`` or inside it (both resolved)."""
+    return path == folder or folder in path.parents
+
+
+def workspace_problem(folder: Path | str | None = None, course: Path | str | None = None) -> str | None:
+    """Why ``folder`` cannot be the learner's workspace, or ``None`` when it can.
+
+    Args:
+        folder: the candidate (default :data:`WORKSPACE_DIR`).
+        course: the course's notebooks folder it must stay apart from (default :data:`NOTEBOOK_DIR`;
+            the course's own ``notebooks/`` is always checked too).
+
+    Returns:
+        ``None``, or a phrase such as ``"it is the course's own notebooks folder"``: the folder is (or
+        is inside) a course notebooks folder, contains one (the repository root, ``/``), is inside
+        the repository but not in its git-ignored ``workspace/``, or is a file.
+    """
+    try:
+        here = Path(folder if folder is not None else WORKSPACE_DIR).resolve()
+        courses = {NOTEBOOK_DIR.resolve(), Path(course if course is not None else NOTEBOOK_DIR).resolve()}
+    except (OSError, ValueError, RuntimeError) as exc:  # a NUL byte, a symlink loop, a deleted cwd
+        return f"its path cannot be used ({type(exc).__name__})"
+    for notebooks in sorted(courses):
+        if here == notebooks:
+            return "it is the course's own notebooks folder"
+        if notebooks in here.parents:
+            return "it is inside the course's own notebooks folder"
+        if here in notebooks.parents:
+            return "it contains the course's own notebooks folder (the repository root or a folder above it)"
+    if _within(here, COURSE_ROOT) and not _within(here, _DEFAULT_WORKSPACE):
+        return "it is inside the course's repository but not in its git-ignored workspace/ folder"
+    if here.exists() and not here.is_dir():
+        return "it is a file, not a folder"
+    return None
 
 
 def in_workspace(cwd: Path | str | None = None) -> bool:
-    """True when ``cwd`` (default: the current directory, a kernel's notebook folder) is inside the workspace."""
-    here = Path(cwd if cwd is not None else os.getcwd()).resolve()
-    return here == WORKSPACE_DIR or WORKSPACE_DIR in here.parents
+    """True when ``cwd`` (default: the current directory, a kernel's notebook folder) is inside the workspace.
+
+    Always false when the workspace location is not allowed (:func:`workspace_problem`: e.g.
+    ``COURSE_WORKSPACE`` names the course's ``notebooks/`` or the repository root), for a folder in
+    the course's own ``notebooks/``, and when the current directory cannot be found. Never raises.
+    """
+    if workspace_problem() is not None:
+        return False
+    try:
+        here = Path(cwd if cwd is not None else os.getcwd()).resolve()
+    except (OSError, ValueError, RuntimeError):
+        return False
+    if _within(here, NOTEBOOK_DIR.resolve()):
+        return False
+    return _within(here, WORKSPACE_DIR)
+
+
+def _shown(request: object) -> str:
+    """``repr`` of a request's text, cut to :data:`_SHOWN` characters (a name of 5,000 digits stays short)."""
+    text = str(request)
+    return repr(text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "...")
 
 
 class WorkspaceError(Exception):
@@ -101,6 +173,7 @@ class NotebookState(enum.Enum):
     EDITED = "edited by you"
     UNRECORDED = "yours (differs from the course version; not in the manifest)"
     UNREADABLE = "not a readable notebook"
+    NOT_A_FILE = "not a notebook file"
     RETIRED = "no longer in the course"
 
 
@@ -121,6 +194,7 @@ _SYNC_ACTION = {
     NotebookState.EDITED: Action.KEEP,
     NotebookState.UNRECORDED: Action.KEEP,
     NotebookState.UNREADABLE: Action.KEEP,
+    NotebookState.NOT_A_FILE: Action.KEEP,
     NotebookState.RETIRED: Action.KEEP,
 }
 
@@ -148,19 +222,48 @@ class _Unreadable(Exception):
     pass
 
 
-def _read_sources(path: Path) -> list[tuple[str, str]]:
-    """``[(cell_type, source), ...]`` of a notebook file (plain JSON; nbformat 4 layout)."""
+class _NotAFile(_Unreadable):
+    """The path is a folder, a FIFO, a device or a socket (the message says which)."""
+
+
+def _read_bytes(path: Path) -> bytes:
+    """The bytes of a notebook or manifest file (:func:`helpers.files.read_regular`: a FIFO or a
+    device is never opened for reading).
+
+    Raises:
+        _NotAFile: ``path`` is a folder, a FIFO, a device or a socket.
+        OSError: it cannot be read (missing, permission denied, ...).
+    """
     try:
-        nb = json.loads(Path(path).read_text(encoding="utf-8"))
+        return read_regular(path)
+    except NotARegularFile as exc:
+        raise _NotAFile(f"it is {exc.kind}, not a notebook file") from None
+
+
+def _read_sources(path: Path) -> list[tuple[str, str]]:
+    """``[(cell_type, source), ...]`` of a notebook file (plain JSON; nbformat 4 layout).
+
+    Raises:
+        _NotAFile: a folder, FIFO, device or socket; _Unreadable: anything else that is not a
+        notebook (not UTF-8, not JSON, nested too deeply, a cell whose source is not text, ...).
+    """
+    try:
+        nb = json.loads(_read_bytes(Path(path)).decode("utf-8"))
+    except RecursionError:
+        raise _Unreadable("JSON nested too deeply") from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise _Unreadable(f"{type(exc).__name__}: {exc}"[:160]) from exc
     cells = nb.get("cells") if isinstance(nb, dict) else None
     if not isinstance(cells, list) or not all(isinstance(c, dict) and "cell_type" in c for c in cells):
         raise _Unreadable("JSON without a list of cells")
     sources = []
-    for cell in cells:
-        source = cell.get("source", "")
-        sources.append((str(cell["cell_type"]), "".join(source) if isinstance(source, list) else str(source)))
+    for number, cell in enumerate(cells):
+        source, kind = cell.get("source", ""), cell["cell_type"]
+        if isinstance(source, list) and all(isinstance(line, str) for line in source):
+            source = "".join(source)
+        if not isinstance(source, str) or not isinstance(kind, str):
+            raise _Unreadable(f"cell {number}'s {'source' if not isinstance(source, str) else 'type'} is not text")
+        sources.append((kind, source))
     return sources
 
 
@@ -200,23 +303,46 @@ def _file_mode(target: Path) -> int:
         return 0o666 & ~mask
 
 
-def _write_atomically(target: Path, data: bytes) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    mode = _file_mode(target)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+def _stage(target: Path, data: bytes) -> str:
+    """Write ``data`` to a new temporary file beside ``target`` (with ``target``'s mode) and return
+    its path; nothing else is changed. Raises OSError (a read-only folder, a full disk)."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        mode = _file_mode(target)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:  # name the file being written, not the random temporary one
+        raise OSError(exc.errno, exc.strerror, str(target)) from exc
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.chmod(tmp, mode)  # mkstemp makes 0o600
+    except BaseException as exc:
+        _discard(tmp)
+        if isinstance(exc, OSError):
+            raise OSError(exc.errno, exc.strerror, str(target)) from exc
+        raise
+    return tmp
+
+
+def _discard(tmp: str) -> None:
+    if os.path.lexists(tmp):
+        os.unlink(tmp)
+
+
+def _write_atomically(target: Path, data: bytes) -> None:
+    tmp = _stage(target, data)
+    try:
         os.replace(tmp, target)
     except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        _discard(tmp)
         raise
 
 
 def _course_notebooks(course: Path) -> dict[str, Path]:
-    return {p.name: p for p in sorted(Path(course).glob("[0-9][0-9]_*.ipynb")) if _COURSE_NAME.fullmatch(p.name)}
+    """The course's notebook files by name (regular files named ``NN_name.ipynb``; folders and
+    special files named like one are not notebooks)."""
+    return {p.name: p for p in sorted(Path(course).glob("[0-9][0-9]_*.ipynb"))
+            if _COURSE_NAME.fullmatch(p.name) and special_kind(p) is None}
 
 
 def _backup(workspace: Path, copy: Path) -> Path:
@@ -243,10 +369,10 @@ class _Manifest:
     @classmethod
     def load(cls, workspace: Path) -> _Manifest:
         path = workspace / MANIFEST_NAME
-        if not path.exists():
+        if not path.exists() and not path.is_symlink():
             return cls(path, {})
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(_read_bytes(path).decode("utf-8"))
             entries = data["notebooks"]
             if data.get("format") != _MANIFEST_FORMAT or not isinstance(entries, dict):
                 raise ValueError(f"unknown layout (format {data.get('format')!r})")
@@ -256,7 +382,9 @@ class _Manifest:
                 if not isinstance(digest, str) or not re.fullmatch(r"[0-9a-f]{64}", digest):
                     raise ValueError(f"the entry for {name!r} has no sources_sha256")
                 notebooks[str(name)] = digest
-        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        except RecursionError:
+            return cls(path, {}, damage="RecursionError: JSON nested too deeply")
+        except (_Unreadable, OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as exc:
             reason = f"{type(exc).__name__}: {exc}"[:160]
             return cls(path, {}, damage=reason)
         return cls(path, notebooks)
@@ -279,6 +407,8 @@ def _classify(name: str, course_file: Path | None, copy: Path, recorded: str | N
         return Entry(name, NotebookState.NEW if recorded is None else NotebookState.MISSING)
     try:
         copy_hash = _digest(_read_sources(copy))
+    except _NotAFile as exc:
+        return Entry(name, NotebookState.NOT_A_FILE, reason=str(exc))
     except _Unreadable as exc:
         return Entry(name, NotebookState.UNREADABLE, reason=str(exc))
     changed = recorded is not None and recorded != course_hash
@@ -308,10 +438,23 @@ def status(workspace: Path | None = None, course: Path | None = None) -> tuple[l
     Returns:
         ``(entries, damage)``: one :class:`Entry` per notebook, and why the manifest could not be
         read (``None`` when it was fine or absent).
+
+    Raises:
+        WorkspaceError: the folder cannot be a workspace (:func:`workspace_problem`).
     """
-    workspace = Path(workspace or WORKSPACE_DIR)
+    workspace = _checked(workspace, course)
     manifest = _Manifest.load(workspace)
     return _entries(workspace, Path(course or NOTEBOOK_DIR), manifest), manifest.damage
+
+
+def _checked(workspace: Path | str | None, course: Path | str | None) -> Path:
+    """``workspace`` (default :data:`WORKSPACE_DIR`) if it may be a workspace, else WorkspaceError."""
+    folder = Path(workspace or WORKSPACE_DIR)
+    problem = workspace_problem(folder, course)
+    if problem is not None:
+        raise WorkspaceError(f"{folder} cannot be the workspace: {problem}. Use a folder of its own "
+                             "(unset COURSE_WORKSPACE to use the course's workspace/ folder)")
+    return folder
 
 
 def _advice(entry: Entry) -> str:
@@ -323,6 +466,8 @@ def _advice(entry: Entry) -> str:
         return f"`make reset NB={number}` replaces it with the course version (your copy is kept in {REPLACED_DIR}/)"
     if entry.state is NotebookState.UNREADABLE:
         return f"{entry.reason}; `make reset NB={number}` replaces it (the file is kept in {REPLACED_DIR}/)"
+    if entry.state is NotebookState.NOT_A_FILE:
+        return f"{entry.reason}; rename or move it, then `make reset NB={number}` copies the course version"
     if entry.state is NotebookState.RETIRED:
         return "kept; it is yours now"
     return ""
@@ -361,15 +506,20 @@ def sync(workspace: Path | None = None, course: Path | None = None) -> list[str]
 
     Returns:
         report lines, one per notebook (and one about a damaged manifest, if any).
+
+    Raises:
+        WorkspaceError: the folder cannot be a workspace (:func:`workspace_problem`).
+        OSError: a file could not be written (a read-only workspace, a full disk); every file is
+            written atomically, so what was done before stays and nothing is half-written.
     """
-    workspace = Path(workspace or WORKSPACE_DIR)
+    workspace = _checked(workspace, course)
     course = Path(course or NOTEBOOK_DIR)
     manifest, lines = _open_manifest(workspace, course)
     course_files = _course_notebooks(course)
     for entry in _entries(workspace, course, manifest):
         copy = workspace / entry.name
         if entry.action in (Action.COPY, Action.UPDATE):
-            _write_atomically(copy, course_files[entry.name].read_bytes())
+            _write_atomically(copy, _read_bytes(course_files[entry.name]))
             manifest.notebooks[entry.name] = sources_hash(course_files[entry.name])
             verb = {NotebookState.NEW: "copied (new)", NotebookState.MISSING: "copied again (it was missing)",
                     NotebookState.OUTDATED: "updated to the new course version (you had not edited it)"}[entry.state]
@@ -394,14 +544,18 @@ def resolve_names(requests: Iterable[str], course: Path | None = None) -> list[s
     available = sorted(_course_notebooks(Path(course or NOTEBOOK_DIR)))
     names = []
     for request in requests:
-        stem = Path(str(request)).name.removesuffix(".ipynb")
-        if stem.isdigit():
-            matches = [n for n in available if n.startswith(f"{int(stem):02d}_")]
+        try:
+            stem = Path(str(request)).name.removesuffix(".ipynb")
+        except (TypeError, ValueError):
+            stem = ""
+        if stem.isascii() and stem.isdigit():
+            number = stem.lstrip("0") or "0"  # compared as text: int() refuses 5,000 digits
+            matches = [n for n in available if (n[:2].lstrip("0") or "0") == number]
         else:
             matches = [n for n in available if n == f"{stem}.ipynb"] or [n for n in available if n.startswith(stem)]
         if len(matches) != 1:
             problem = "matches no course notebook" if not matches else f"matches {len(matches)} notebooks"
-            raise WorkspaceError(f"{request!r} {problem}; the course notebooks are: {', '.join(available)}")
+            raise WorkspaceError(f"{_shown(request)} {problem}; the course notebooks are: {', '.join(available)}")
         if matches[0] not in names:
             names.append(matches[0])
     return names
@@ -419,25 +573,40 @@ def reset(names: Sequence[str] | None, workspace: Path | None = None, course: Pa
         report lines, one per notebook, naming where each replaced copy went.
 
     Raises:
-        WorkspaceError: a name matches no course notebook or several (nothing is changed then).
+        WorkspaceError: a name matches no course notebook or several, a chosen notebook's place in
+            the workspace holds a folder, FIFO or device (it is the learner's to rename), or the
+            folder cannot be a workspace (nothing is changed then).
+        OSError: a file could not be written (a read-only workspace, a full disk); what was done
+            before stays, nothing is half-written, and every replaced copy is in ``.replaced/``.
     """
-    workspace = Path(workspace or WORKSPACE_DIR)
+    workspace = _checked(workspace, course)
     course = Path(course or NOTEBOOK_DIR)
     course_files = _course_notebooks(course)
     chosen = list(course_files) if names is None else resolve_names(names, course)
+    blocked = [(name, kind) for name in chosen if (kind := special_kind(workspace / name)) is not None]
+    if blocked:
+        listed = ", ".join(f"{name} is {kind}" for name, kind in blocked)
+        raise WorkspaceError(f"in the workspace {listed}, not a notebook file: rename or move it, then reset "
+                             "again (nothing was changed)")
     manifest, lines = _open_manifest(workspace, course)
     for name in chosen:
         copy, source = workspace / name, course_files[name]
-        if copy.exists() and copy.read_bytes() == source.read_bytes():
+        course_bytes = _read_bytes(source)
+        if copy.exists() and _read_bytes(copy) == course_bytes:
             lines.append(f"{name}: already the course version")
         elif copy.exists():
             was = _classify(name, source, copy, manifest.notebooks.get(name)).state.value
-            kept = _backup(workspace, copy)
-            _write_atomically(copy, source.read_bytes())
+            tmp = _stage(copy, course_bytes)  # first, so a read-only workspace fails before anything moves
+            try:
+                kept = _backup(workspace, copy)
+                os.replace(tmp, copy)
+            except BaseException:
+                _discard(tmp)
+                raise
             lines.append(f"{name}: replaced your copy ({was}) with the course version; "
                          f"your copy is kept as {kept.relative_to(workspace).as_posix()}")
         else:
-            _write_atomically(copy, source.read_bytes())
+            _write_atomically(copy, course_bytes)
             lines.append(f"{name}: copied the course version (there was no copy)")
         manifest.notebooks[name] = sources_hash(source)
     manifest.save()
@@ -460,8 +629,17 @@ def _status_lines(workspace: Path) -> list[str]:
     return lines
 
 
+def _os_error_line(exc: OSError) -> str:
+    """One line for an OSError: the file's name (not its folder's path), the reason, and a hint."""
+    name = Path(str(exc.filename)).name if exc.filename else ""
+    reason = exc.strerror or type(exc).__name__
+    hint = " (is the workspace read-only?)" if exc.errno in (1, 13, 30) else ""
+    return f"{name + ': ' if name else ''}{reason}{hint}; files already written are complete, nothing is half-written"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command-line entry (see the module docstring). Returns 0, or 1 when a request cannot be done."""
+    """Command-line entry (see the module docstring). Returns 0, or 1 when a request cannot be done
+    (then one ``error: ...`` line on stderr, never a traceback)."""
     parser = argparse.ArgumentParser(prog="python -m helpers.workspace",
                                      description="The learner's copy of the course notebooks (see `make lab`).")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -474,6 +652,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     workspace = WORKSPACE_DIR
     try:
+        problem = workspace_problem(workspace)
+        if problem is not None:
+            raise WorkspaceError(f"COURSE_WORKSPACE names {workspace}, which cannot be the workspace: {problem}. "
+                                 "Point it at a folder of its own, or unset it to use the course's workspace/ folder")
         if args.command == "path":
             print(workspace)
             return 0
@@ -490,6 +672,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                      *("  " + line for line in reset(None if args.all else args.notebooks, workspace, NOTEBOOK_DIR))]
     except WorkspaceError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"error: {_os_error_line(exc)}", file=sys.stderr)
+        return 1
+    except RecursionError:
+        print("error: a file in the workspace is nested too deeply to be read", file=sys.stderr)
+        return 1
+    except Exception as exc:  # noqa: BLE001 - the command line never shows a traceback
+        text = " ".join(f"{type(exc).__name__}: {exc}".split())
+        print(f"error: {text[:300]}", file=sys.stderr)
         return 1
     print("\n".join(lines))
     return 0

@@ -1,5 +1,6 @@
 """Learner progress (issue 10, item 3): recorded only in the workspace (or with COURSE_PROGRESS_FILE),
-written atomically under a lock, a corrupt file set aside with one line, the table and what to do next."""
+written atomically under a lock, a damaged progress file set aside with one line (anything else the path
+names refused and left alone: review hostile_1, item 1), the table and what to do next."""
 
 from __future__ import annotations
 
@@ -137,25 +138,45 @@ def test_two_processes_recording_at_once_lose_nothing(named):
     assert not list(named.parent.glob("*.tmp")), "no temporary file left behind"
 
 
-# -- a corrupt file ----------------------------------------------------------------------------
+# -- what the progress path names (review hostile_1, item 1) ---------------------------------------
+#
+# Only a regular file that is clearly a damaged progress file is set aside (its name is .progress.json,
+# or its content has the progress file's layout), and only when recording. Anything else (a folder, a
+# device, a FIFO, a learner's file that is not a progress file) is refused with one line: nothing is
+# recorded, moved or created. Reading never moves anything.
 
-CORRUPT = {
-    "not JSON": b"this is not json",
-    "binary junk": b"\x00\xff\xfe\x80junk",
-    "empty": b"",
-    "cut short": b'{"exercises": {"00.1": {"solved": tr',
-    "a list": b"[1, 2]",
+OURS_BY_LAYOUT = {
     "exercises as a list": b'{"exercises": []}',
     "solved as text": b'{"exercises": {"00.1": {"solved": "yes", "attempts": 1}}}',
     "negative attempts": b'{"exercises": {"00.1": {"solved": true, "attempts": -1}}}',
-    "a newer format": b'{"format": 2}',
+    "attempts as a float": b'{"exercises": {"00.1": {"solved": true, "attempts": 2.0}}}',
     "a self-check that is not an object": b'{"self_checks": {"03": {"q1": true}}}',
+    "format as text": b'{"format": "one"}',
+    "cut short": b'{\n "exercises": {\n  "00.1": {\n   "attempts": 1,\n   "solved": tr',
+}
+
+NOT_PROGRESS = {
+    "not JSON": b"my notes, not json",
+    "binary junk": b"\x00\xff\xfe\x80junk",
+    "a list": b"[1, 2]",
+    "another JSON layout": b'{"name": "my-package", "version": "1.0"}',
+    "progress fields and others": b'{"exercises": {}, "dependencies": {}}',
     "nested too deeply": b"[" * 100_000 + b"]" * 100_000,
 }
 
 
-@pytest.mark.parametrize("content", CORRUPT.values(), ids=CORRUPT.keys())
-def test_a_corrupt_file_is_kept_aside_with_one_line_and_a_fresh_start(named, capsys, content):
+def _listing(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir())
+
+
+def _refusal(err: str, what: str) -> None:
+    assert err.count("\n") == 1, err
+    assert err.startswith(f"progress: not recorded: {what}"), err
+    assert "; nothing was changed (point COURSE_PROGRESS_FILE at a file of its own, or unset it)\n" in err, err
+
+
+@pytest.mark.parametrize("content", OURS_BY_LAYOUT.values(), ids=OURS_BY_LAYOUT.keys())
+def test_a_damaged_progress_file_is_kept_aside_with_one_line_and_a_fresh_start(named, capsys, content):
     named.write_bytes(content)
     record_exercise("00.1", True)
     message = capsys.readouterr().err
@@ -165,29 +186,237 @@ def test_a_corrupt_file_is_kept_aside_with_one_line_and_a_fresh_start(named, cap
     assert load().exercises["00.1"].solved
 
 
-def test_a_folder_where_the_file_should_be(named, capsys):
-    named.mkdir()
-    (named / "inside.txt").write_text("keep me", encoding="utf-8")
-    record_exercise("00.1", False)
-    assert "(it is a folder); kept it as progress.json.corrupt-1" in capsys.readouterr().err
-    assert (named.parent / "progress.json.corrupt-1" / "inside.txt").read_text(encoding="utf-8") == "keep me"
-    assert load().exercises["00.1"].attempts == 1
+@pytest.mark.parametrize("content", [*OURS_BY_LAYOUT.values(), *NOT_PROGRESS.values()],
+                         ids=[*OURS_BY_LAYOUT.keys(), *NOT_PROGRESS.keys()])
+def test_in_the_workspace_any_damaged_progress_json_is_kept_aside(space, monkeypatch, capsys, content):
+    """``.progress.json`` in the workspace is the course's file by its name, whatever it holds."""
+    monkeypatch.chdir(space)
+    (space / ".progress.json").write_bytes(content)
+    record_self_check("03", "q1", True)
+    message = capsys.readouterr().err
+    assert "kept it as .progress.json.corrupt-1 and started a fresh one" in message and message.count("\n") == 1
+    assert (space / ".progress.json.corrupt-1").read_bytes() == content
+    assert load().self_checks["03"]["q1"].correct
+
+
+@pytest.mark.parametrize("content", NOT_PROGRESS.values(), ids=NOT_PROGRESS.keys())
+def test_a_learners_file_that_is_not_a_progress_file_is_never_moved_nor_overwritten(named, capsys, content):
+    named.write_bytes(content)
+    before = _listing(named.parent)
+    record_exercise("00.1", True)
+    record_self_check("03", "q1", True)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 2, err
+    _refusal(err.splitlines()[0] + "\n", "progress.json is not a progress file (it ")
+    assert "; it was left as it is; nothing was changed" in err
+    assert named.read_bytes() == content
+    assert _listing(named.parent) == before, "nothing set aside, no lock file"
+    report = repr(progress_report())
+    assert report.startswith("progress file unreadable: progress.json: it ")
+    assert report.splitlines()[0].endswith("; the table shows what could be read")
+    assert _listing(named.parent) == before and capsys.readouterr().err == ""
+
+
+def test_a_folder_is_refused_and_never_moved(tmp_path, monkeypatch, capsys):
+    folder = tmp_path / "myproject"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("precious", encoding="utf-8")
+    monkeypatch.setenv(progress.PROGRESS_FILE_ENV, str(folder))
+    nb00.TOOL_CALL_IDS.check(sol00.tool_call_ids)  # a check records
+    record_self_check("00", "q1", True)  # so does a self-check click
+    err = capsys.readouterr().err
+    assert err.count("\n") == 2
+    for line in err.splitlines():
+        _refusal(line + "\n", "myproject is a folder;")
+    assert _listing(tmp_path) == ["myproject"] and _listing(folder) == ["notes.txt"]
+    assert (folder / "notes.txt").read_text(encoding="utf-8") == "precious"
+    report = progress_report()
+    assert repr(report).startswith("progress file unreadable: myproject is a folder; the table shows what could be read"
+                                   "\n\nnotebook")
+    assert report._repr_markdown_().startswith("progress file unreadable: myproject is a folder;")
+    assert _listing(tmp_path) == ["myproject"]
+
+
+@pytest.mark.parametrize("value", [".", "/"])
+def test_dot_and_slash_are_folders_not_a_raw_error(tmp_path, monkeypatch, capsys, value):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(progress.PROGRESS_FILE_ENV, value)
+    name = tmp_path.name if value == "." else "/"
+    assert repr(progress_report()).startswith(f"progress file unreadable: {name} is a folder;")
+    record_exercise("00.1", True)
+    _refusal(capsys.readouterr().err, f"{name} is a folder;")
+    assert _listing(tmp_path) == []
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/null"), reason="needs /dev/null")
+def test_a_device_is_refused_and_never_moved(tmp_path, monkeypatch, capsys):
+    """Through a symlink to /dev/null (the tester, as root, had /dev/null itself renamed)."""
+    link = tmp_path / "p.json"
+    link.symlink_to("/dev/null")
+    monkeypatch.setenv(progress.PROGRESS_FILE_ENV, str(link))
+    record_exercise("00.1", True)
+    _refusal(capsys.readouterr().err, "p.json is a device;")
+    assert repr(progress_report()).startswith("progress file unreadable: p.json is a device;")
+    assert _listing(tmp_path) == ["p.json"] and link.is_symlink() and os.readlink(link) == "/dev/null"
+    assert not os.path.lexists("/dev/null.lock") and not os.path.lexists("/dev/null.corrupt-1")
+
+
+def _in_a_thread(call) -> bool:
+    """Run ``call`` in a daemon thread; True when it returned within 30 s (a FIFO would block it)."""
+    import threading
+
+    worker = threading.Thread(target=call, daemon=True)
+    worker.start()
+    worker.join(30)
+    return not worker.is_alive()
+
+
+def _unblock(fifo: Path) -> None:
+    """Open the FIFO's other end, so a reader stuck on it (a failing test) can finish."""
+    import contextlib as _contextlib
+
+    with _contextlib.suppress(OSError):
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a POSIX feature")
+def test_a_fifo_is_refused_and_never_opened(named, capsys):
+    os.mkfifo(named)
+    done = _in_a_thread(lambda: record_exercise("00.1", True)) and _in_a_thread(lambda: load())
+    if not done:
+        _unblock(named)
+    assert done, "recording or reading waited on a FIFO"
+    _refusal(capsys.readouterr().err, "progress.json is a FIFO;")
+    assert load().problem == "progress.json is a FIFO"
+    assert _listing(named.parent) == ["progress.json"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a POSIX feature")
+def test_a_fifo_where_the_lock_goes_is_refused(named, capsys):
+    os.mkfifo(named.with_name("progress.json.lock"))
+    done = _in_a_thread(lambda: record_exercise("00.1", True))
+    if not done:
+        _unblock(named.with_name("progress.json.lock"))
+    assert done
+    _refusal(capsys.readouterr().err, "progress.json.lock is a FIFO;")
+    assert not named.exists()
+
+
+def test_reading_never_moves_a_damaged_file_and_shows_what_can_be_read(named, capsys):
+    content = b'{"exercises": {"00.1": {"solved": true, "attempts": 1}, "01.1": {"solved": "yes"}}}'
+    named.write_bytes(content)
+    recorded = load()
+    assert recorded.problem == "progress.json: exercise 01.1 solved is not true/false"
+    assert recorded.exercises["00.1"].solved and "01.1" not in recorded.exercises
+    table = progress_table()
+    assert table.splitlines()[:2] == [
+        "progress file unreadable: progress.json: exercise 01.1 solved is not true/false; the table shows what could "
+        "be read", ""]
+    assert next(r for r in progress_rows(questions={}) if r.exercise.startswith("00.1")).solved == "yes"
+    assert "progress file unreadable: progress.json: exercise 01.1" in progress_markdown()
+    repr(progress_report())
+    assert named.read_bytes() == content and _listing(named.parent) == ["progress.json"], "reading moved nothing"
+    assert capsys.readouterr().err == ""
+
+
+def test_recording_over_a_partly_damaged_file_keeps_what_could_be_read(named, capsys):
+    content = (b'{"exercises": {"00.1": {"solved": true, "attempts": 3}, "01.1": {"solved": "yes"}},'
+               b' "self_checks": {"03": {"q1": {"correct": true, "attempts": 1}, "q2": 5}}}')
+    named.write_bytes(content)
+    record_exercise("02.1", False)
+    message = capsys.readouterr().err
+    assert message == ("progress: progress.json could not be read (exercise 01.1 solved is not true/false (and 1 "
+                       "more)); kept it as progress.json.corrupt-1 and started a fresh one with the 2 records that "
+                       "could be read\n")
+    recorded = load()
+    assert recorded.problem == ""
+    assert recorded.exercises["00.1"].attempts == 3 and recorded.exercises["02.1"].attempts == 1
+    assert set(recorded.self_checks["03"]) == {"q1"}
+    assert (named.parent / "progress.json.corrupt-1").read_bytes() == content
 
 
 def test_each_corruption_gets_its_own_number(named, capsys):
     for number in (1, 2):
-        named.write_bytes(b"junk %d" % number)
+        named.write_bytes(b'{"exercises": %d}' % number)
         record_exercise("00.1", True)
-        assert (named.parent / f"progress.json.corrupt-{number}").read_bytes() == b"junk %d" % number
+        assert (named.parent / f"progress.json.corrupt-{number}").read_bytes() == b'{"exercises": %d}' % number
     capsys.readouterr()
 
 
-def test_reading_a_corrupt_file_sets_it_aside_too_and_never_raises(named, capsys):
-    named.write_bytes(b"\x00junk")
-    assert load().exercises == {}
-    assert (named.parent / "progress.json.corrupt-1").exists()
-    assert "could not be read" in capsys.readouterr().err
-    assert "Next: exercise 00.1" in progress_table()
+def test_an_empty_file_is_a_fresh_start(named, capsys):
+    named.write_bytes(b"")
+    assert load().problem == ""
+    record_exercise("00.1", True)
+    assert capsys.readouterr().err == "" and load().exercises["00.1"].solved
+    assert _listing(named.parent) == ["progress.json", "progress.json.lock"]
+
+
+def test_a_file_from_a_newer_course_version_is_left_alone(named, capsys):
+    named.write_bytes(b'{"format": 2, "exercises": {}}')
+    record_exercise("00.1", True)
+    _refusal(capsys.readouterr().err, "progress.json was written by a newer version of the course (format 2); update "
+                                      "the course (git pull);")
+    assert named.read_bytes() == b'{"format": 2, "exercises": {}}'
+
+
+def test_a_file_larger_than_32_mb_is_not_read(named, capsys):
+    named.write_bytes(b" " * (32 * 1024 * 1024) + b"{}")
+    assert load().problem == "progress.json: it is larger than 32 MB"
+    record_exercise("00.1", True)
+    _refusal(capsys.readouterr().err, "progress.json is not a progress file (it is larger than 32 MB)")
+    assert named.stat().st_size == 32 * 1024 * 1024 + 2
+
+
+# -- symlinks -------------------------------------------------------------------------------------
+
+
+def test_a_symlinked_progress_file_is_written_through(tmp_path, monkeypatch):
+    real = tmp_path / "elsewhere" / "real.json"
+    real.parent.mkdir()
+    real.write_text('{"exercises": {"01.1": {"solved": true, "attempts": 1}}}', encoding="utf-8")
+    link = tmp_path / "p.json"
+    link.symlink_to(real)
+    monkeypatch.setenv(progress.PROGRESS_FILE_ENV, str(link))
+    record_exercise("00.1", True)
+    assert link.is_symlink() and link.resolve() == real
+    assert set(json.loads(real.read_text(encoding="utf-8"))["exercises"]) == {"00.1", "01.1"}
+    assert _listing(tmp_path) == ["elsewhere", "p.json"]
+    assert _listing(real.parent) == ["real.json", "real.json.lock"], "the lock sits beside the target"
+
+
+def test_a_dangling_symlink_creates_its_target_and_one_into_a_missing_folder_is_refused(tmp_path, monkeypatch, capsys):
+    link = tmp_path / "p.json"
+    link.symlink_to(tmp_path / "target.json")
+    monkeypatch.setenv(progress.PROGRESS_FILE_ENV, str(link))
+    record_exercise("00.1", True)
+    assert link.is_symlink() and load(tmp_path / "target.json").exercises["00.1"].solved
+    link.unlink()
+    link.symlink_to(tmp_path / "nowhere" / "x.json")
+    record_exercise("00.1", True)
+    _refusal(capsys.readouterr().err, "p.json is a symlink into a folder that does not exist;")
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_a_symlink_loop_is_refused(tmp_path, monkeypatch, capsys):
+    (tmp_path / "l1").symlink_to(tmp_path / "l2")
+    (tmp_path / "l2").symlink_to(tmp_path / "l1")
+    (tmp_path / "p.json").symlink_to(tmp_path / "l1")
+    monkeypatch.setenv(progress.PROGRESS_FILE_ENV, str(tmp_path / "p.json"))
+    record_exercise("00.1", True)
+    _refusal(capsys.readouterr().err, "p.json is a symlink loop;")
+    assert load().problem == "p.json is a symlink loop"
+    assert _listing(tmp_path) == ["l1", "l2", "p.json"]
+
+
+def test_make_progress_shows_an_unreadable_file_and_the_table(tmp_path):
+    folder = tmp_path / "myproject"
+    folder.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), progress.PROGRESS_FILE_ENV: str(folder)}
+    out = subprocess.run([sys.executable, "-m", "helpers.progress"], cwd=ROOT, capture_output=True, text=True,
+                         env=env, timeout=300)
+    assert out.returncode == 0 and out.stderr == ""
+    assert "progress file unreadable: myproject is a folder; the table shows what could be read" in out.stdout
+    assert "00_start_here" in out.stdout and _listing(tmp_path) == ["myproject"]
 
 
 def test_a_write_that_fails_is_one_line_and_keeps_the_old_file(named, capsys, monkeypatch):

@@ -6,7 +6,9 @@ course's own ``notebooks/`` are never touched.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 from pathlib import Path
 
 import nbformat
@@ -241,3 +243,249 @@ def test_reset_with_a_damaged_manifest_keeps_it_and_the_copy(course, workspace):
     assert "my work" in (workspace / ".replaced" / "01_function_to_tool.ipynb.1").read_text()
     assert _states(workspace, course) == {"00_start_here.ipynb": NotebookState.UNTOUCHED,
                                           "01_function_to_tool.ipynb": NotebookState.UNTOUCHED}
+
+
+# -- hostile workspaces (review hostile_1, item 9) -------------------------------------------------
+
+
+def _cli(monkeypatch, capsys, course, workspace, *argv):
+    """Run the command line on this course and workspace: (status, stdout, stderr)."""
+    monkeypatch.setattr(ws, "WORKSPACE_DIR", workspace)
+    monkeypatch.setattr(ws, "NOTEBOOK_DIR", course)
+    status_code = ws.main(list(argv))
+    out, err = capsys.readouterr()
+    return status_code, out, err
+
+
+def _one_error_line(err: str) -> str:
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    return err.strip()
+
+
+def _cell_source(path: Path, source) -> None:
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    nb["cells"][1]["source"] = source
+    path.write_text(json.dumps(nb), encoding="utf-8")
+
+
+@pytest.mark.parametrize("source", [[1, 2], None, {"text": "x"}, 7])
+def test_a_cell_whose_source_is_not_text_is_an_unreadable_notebook(course, workspace, monkeypatch, capsys, source):
+    sync(workspace, course)
+    copy = workspace / "01_function_to_tool.ipynb"
+    _cell_source(copy, source)
+    mine = copy.read_bytes()
+    code, out, err = _cli(monkeypatch, capsys, course, workspace, "status")
+    assert code == 0 and err == ""
+    assert "01_function_to_tool.ipynb  not a readable notebook (cell 1's source is not text; `make reset NB=01`" in out
+    code, out, err = _cli(monkeypatch, capsys, course, workspace, "sync")
+    assert code == 0 and copy.read_bytes() == mine
+    code, out, err = _cli(monkeypatch, capsys, course, workspace, "reset", "01")
+    assert code == 0 and (workspace / ".replaced" / "01_function_to_tool.ipynb.1").read_bytes() == mine
+
+
+def test_a_manifest_nested_100k_deep_is_a_damaged_manifest(course, workspace, monkeypatch, capsys):
+    sync(workspace, course)
+    deep = b"[" * 100_000 + b"]" * 100_000
+    (workspace / MANIFEST_NAME).write_bytes(deep)
+    code, out, err = _cli(monkeypatch, capsys, course, workspace, "status")
+    assert code == 0 and err == ""
+    assert "the manifest .course-manifest.json is damaged (RecursionError: JSON nested too deeply)" in out
+    code, out, err = _cli(monkeypatch, capsys, course, workspace, "sync")
+    assert code == 0 and err == "" and "was damaged (RecursionError: JSON nested too deeply); kept as" in out
+    assert (workspace / (MANIFEST_NAME + ".damaged")).read_bytes() == deep
+    code, out, err = _cli(monkeypatch, capsys, course, workspace, "reset", "00")
+    assert code == 0 and "00_start_here.ipynb: already the course version" in out
+
+
+def test_a_notebook_nested_too_deeply_is_unreadable(course, workspace):
+    sync(workspace, course)
+    (workspace / "00_start_here.ipynb").write_bytes(b"[" * 100_000 + b"]" * 100_000)
+    entry = {e.name: e for e in status(workspace, course)[0]}["00_start_here.ipynb"]
+    assert (entry.state, entry.reason) == (NotebookState.UNREADABLE, "JSON nested too deeply")
+
+
+def test_a_folder_named_like_a_notebook_is_reported_and_never_moved(course, workspace, monkeypatch, capsys):
+    sync(workspace, course)
+    copy = workspace / "01_function_to_tool.ipynb"
+    copy.unlink()
+    copy.mkdir()
+    (copy / "work.txt").write_text("mine", encoding="utf-8")
+    before = sorted(p.relative_to(workspace).as_posix() for p in workspace.rglob("*"))
+    code, out, err = _cli(monkeypatch, capsys, course, workspace, "status")
+    assert code == 0 and ("01_function_to_tool.ipynb  not a notebook file (it is a folder, not a notebook file; "
+                          "rename or move it, then `make reset NB=01` copies the course version)") in out
+    code, out, err = _cli(monkeypatch, capsys, course, workspace, "sync")
+    assert code == 0 and "01_function_to_tool.ipynb: kept, not a notebook file: it is a folder" in out
+    for request in (["reset", "01"], ["reset", "--all"]):
+        code, out, err = _cli(monkeypatch, capsys, course, workspace, *request)
+        assert code == 1 and out == ""
+        assert _one_error_line(err) == ("error: in the workspace 01_function_to_tool.ipynb is a folder, not a notebook "
+                                        "file: rename or move it, then reset again (nothing was changed)")
+    assert sorted(p.relative_to(workspace).as_posix() for p in workspace.rglob("*")) == before
+    assert (copy / "work.txt").read_text(encoding="utf-8") == "mine"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a POSIX feature")
+def test_a_fifo_named_like_a_notebook_or_the_manifest_never_blocks(course, workspace):
+    """Opening a FIFO for reading waits for a writer; status must not open it at all."""
+    import threading
+
+    sync(workspace, course)
+    (workspace / "00_start_here.ipynb").unlink()
+    os.mkfifo(workspace / "00_start_here.ipynb")
+    (workspace / MANIFEST_NAME).unlink()
+    os.mkfifo(workspace / MANIFEST_NAME)
+    found = {}
+    worker = threading.Thread(target=lambda: found.update(result=status(workspace, course)), daemon=True)
+    worker.start()
+    worker.join(30)
+    if worker.is_alive():  # unblock the reader so the test run can end
+        for name in ("00_start_here.ipynb", MANIFEST_NAME):
+            with contextlib.suppress(OSError):
+                os.close(os.open(workspace / name, os.O_WRONLY | os.O_NONBLOCK))
+    assert not worker.is_alive(), "status waited on a FIFO"
+    entries, damage = found["result"]
+    assert {e.name: e.state for e in entries}["00_start_here.ipynb"] is NotebookState.NOT_A_FILE
+    assert damage is not None and "it is a FIFO" in damage
+
+
+def test_a_read_only_workspace_is_one_error_line(course, workspace, monkeypatch, capsys):
+    """chmod does not stop root and chattr is not portable, so the OS's answer is played here: every
+    new file in the workspace fails as in a read-only folder."""
+    sync(workspace, course)
+    _edit(course / "00_start_here.ipynb", "a course update")
+    _edit(workspace / "01_function_to_tool.ipynb", "my work")
+    real_mkstemp, real_replace = ws.tempfile.mkstemp, ws.os.replace
+
+    def refused(path) -> bool:
+        return workspace == Path(path).parent or workspace in Path(path).parents
+
+    def mkstemp(*args, dir=None, **kwargs):
+        if dir is not None and refused(Path(dir) / "x"):
+            raise PermissionError(1, "Operation not permitted", str(workspace / "x.tmp"))
+        return real_mkstemp(*args, dir=dir, **kwargs)
+
+    def replace(source, target):
+        if refused(source) or refused(target):
+            raise PermissionError(1, "Operation not permitted", str(workspace / "x.tmp"))
+        return real_replace(source, target)
+
+    monkeypatch.setattr(ws.tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(ws.os, "replace", replace)
+    for request in (["sync"], ["reset", "00"], ["reset", "01"], ["reset", "--all"]):
+        before = {p.name: p.read_bytes() for p in workspace.iterdir() if p.is_file()}
+        code, out, err = _cli(monkeypatch, capsys, course, workspace, *request)
+        assert code == 1, request
+        name = "01_function_to_tool.ipynb" if request == ["reset", "01"] else "00_start_here.ipynb"
+        assert _one_error_line(err) == (f"error: {name}: Operation not permitted (is the workspace read-only?); "
+                                        "files already written are complete, nothing is half-written")
+        assert {p.name: p.read_bytes() for p in workspace.iterdir() if p.is_file()} == before
+    assert not list(workspace.glob("*.tmp"))
+
+
+@pytest.mark.parametrize("request_", ["3" * 5000, "³", "٣", "0" * 300 + "1", "x" * 5000, "\udcff"])
+def test_absurd_notebook_names_are_one_short_error_line(course, workspace, monkeypatch, capsys, request_):
+    code, out, err = _cli(monkeypatch, capsys, course, workspace, "reset", request_)
+    if request_ == "0" * 300 + "1":  # many leading zeros still mean notebook 01
+        assert code == 0 and "01_function_to_tool.ipynb: copied the course version" in out
+        return
+    assert code == 1
+    line = _one_error_line(err)
+    assert "matches no course notebook; the course notebooks are: 00_start_here.ipynb, 01_function_to_tool.ipynb" in line
+    assert len(line) < 250
+
+
+def test_an_unexpected_failure_is_one_error_line(course, workspace, monkeypatch, capsys):
+    def broken(*args, **kwargs):
+        raise RuntimeError("something\nunforeseen")
+
+    monkeypatch.setattr(ws, "sync", broken)
+    code, out, err = _cli(monkeypatch, capsys, course, workspace, "sync")
+    assert code == 1 and _one_error_line(err) == "error: RuntimeError: something unforeseen"
+
+
+# -- the workspace location ---------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("where, problem", [
+    (ROOT / "notebooks", "it is the course's own notebooks folder"),
+    (ROOT / "notebooks" / "sub", "it is inside the course's own notebooks folder"),
+    (ROOT, "it contains the course's own notebooks folder"),
+    (Path("/"), "it contains the course's own notebooks folder"),
+    (ROOT / "helpers", "it is inside the course's repository but not in its git-ignored workspace/ folder"),
+])
+def test_the_courses_own_folders_cannot_be_the_workspace(monkeypatch, capsys, where, problem):
+    monkeypatch.setattr(ws, "WORKSPACE_DIR", where.resolve())
+    assert ws.workspace_problem().startswith(problem)
+    assert not ws.in_workspace(ROOT / "notebooks") and not ws.in_workspace(ROOT) and not ws.in_workspace(where)
+    before = sorted(p.name for p in (ROOT / "notebooks").iterdir())
+    for command in (["status"], ["sync"], ["reset", "00"], ["path"]):
+        assert ws.main(command) == 1, command
+        out, err = capsys.readouterr()
+        line = _one_error_line(err)
+        assert out == "" and "which cannot be the workspace: " + problem in line
+        assert line.endswith("Point it at a folder of its own, or unset it to use the course's workspace/ folder")
+    assert sorted(p.name for p in (ROOT / "notebooks").iterdir()) == before
+    with pytest.raises(WorkspaceError, match="cannot be the workspace"):
+        sync(where)
+
+
+def test_the_default_workspace_and_folders_outside_the_repository_are_fine(tmp_path, monkeypatch):
+    assert ws.workspace_problem(ROOT / "workspace") is None
+    assert ws.workspace_problem(ROOT / "workspace" / "mine") is None
+    assert ws.workspace_problem(tmp_path) is None
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    assert ws.workspace_problem(tmp_path / "file") == "it is a file, not a folder"
+    monkeypatch.setattr(ws, "WORKSPACE_DIR", tmp_path)
+    assert ws.in_workspace(tmp_path) and not ws.in_workspace(tmp_path.parent)
+    assert not ws.in_workspace(ROOT / "notebooks")
+
+
+def test_course_workspace_naming_the_notebooks_is_refused_from_the_environment(tmp_path):
+    """The real path: COURSE_WORKSPACE is read when helpers.workspace is imported."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COURSE_WORKSPACE": str(ROOT / "notebooks")}
+    env.pop("COURSE_PROGRESS_FILE", None)
+    out = subprocess.run([sys.executable, "-m", "helpers.workspace", "sync"], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1 and out.stdout == ""
+    assert _one_error_line(out.stderr).startswith(f"error: COURSE_WORKSPACE names {ROOT / 'notebooks'}, which cannot "
+                                                  "be the workspace: it is the course's own notebooks folder.")
+    probe = ("from helpers.workspace import in_workspace; from helpers.progress import recording_file; "
+             "print(in_workspace(), recording_file())")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT / "notebooks", env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert out.stdout.split() == ["False", "None"], out.stderr
+
+
+def test_a_full_disk_during_reset_moves_nothing(course, workspace, monkeypatch, capsys):
+    """The course version is written beside the copy before the copy is moved to .replaced/, so a
+    write that fails leaves the learner's copy where it was."""
+    sync(workspace, course)
+    _edit(workspace / "01_function_to_tool.ipynb", "my work")
+    mine = (workspace / "01_function_to_tool.ipynb").read_bytes()
+    real_fdopen = ws.os.fdopen
+
+    class Full:
+        def __init__(self, fd):
+            self.handle = real_fdopen(fd, "wb")
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.handle.close()
+
+        def write(self, data):
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(ws.os, "fdopen", lambda fd, mode="r", *a, **k: Full(fd))
+    code, out, err = _cli(monkeypatch, capsys, course, workspace, "reset", "01")
+    assert code == 1 and _one_error_line(err).startswith("error: 01_function_to_tool.ipynb: No space left on device;")
+    assert (workspace / "01_function_to_tool.ipynb").read_bytes() == mine
+    assert not (workspace / ".replaced").exists() and not list(workspace.glob(".*.tmp"))
