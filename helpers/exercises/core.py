@@ -366,6 +366,7 @@ def _stuck_text(outcome: DeadlineOutcome) -> str:
     """Why the stuck threads of ``outcome`` could not be stopped."""
     blocked = [s.name for s in outcome.stuck if s.state == "blocked"]
     running = [s.name for s in outcome.stuck if s.state == "running"]
+    unknown = [s.name for s in outcome.stuck if s.state == "unknown"]
     parts = []
     if blocked:
         parts.append(f"{len(blocked)} thread(s) ({_names(blocked)}) are blocked inside one call that Python cannot "
@@ -374,6 +375,9 @@ def _stuck_text(outcome: DeadlineOutcome) -> str:
     if running:
         parts.append(f"{len(running)} thread(s) ({_names(running)}) catch the stop (a bare `except:` or "
                      "`except BaseException:` in a loop) and keep running")
+    if unknown:
+        parts.append(f"{len(unknown)} thread(s) ({_names(unknown)}) are blocked inside one call that Python cannot "
+                     "interrupt, or catch the stop (a bare `except:` in a loop)")
     return "; ".join(parts)
 
 

@@ -26,8 +26,9 @@ tornado) are never touched.
 swallow it; it is re-sent while a thread keeps running, for code that catches everything. A
 thread blocked inside one C call (``time.sleep(3600)``, a lock or ``Event.wait`` without timeout)
 cannot be stopped before that call returns; it is reported in :attr:`DeadlineOutcome.stuck` as
-``"blocked"`` (it ends when the call returns), a thread that keeps running Python code although
-it was sent the stop (it catches ``BaseException``) as ``"running"``.
+``"blocked"`` (it ends when the call returns), a thread that keeps running although it was sent
+the stop (it catches ``BaseException``) as ``"running"``: the thread's own CPU clock
+(``time.pthread_getcpuclockid``) tells them apart; without one the state is ``"unknown"``.
 
 The stop's own traces are kept off stderr: ``threading.excepthook`` (a thread ended by the
 stop), ``sys.unraisablehook`` and the ``concurrent.futures`` logger (``Exception in worker``)
@@ -74,9 +75,12 @@ _is_alive = threading.Thread.is_alive
 _name_of = threading.Thread.name.fget  # type: ignore[attr-defined]
 _ident_of = threading.Thread.ident.fget  # type: ignore[attr-defined]
 
-#: ``"blocked"``: inside one C call that cannot be interrupted; ``"running"``: keeps running Python
-#: code although it was sent the stop (it catches ``BaseException``).
-StuckState = Literal["blocked", "running"]
+#: ``"blocked"``: inside one C call that cannot be interrupted (it used no CPU time while it was
+#: watched); ``"running"``: keeps running although it was sent the stop (it catches
+#: ``BaseException``); ``"unknown"``: one of the two (no per-thread CPU clock on this platform).
+StuckState = Literal["blocked", "running", "unknown"]
+#: CPU seconds a watched thread may use and still count as blocked.
+_BUSY_CPU = 0.005
 
 
 class CheckTimeout(BaseException):
@@ -90,7 +94,9 @@ class Stuck:
     Attributes:
         name: the thread's name.
         state: ``"blocked"`` (one uninterruptible C call: ``time.sleep``, a lock, waiting for
-            another thread) or ``"running"`` (it catches the stop and keeps going).
+            another thread), ``"running"`` (it catches the stop and keeps going) or
+            ``"unknown"`` (see :data:`StuckState`).
+        ident: the thread's ``ident``.
     """
 
     name: str
@@ -131,7 +137,6 @@ class DeadlineOutcome:
 # -- keeping the stop's traces off stderr ---------------------------------------------------------
 
 _hook_lock = threading.Lock()
-_hooks_installed = False
 
 
 def _is_stop(exc_type: Any) -> bool:
@@ -145,29 +150,30 @@ class _DropStop(logging.Filter):
         return not (record.exc_info and _is_stop(record.exc_info[0]))
 
 
+def _drop_stop(previous: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """A ``threading.excepthook`` / ``sys.unraisablehook`` that ignores :class:`CheckTimeout` and
+    hands everything else to ``previous``."""
+
+    def hook(args: Any) -> Any:
+        if _is_stop(getattr(args, "exc_type", None)):
+            return None
+        return previous(args)
+
+    hook._drops_check_timeout = True  # type: ignore[attr-defined]
+    return hook
+
+
 def _install_quiet_hooks() -> None:
-    """Keep threads ended by :class:`CheckTimeout` from printing tracebacks (once per process)."""
-    global _hooks_installed
+    """Keep threads ended by :class:`CheckTimeout` from printing tracebacks. Called before every
+    stop: a hook that someone replaced since (pytest does, per test) is wrapped again."""
     with _hook_lock:
-        if _hooks_installed:
-            return
-        previous_thread_hook = threading.excepthook
-        previous_unraisable_hook = sys.unraisablehook
-
-        def thread_hook(args: threading.ExceptHookArgs) -> None:
-            if _is_stop(args.exc_type):
-                return
-            previous_thread_hook(args)
-
-        def unraisable_hook(args: Any) -> None:
-            if _is_stop(getattr(args, "exc_type", None)):
-                return
-            previous_unraisable_hook(args)
-
-        threading.excepthook = thread_hook
-        sys.unraisablehook = unraisable_hook
-        logging.getLogger("concurrent.futures").addFilter(_DropStop())
-        _hooks_installed = True
+        if not getattr(threading.excepthook, "_drops_check_timeout", False):
+            threading.excepthook = _drop_stop(threading.excepthook)
+        if not getattr(sys.unraisablehook, "_drops_check_timeout", False):
+            sys.unraisablehook = _drop_stop(sys.unraisablehook)
+        logger = logging.getLogger("concurrent.futures")
+        if not any(isinstance(f, _DropStop) for f in logger.filters):
+            logger.addFilter(_DropStop())
 
 
 # -- looking at a thread ---------------------------------------------------------------------------
@@ -185,6 +191,15 @@ def _clear_in(thread: threading.Thread) -> None:
     ident = _ident_of(thread)
     if ident is not None:
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), None)
+
+
+def _cpu_seconds(thread: threading.Thread) -> float | None:
+    """CPU time the thread has used (``time.pthread_getcpuclockid``, Linux and most Unixes), or
+    ``None`` where there is no per-thread CPU clock."""
+    try:
+        return time.clock_gettime(time.pthread_getcpuclockid(_ident_of(thread)))  # type: ignore[attr-defined]
+    except (AttributeError, OSError, TypeError, ValueError, OverflowError):
+        return None
 
 
 def _stack(frame: FrameType | None) -> list[FrameType]:
@@ -254,22 +269,17 @@ def stop_threads(threads: list[threading.Thread], *, grace: float | None = None,
     end = start + (STOP_GRACE if grace is None else grace)
     sent: dict[int, float] = {}  # by position in targets (not the Thread's own __hash__)
     shut: set[int] = set()
-    last_seen: dict[int, tuple[int, int]] = {}
-    moved: set[int] = set()
+    cpu_at_start = [_cpu_seconds(t) for t in targets]
     while True:
         alive = [t for t in targets if _is_alive(t)]
         now = time.monotonic()
         if not alive or now >= end:
-            return [Stuck(_name(t), "running" if position[id(t)] in moved else "blocked", _ident_of(t)) for t in alive]
+            return [Stuck(_name(t), _state(cpu_at_start[position[id(t)]], _cpu_seconds(t)), _ident_of(t))
+                    for t in alive]
         frames = sys._current_frames()
         for thread in alive:
             key = position[id(thread)]
             stack = _stack(frames.get(_ident_of(thread)))  # type: ignore[arg-type]
-            if stack:
-                spot = (id(stack[0].f_code), stack[0].f_lasti)
-                if key in last_seen and last_seen[key] != spot:
-                    moved.add(key)
-                last_seen[key] = spot
             pool = _pool_of(thread)
             if pool is not None and id(pool) not in shut:
                 shut.add(id(pool))
@@ -292,6 +302,12 @@ def stop_threads(threads: list[threading.Thread], *, grace: float | None = None,
                 _raise_in(thread)
                 sent[key] = now
         time.sleep(_POLL)  # not Thread.join: an interrupted join marks a running thread as stopped (3.11)
+
+
+def _state(cpu_before: float | None, cpu_after: float | None) -> StuckState:
+    if cpu_before is None or cpu_after is None:
+        return "unknown"
+    return "running" if cpu_after - cpu_before > _BUSY_CPU else "blocked"
 
 
 def run_with_deadline(fn: Callable[[], Any], seconds: float, *, name: str = "exercise-check",
