@@ -701,38 +701,38 @@ def test_a_tool_that_loops_inside_a_toolnode_pool_is_stopped_without_a_traceback
     assert "CheckTimeout" not in err and "Exception in worker" not in err, err
 
 
+def _feedback_while_stuck(source: str, thread_name: str) -> str:
+    """The first case's feedback for an answer that keeps ``thread_name`` alive until its ``EVENT`` is set;
+    the event is set and the thread gone before this returns."""
+    event = threading.Event()
+    answer = learner(source)
+    answer.__globals__["EVENT"] = event
+    feedback = FAST.check(answer).results[0].feedback
+    event.set()
+    _wait_until_gone([t for t in threading.enumerate() if t.name == thread_name])
+    return feedback
+
+
 def test_code_that_catches_the_stop_is_said_to_keep_running(quick_stop):
-    stop = threading.Event()
-    answer = learner(
+    feedback = _feedback_while_stuck(
         "def answer(x):\n"
-        "    while not STOP.is_set():\n"
+        "    while not EVENT.is_set():\n"
         "        try:\n"
         "            for _ in range(10_000):\n"
         "                pass\n"
         "        except BaseException:\n"
-        "            pass\n")
-    answer.__globals__["STOP"] = stop
-    result = FAST.check(answer)
-    feedback = result.results[0].feedback
-    stop.set()
-    _wait_until_gone([t for t in threading.enumerate() if t.name == "check-99.9-1"])
+        "            pass\n", "check-99.9-1")
     assert "It could not be stopped: 1 thread(s) (check-99.9-1) catch the stop (a bare `except:` or " \
            "`except BaseException:` in a loop) and keep running" in feedback, feedback
 
 
 def test_a_blocked_thread_beside_a_stopped_worker_is_named(quick_stop):
-    release = threading.Event()
-    answer = learner(
+    feedback = _feedback_while_stuck(
         "import threading\n"
         "def answer(x):\n"
-        "    threading.Thread(target=RELEASE.wait, name='waiter', daemon=True).start()\n"
+        "    threading.Thread(target=EVENT.wait, name='waiter', daemon=True).start()\n"
         "    while True:\n"
-        "        pass\n")
-    answer.__globals__["RELEASE"] = release
-    result = FAST.check(answer)
-    feedback = result.results[0].feedback
-    release.set()
-    _wait_until_gone([t for t in threading.enumerate() if t.name == "waiter"])
+        "        pass\n", "waiter")
     assert feedback.startswith("your code was still running after 0.5 s: an endless loop? It was stopped, but not "
                                "every thread it started: 1 thread(s) (waiter) are blocked inside one call"), feedback
 
