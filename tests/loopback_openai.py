@@ -13,6 +13,9 @@ when ``stream_options.include_usage`` is set) and not:
 * ``response_format`` with a JSON schema -> JSON text that fits it;
 * otherwise -> a short text answer.
 
+With ``behaviour="answers_in_text"`` it never calls a tool (a model that answers a question it
+should have looked up in prose): the live track runs every notebook against that too.
+
 It records every request body (:attr:`LoopbackOpenAI.requests`) and rejects, with HTTP 400 and
 OpenAI's own wording and error shape (``{"error": {"message", "type": "invalid_request_error",
 "param", "code"}}``), an empty message list, a tool name outside ``^[a-zA-Z0-9_-]+$`` (or longer
@@ -37,7 +40,7 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -48,7 +51,7 @@ try:
 except ImportError:  # imported as a top-level module by pytest's rootdir handling
     from schema_values import arguments_for, value_for  # type: ignore[no-redef]
 
-__all__ = ["LoopbackOpenAI", "OpenAIError", "RecordedHTTPRequest", "find_request_error", "loopback_openai",
+__all__ = ["Behaviour", "LoopbackOpenAI", "OpenAIError", "RecordedHTTPRequest", "find_request_error", "loopback_openai",
            "main", "plan_reply"]
 
 #: The key the loopback fixture hands out (fake; tests assert it never appears in an output).
@@ -56,6 +59,9 @@ LOOPBACK_KEY = "sk-loopback-0123456789abcdef0123"
 #: The model name the loopback fixture's environment uses.
 LOOPBACK_MODEL = "loopback-model"
 _ORDER_ID = re.compile(r"\bA\d{4}\b")
+
+#: How the loopback model answers a user question while tools are bound.
+Behaviour = Literal["calls_tools", "answers_in_text"]
 
 
 @dataclass(frozen=True)
@@ -184,12 +190,14 @@ def _fitting_arguments(function: Mapping[str, Any], question: str) -> dict[str, 
     return arguments
 
 
-def plan_reply(body: Mapping[str, Any], call_id: str) -> tuple[dict[str, Any], str]:
+def plan_reply(body: Mapping[str, Any], call_id: str,
+               behaviour: Behaviour = "calls_tools") -> tuple[dict[str, Any], str]:
     """What the loopback model answers: ``(assistant message dict, finish_reason)``.
 
     Args:
         body: an acceptable chat.completions request body.
         call_id: the id to give a tool call, if the reply makes one.
+        behaviour: ``"answers_in_text"`` never calls a tool.
     """
     messages = body["messages"]
     last = messages[-1]
@@ -200,7 +208,7 @@ def plan_reply(body: Mapping[str, Any], call_id: str) -> tuple[dict[str, Any], s
         said = said if len(said) <= 160 else said[:159] + "…"
         return {"role": "assistant", "content": f"Here is what I found: {said}"}, "stop"
     question = next((_text(m.get("content")) for m in reversed(messages) if m.get("role") == "user"), "")
-    if tools and tool_choice != "none" and (last.get("role") == "user" or tool_choice in ("required", "any")
+    if behaviour == "calls_tools" and tools and tool_choice != "none" and (last.get("role") == "user" or tool_choice in ("required", "any")
                                             or isinstance(tool_choice, Mapping)):
         function = _pick_tool(tools, tool_choice, question)
         if function is not None:
@@ -250,6 +258,7 @@ class LoopbackOpenAI:
     Args:
         host: the address to bind (loopback only by default).
         port: the port; ``0`` picks a free one.
+        behaviour: how it answers a question while tools are bound (see :data:`Behaviour`).
 
     Attributes:
         requests: every :class:`RecordedHTTPRequest`, in arrival order.
@@ -258,7 +267,8 @@ class LoopbackOpenAI:
             empty when the generator handled every schema it saw (tests assert that).
     """
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0):
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, behaviour: Behaviour = "calls_tools"):
+        self.behaviour: Behaviour = behaviour
         self.requests: list[RecordedHTTPRequest] = []
         self.unfit_arguments: list[tuple[str, dict[str, Any], str]] = []
         self._lock = threading.Lock()
@@ -380,7 +390,7 @@ class LoopbackOpenAI:
                 server._record(self.path, body, authorization, 200)
                 server._check_arguments(body)
                 call_id, response_id = server._next_ids()
-                message, finish = plan_reply(body, call_id)
+                message, finish = plan_reply(body, call_id, server.behaviour)
                 if body.get("stream"):
                     self.send_response(200)
                     self.send_header("Content-Type", "text/event-stream")
@@ -408,6 +418,13 @@ def loopback_openai() -> Iterator[LoopbackOpenAI]:
     ``loopback_openai.base_url`` / ``loopback_openai.env()`` / ``loopback_openai.bodies``.
     """
     with LoopbackOpenAI() as server:
+        yield server
+
+
+@pytest.fixture
+def loopback_openai_text() -> Iterator[LoopbackOpenAI]:
+    """Like :func:`loopback_openai`, but the model never calls a tool (``behaviour="answers_in_text"``)."""
+    with LoopbackOpenAI(behaviour="answers_in_text") as server:
         yield server
 
 

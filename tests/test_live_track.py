@@ -5,7 +5,14 @@ OpenAI-compatible server on 127.0.0.1 (``tests/loopback_openai.py``): protocol c
 scripted model, live cells ask the server. Asserted per notebook: no error output; the live cells
 reached the server and every history they sent is one OpenAI accepts (every tool call answered by
 its id, no orphan tool message: the server answers 400 otherwise); tool arguments the server made
-up fit the bound schemas; and the API key appears in no output.
+up fit the bound schemas; and the API key appears in no output. The request bodies are checked
+directly too: some live cell bound tools, and every body passes the same pairing rules OpenAI
+applies (:func:`tests.loopback_openai.find_request_error`).
+
+A second run uses a model that never calls a tool (``answers_in_text``) on four notebooks whose
+live cells expect a tool call (02 tool calls, 06 Command, 10 the capstone, 11 Deep Agents; all
+twelve pass, four keep the suite short): each still runs to its end, and its live cells say that
+the model answered in text instead of calling the tool.
 """
 
 from __future__ import annotations
@@ -14,14 +21,21 @@ import pytest
 
 from helpers.notebooks import course_notebooks
 from tests.live_notebooks import execute_notebook_live, output_text
-from tests.loopback_openai import LOOPBACK_MODEL, loopback_openai  # noqa: F401 - the fixture
+from tests.loopback_openai import (  # noqa: F401 - the fixtures
+    LOOPBACK_MODEL,
+    find_request_error,
+    loopback_openai,
+    loopback_openai_text,
+)
 
 KEY = "sk-live-track-0123456789abcdefghij"
 NOTEBOOKS = course_notebooks()
+TEXT_ONLY = [path for path in NOTEBOOKS if path.name[:2] in {"02", "06", "10", "11"}]
 
 
 def test_every_course_notebook_is_covered():
     assert len(NOTEBOOKS) >= 12 and NOTEBOOKS[0].name.startswith("00_")
+    assert len(TEXT_ONLY) == 4
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name[:2])
@@ -34,6 +48,22 @@ def test_notebook_runs_to_its_end_with_a_real_model(loopback_openai, tmp_path, p
                 for r in loopback_openai.requests if r.status != 200]
     assert rejected == [], "a live cell sent a history a provider refuses"
     assert loopback_openai.unfit_arguments == []
+    assert any(body.get("tools") for body in bodies), f"no live cell of {path.name} bound a tool"
+    refused = [(index, error.message) for index, body in enumerate(bodies)
+               if (error := find_request_error(body)) is not None]
+    assert refused == [], f"{path.name}: bodies a provider refuses: {refused}"
     assert KEY not in output_text(tmp_path / path.name), "the API key appeared in an output"
     if path.name.startswith("00_"):
         assert f"ChatOpenAI {LOOPBACK_MODEL} via a custom OPENAI_BASE_URL" in output_text(tmp_path / path.name)
+
+
+@pytest.mark.parametrize("path", TEXT_ONLY, ids=lambda p: p.name[:2])
+def test_notebook_runs_to_its_end_when_the_model_answers_in_text(loopback_openai_text, tmp_path,  # noqa: F811
+                                                                 path):
+    errors, bodies = execute_notebook_live(path, loopback_openai_text, tmp_path, key=KEY, timeout=120)
+    assert errors == [], f"{path.name} stopped when the model answered in text: {errors}"
+    assert bodies, f"{path.name} has no live cell that asked the configured model"
+    assert [r.status for r in loopback_openai_text.requests if r.status != 200] == []
+    text = output_text(tmp_path / path.name)
+    assert KEY not in text
+    assert "your model answered in text instead of calling" in text, f"{path.name} never said so"

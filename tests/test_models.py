@@ -119,10 +119,49 @@ def test_dashscope_url_without_any_key_names_dashscope_api_key():
 
 def test_timeout_and_retries_are_finite_by_default_and_overridable():
     model = live_model(env={"COURSE_MODEL": "gpt-4o-mini", "OPENAI_API_KEY": KEY})
-    assert (model.request_timeout, model.max_retries) == (60.0, 1)
+    assert (model.request_timeout, model.max_retries) == (30.0, 1)
     model = live_model(env={"COURSE_MODEL": "gpt-4o-mini", "OPENAI_API_KEY": KEY,
                             "COURSE_MODEL_TIMEOUT": "5", "COURSE_MODEL_MAX_RETRIES": "0"})
     assert (model.request_timeout, model.max_retries) == (5.0, 0)
+
+
+def test_an_endpoint_that_never_answers_stops_after_the_timeout_and_one_retry():
+    """A 127.0.0.1 socket that accepts and never answers: invoke raises openai's timeout error after
+    exactly two connections (the request and its one retry), instead of hanging the cell."""
+    import socket
+    import threading
+
+    import openai
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    accepted: list[socket.socket] = []
+    done = threading.Event()
+
+    def accept() -> None:
+        listener.settimeout(0.2)
+        while not done.is_set():
+            try:
+                accepted.append(listener.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        model = live_model(env={"COURSE_MODEL": "gpt-4o-mini", "OPENAI_API_KEY": KEY,
+                                "OPENAI_BASE_URL": f"http://127.0.0.1:{listener.getsockname()[1]}/v1",
+                                "COURSE_MODEL_TIMEOUT": "1"})
+        with pytest.raises(openai.APITimeoutError):
+            model.invoke("hello")
+    finally:
+        done.set()
+        thread.join()
+        for connection in accepted:
+            connection.close()
+        listener.close()
+    assert len(accepted) == 2
 
 
 @pytest.mark.parametrize("name, value", [("COURSE_MODEL_TIMEOUT", "0"), ("COURSE_MODEL_TIMEOUT", "forever"),

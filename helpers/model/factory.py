@@ -13,7 +13,7 @@ Environment variables (a real model is opt-in; values are never printed):
                                ``dashscope.aliyuncs.com``, ``dashscope-intl.aliyuncs.com`` or another
                                ``dashscope-<region>.aliyuncs.com``); preferred there over
                                ``OPENAI_API_KEY``, so an OpenAI key is not sent to DashScope.
-``COURSE_MODEL_TIMEOUT``       seconds one request may take, default ``60`` (1-600).
+``COURSE_MODEL_TIMEOUT``       seconds one request may take, default ``30`` (1-600).
 ``COURSE_MODEL_MAX_RETRIES``   retries after a failed request, default ``1`` (0-5).
 =============================  ======================================================================
 
@@ -78,8 +78,9 @@ __all__ = [
     "redact_url",
 ]
 
-#: Seconds one request may take unless ``COURSE_MODEL_TIMEOUT`` says otherwise.
-DEFAULT_TIMEOUT = 60.0
+#: Seconds one request may take unless ``COURSE_MODEL_TIMEOUT`` says otherwise: with one retry, an
+#: endpoint that never answers stops a cell after about a minute (two requests of 30 s).
+DEFAULT_TIMEOUT = 30.0
 #: Retries after a failed request unless ``COURSE_MODEL_MAX_RETRIES`` says otherwise.
 DEFAULT_MAX_RETRIES = 1
 
