@@ -3,6 +3,7 @@
 import pytest
 from langchain.agents.middleware import wrap_tool_call
 
+from helpers.domain import ERROR_CODES
 from helpers.exercises import nb09
 from tests.solutions import nb09 as sol
 
@@ -41,6 +42,21 @@ def test_no_middleware_at_all_fails_with_a_hint():
     assert "a bug still propagates" not in failed and "an interrupt inside a tool still pauses the run" not in failed
     feedback = failed["permission_denied becomes an error ToolMessage with its code"]
     assert "propagated out of the agent" in feedback and "catch DomainError" in feedback
+
+
+def test_every_domain_error_code_has_a_case():
+    """One case per code of helpers.domain.ErrorCode, so an answer that forgets a class cannot pass."""
+    names = {case.name for case in nb09.MAP_ERRORS.cases}
+    missing = [code for code in ERROR_CODES if f"{code} becomes an error ToolMessage with its code" not in names]
+    assert not missing
+
+
+def test_the_invalid_request_case_is_raised_by_the_service_itself():
+    """The empty order id passes the tool's schema and the service refuses it with InvalidRequest."""
+    result = nb09.MAP_ERRORS.check(sol.wrong_seven_classes)
+    (case,) = [r for r in result.results if r.name.startswith("invalid_request")]
+    assert case.status == "fail" and "InvalidRequest (invalid_request) propagated" in case.feedback
+    assert [r.name for r in result.failed] == [case.name]
 
 
 def test_not_a_function_is_reported():

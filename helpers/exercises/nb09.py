@@ -132,6 +132,7 @@ def _error_scenario(code: str) -> tuple[Any, dict, Callable[[str, float, Any], s
     service = RefundService()
     key = _facts_key
     args = {
+        "invalid_request": {"order_id": "", "amount": 10.0},  # valid JSON for the schema, refused by the service
         "order_not_found": {"order_id": "Z9999", "amount": 10.0},
         "permission_denied": {"order_id": "B2048", "amount": 159.0},
         "not_refundable": {"order_id": "A1028", "amount": 100.0},
@@ -295,7 +296,8 @@ def _probe_mapping(answer: Any) -> None:
             "type": "tool_call"}], "ok"], [as_middleware(answer)])
 
 
-_CODES = ("order_not_found", "permission_denied", "not_refundable", "invalid_amount",
+#: Every code of ``helpers.domain.ErrorCode``: each case makes the real service raise its class.
+_CODES = ("invalid_request", "order_not_found", "permission_denied", "not_refundable", "invalid_amount",
           "amount_exceeds_refundable", "idempotency_conflict", "service_unavailable")
 
 MAP_ERRORS = Exercise(

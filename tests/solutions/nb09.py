@@ -13,7 +13,17 @@ from langchain.agents.middleware import wrap_tool_call
 from langchain.messages import ToolMessage
 from langgraph.errors import GraphBubbleUp
 
-from helpers.domain import DomainError, refund_key
+from helpers.domain import (
+    AmountExceedsRefundable,
+    DomainError,
+    IdempotencyConflict,
+    InvalidAmount,
+    NotRefundable,
+    OrderNotFound,
+    PermissionDenied,
+    ServiceUnavailable,
+    refund_key,
+)
 from helpers.exercises.registry import AnswerSet, KnownWrong
 from helpers.error_contract import model_view  # the notebook's model_view is this one
 
@@ -116,6 +126,16 @@ def wrong_only_permission(request, handler):
         return ToolMessage(model_view(exc), tool_call_id=request.tool_call["id"], status="error")
 
 
+def wrong_seven_classes(request, handler):
+    """Wrong: lists seven of the eight domain error classes and forgets InvalidRequest (an empty order id,
+    which the tool's schema lets through), so that refusal still ends the run."""
+    try:
+        return handler(request)
+    except (OrderNotFound, PermissionDenied, NotRefundable, InvalidAmount, AmountExceedsRefundable,
+            IdempotencyConflict, ServiceUnavailable) as exc:
+        return ToolMessage(model_view(exc), tool_call_id=request.tool_call["id"], status="error")
+
+
 def crashing_mapping(request, handler):
     """Crashes: reads a field that ToolCallRequest does not have."""
     try:
@@ -181,6 +201,8 @@ MAP_ERRORS = AnswerSet(
         "lost reply as refused": KnownWrong(wrong_lost_reply_refused, fails=(_MAP.format("service_unavailable"),),
                                             status="fail"),
         "only permission": KnownWrong(wrong_only_permission, fails=(_MAP.format("amount_exceeds_refundable"),)),
+        "handles only seven classes": KnownWrong(wrong_seven_classes, fails=(_MAP.format("invalid_request"),),
+                                                 status="fail"),
         "forgets return": KnownWrong(wrong_forgets_return, fails=("a successful call comes back unchanged",),
                                      status="error"),
     },
