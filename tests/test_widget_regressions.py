@@ -178,13 +178,24 @@ def test_one_request_listing_an_order_twice_is_refused_clearly(amounts):
     config = {"configurable": {"thread_id": "twice"}}
     graph.invoke({"items": [{"order_id": "A1024", "amount": a} for a in amounts]}, config)
     panel = ApprovalPanel(graph, config)
-    for attempt in (panel.approve, lambda: panel.edit(50)):
+    # On opening, before any click: the reason and the way out, and no decision button to press.
+    opened = panel.last
+    assert opened.outcome == "unanswerable" and opened.sent is None
+    assert "lists order A1024 2 times" in opened.message and "Start a new run" in opened.message
+    shown = _visible_text(panel)
+    assert "CANNOT ANSWER" in shown and "Start a new run" in shown and "answer the interrupt" not in shown
+    assert panel.allowed() == ()
+    assert all(button.disabled for button in (panel.approve_button, panel.edit_button, panel.reject_button,
+                                              panel.respond_button))
+    for attempt in (panel.approve, lambda: panel.edit(50), lambda: panel.reject("duplicate")):
         result = attempt()
         assert result.outcome == "refused" and result.sent is None
         assert "lists order A1024 2 times" in result.message and "Start a new run" in result.message
     snapshot = graph.get_state(config)
     assert snapshot.next == ("review",) and snapshot.interrupts  # still paused, nothing half-done
     assert snapshot.values.get("requests") == []
+    assert panel.refresh().outcome == "unanswerable"  # a re-read says the same
+    assert all(button.disabled for button in (panel.approve_button, panel.edit_button))
 
 
 def test_a_hitl_pause_gets_a_decisions_list_and_the_thread_is_not_poisoned():

@@ -82,6 +82,9 @@ class PanelOutcome(_Shown):
     checkpointer cannot be read (e.g. its connection was closed). ``unknown``: the resume was sent,
     the graph raised, and the checkpoint still shows the same pause: the tool may have run (as for
     "sent, reply lost"), so nothing more is sent to that pause until the reviewer has checked.
+    ``unanswerable``: an interrupt is pending, but the request lists its order more than once (two
+    items of one order in the state); the panel sends one refund request per order, so it answers
+    nothing there and says to start a new run that lists the order once.
     """
 
     PAUSED = ("paused", "PAUSED", "info")
@@ -94,6 +97,7 @@ class PanelOutcome(_Shown):
     ERROR = ("error", "ERROR", "bad")
     UNAVAILABLE = ("unavailable", "UNAVAILABLE", "bad")
     UNKNOWN = ("unknown", "OUTCOME UNKNOWN", "bad")
+    UNANSWERABLE = ("unanswerable", "CANNOT ANSWER", "bad")
 
 
 class Answer(_Shown):

@@ -169,6 +169,14 @@ def _listed_twice(state: Mapping[str, Any] | None, order_id: Any) -> tuple[str, 
     return None
 
 
+def _listed_twice_message(order_id: Any, key: str, count: int) -> str:
+    """Why a plain pause whose request lists ``order_id`` ``count`` times (state key ``key``) is not answered."""
+    return (f"This request lists order {_about(order_id)} {count} times (state key {_about(key)!r}). The panel "
+            "approves one refund request per order: a second one with the same idempotency key is merged into the "
+            "first or refused, so this run cannot finish from the panel and no decision can be sent. Start a new "
+            "run that lists the order once.")
+
+
 def _properties(tool: BaseTool) -> dict[str, Any]:
     """The tool's argument properties as JSON schema (what the model sees), ``{}`` when unknown."""
     from langchain_core.utils.function_calling import convert_to_openai_tool
@@ -246,9 +254,13 @@ class ApprovalEngine:
     name an argument the tool does not take, or hold an ``amount`` that is not a refund amount
     (above 0, whole cents; see :meth:`_edited_args`; the tool is looked up in the graph's ``tools``
     node, or passed as ``tools=``), an empty message for reject or respond; an approval or edit of
-    an order the same request already lists (two items of one order in the state, or two gated
-    calls for one order in one reply), because one refund request per order and turn is what the
-    refund service's idempotency key allows.
+    an order the same HITL reply already approves (two gated calls for one order), because one
+    refund request per order and turn is what the refund service's idempotency key allows.
+
+    For the same reason a plain pause whose request lists its order twice (two items of one order
+    in the state) is read as outcome ``unanswerable`` as soon as the engine reads it (on opening
+    and on every re-read): no decision is allowed, every one is refused with the reason, and the
+    message says to start a new run that lists the order once.
 
     A resume that raises while the checkpoint still shows the same pause (a checkpoint write that
     failed after the tool ran, a node that called ``exit()``) has an unknown outcome (``unknown``):
@@ -303,7 +315,7 @@ class ApprovalEngine:
         self.review: Review | None = None
         self._interrupts: list[Any] = []
         self._snapshot: Any = None
-        self._problem: tuple[PanelOutcome, str] | None = None  # unavailable / poisoned / stuck / unknown, as last read
+        self._problem: tuple[PanelOutcome, str] | None = None  # unavailable / poisoned / stuck / unknown / unanswerable, as last read
         self._unknown: tuple[str, str] | None = None  # (interrupt id, message) after a resume whose outcome is unknown
         self.last = self.refresh()
 
@@ -361,6 +373,11 @@ class ApprovalEngine:
                 self._problem = (PanelOutcome.POISONED, poisoned)
         elif snapshot.next:
             self._problem = (PanelOutcome.STUCK, self._stuck_message(snapshot.next))
+        if self._problem is None and self.review is not None and self.review.kind == "interrupt":
+            order_id = self.review.actions[0].order_id
+            twice = _listed_twice(_values(snapshot), order_id)
+            if twice is not None:
+                self._problem = (PanelOutcome.UNANSWERABLE, _listed_twice_message(order_id, *twice))
         if self._unknown is not None:
             if self.review is not None and self.review.interrupt.id == self._unknown[0]:
                 if self._problem is None:
@@ -424,8 +441,8 @@ class ApprovalEngine:
 
         Returns:
             a :class:`PanelResult` with outcome ``paused``, ``finished``, ``stuck``, ``poisoned``,
-            ``not_started``, ``unavailable`` or ``unknown`` (a failed resume left the same pause; see
-            :meth:`start_over`).
+            ``not_started``, ``unavailable``, ``unanswerable`` (the request lists the order twice) or
+            ``unknown`` (a failed resume left the same pause; see :meth:`start_over`).
         """
         self._read()
         return self._record(self._status("refresh"))
@@ -512,7 +529,8 @@ class ApprovalEngine:
         self._read()  # answer what is pending now
         if self._problem is not None:
             outcome, message = self._problem
-            kind = PanelOutcome.REFUSED if outcome in (PanelOutcome.STUCK, PanelOutcome.UNKNOWN) else outcome
+            kind = (PanelOutcome.REFUSED if outcome in (PanelOutcome.STUCK, PanelOutcome.UNKNOWN, PanelOutcome.UNANSWERABLE)
+                    else outcome)
             return self._record(PanelResult(decision, kind, f"{message} Nothing was sent.",
                                             interrupts=self.pending, state=self.state()))
         action = self.current
@@ -562,12 +580,6 @@ class ApprovalEngine:
 
     def _build_plain(self, action: ReviewAction, decision: Decision, value: Any) -> dict:
         payload = action.payload if isinstance(action.payload, dict) else {}
-        twice = _listed_twice(self.state(), action.order_id)
-        if twice is not None:
-            raise _Refused(f"This request lists order {_about(action.order_id)} {twice[1]} times (state key "
-                           f"{twice[0]!r}). The panel approves one refund request per order: a second one with "
-                           "the same idempotency key is merged into the first or refused, and the run could not "
-                           "finish. Start a new run that lists the order once.")
         refundable = payload.get("refundable")
         if decision == "approve":
             amount = payload.get("amount")
