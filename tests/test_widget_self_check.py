@@ -13,7 +13,8 @@ from helpers.selfcheck.order import shown_choices
 from helpers.widgets import Answer, SelfCheck
 from helpers.widgets.engines import SelfCheckEngine
 from helpers.widgets.engines.self_check import record_with_progress
-from helpers.widgets.self_check_view import CHOICE_CSS, ChoicePicker, inline_code
+from helpers.widgets.self_check_view import CHOICE_CSS, ChoicePicker
+from helpers.widgets.text import inline_code
 
 
 def q(id="q1", **changes) -> Question:

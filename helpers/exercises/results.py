@@ -24,12 +24,11 @@ is never copied whole.
 from __future__ import annotations
 
 import builtins
-import html
-import re
 import reprlib
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..widgets.text import inline_code
 from .deadline import CheckTimeout
 
 __all__ = ["MAX_FEEDBACK", "MAX_SHOWN", "CaseResult", "CheckResult", "Verdict", "bounded", "clipped", "shown"]
@@ -46,7 +45,6 @@ _LOOK_AHEAD = 4
 
 _WORD = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "todo": "TO DO"}
 _COLOUR = {"pass": "#1a7f37", "fail": "#cf222e", "error": "#8250df", "todo": "#57606a"}
-_CODE_SPAN = re.compile(r"`([^`\n]+)`")
 DEFAULT_UNSOLVED_HINT = "replace the `raise NotImplementedError` and run the check again"
 
 
@@ -332,6 +330,6 @@ def _badge(status: str) -> str:
 
 
 def _inline(text: str) -> str:
-    """Escaped HTML on one line; `code` spans (the checkers' own backticks) become ``<code>``."""
-    escaped = html.escape(" ".join(text.split()), quote=False)
-    return _CODE_SPAN.sub(r"<code>\1</code>", escaped)
+    """Escaped HTML on one line; `code` spans (the checkers' own backticks) become ``<code>``
+    (:func:`helpers.widgets.text.inline_code`; quotes stay as they are in Markdown)."""
+    return inline_code(" ".join(text.split()), quote=False)

@@ -14,8 +14,6 @@ lets a long choice wrap at :data:`~helpers.widgets.style.LINE_HEIGHT`, the tick 
 
 from __future__ import annotations
 
-import html
-import re
 from collections.abc import Sequence
 
 import ipywidgets as widgets
@@ -24,9 +22,9 @@ import traitlets
 from ..selfcheck.format import Question
 from .engines.self_check import CheckedAnswer, Recorder, SelfCheckEngine
 from .style import LINE_HEIGHT, badge, block, box, muted
-from .text import html_text, sendable
+from .text import html_text, inline_code
 
-__all__ = ["CHOICE_CSS", "FIRST_ANSWER_COUNTS", "ChoicePicker", "SelfCheck", "inline_code"]
+__all__ = ["CHOICE_CSS", "FIRST_ANSWER_COUNTS", "ChoicePicker", "SelfCheck"]
 
 #: Shown under a question once it has a first answer.
 FIRST_ANSWER_COUNTS = "Your first answer counts; you can still explore the others."
@@ -43,23 +41,11 @@ CHOICE_CSS = ("<style>"
               "</style>")
 
 
-def inline_code(text: str, *, quote: bool = True) -> str:
-    """``text`` escaped for HTML, with each `backticked` part shown as ``<code>``.
-
-    Args:
-        text: a prompt, a choice or a feedback line.
-        quote: escape quotes too (``False`` for a checkbox label: the front end shows the raw
-            description as the label's hover title, where ``&quot;`` would show as typed).
-    """
-    escaped = html.escape(sendable(text), quote=quote)
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", escaped)
-
-
 class ChoicePicker(widgets.VBox):
     """One question's choices, one tick each; at most one is ticked. ``value`` is the ticked choice.
 
     Like ``RadioButtons`` (``options``, ``value``; ``None`` when nothing is ticked), but each label
-    renders `code` (:func:`inline_code`) and wraps. Ticking a choice unticks the others; unticking the
+    renders `code` (:func:`~helpers.widgets.text.inline_code`) and wraps. Ticking a choice unticks the others; unticking the
     ticked one leaves nothing picked.
 
     Args:

@@ -24,13 +24,14 @@ import dataclasses
 import html
 import json
 import math
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..display import ADDRESS_PATTERN, format_error
 
-__all__ = ["MAX_DEPTH", "MAX_SHOWN", "JsonInputError", "error_text", "html_text", "json_depth", "json_problem",
-           "json_text", "parse_json", "sendable", "shorten", "value_text"]
+__all__ = ["MAX_DEPTH", "MAX_SHOWN", "JsonInputError", "error_text", "html_text", "inline_code", "json_depth",
+           "json_problem", "json_text", "parse_json", "sendable", "shorten", "value_text"]
 
 #: Input JSON nested deeper than this is refused (deeper values hit Python's recursion limit later).
 MAX_DEPTH = 100
@@ -82,6 +83,31 @@ def _take(chunks: Iterable[str], limit: int | None) -> str:
 def html_text(value: Any) -> str:
     """``str(value)`` escaped for HTML (``<``, ``&``, quotes) and made :func:`sendable`."""
     return html.escape(sendable(value if isinstance(value, str) else str(value)))
+
+
+#: A `code` span: text between two backticks, at least one character, no backtick inside.
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
+def inline_code(text: str, *, quote: bool = True) -> str:
+    """``text`` escaped for HTML and made :func:`sendable`, with each `backticked` part shown as ``<code>``.
+
+    The course's one "Markdown-like" text: self-check prompts, choices and feedback (the self-check
+    view) and exercise reports (``helpers.exercises.results``) are written by the course with
+    backticks around code. Everything is escaped first (``html.escape``), so a backtick, ``<``
+    or ``&`` in a learner's value can never become markup; only then do backtick pairs become
+    ``<code>...</code>`` (an unpaired backtick stays as typed).
+
+    Args:
+        text: the text, e.g. ``"call `tool.invoke(args)`"``.
+        quote: escape ``"`` and ``'`` too. ``False`` for a checkbox label (the front end shows the
+            raw description as the label's hover title, where ``&quot;`` would show as typed) and for
+            Markdown output, whose quotes need no escaping.
+
+    Returns:
+        the HTML text, e.g. ``"call <code>tool.invoke(args)</code>"``.
+    """
+    return _CODE_SPAN.sub(r"<code>\1</code>", html.escape(sendable(text), quote=quote))
 
 
 def error_text(exc: BaseException, limit: int | None = MAX_SHOWN) -> str:
