@@ -1,4 +1,4 @@
-"""Exercise 04.1 beyond the contract (tests/test_exercise_contract.py): feedback texts, warnings, stubs."""
+"""Exercise 04.1 beyond the contract (tests/test_exercise_contract.py): feedback texts, warnings, an async answer."""
 
 from __future__ import annotations
 
@@ -15,17 +15,6 @@ def test_specific_feedback():
     assert "return exc.to_dict()" in text
     text = nb04.USER_SCOPED_LOOKUP.check(sol.wrong_hard_coded_user).text()
     assert "hard-coded" in text
-
-
-def test_stub_is_unsolved():
-    @tool
-    def lookup_my_order(order_id: str, runtime: ToolRuntime[nb04.CheckContext]) -> dict:
-        """Stub."""
-        raise NotImplementedError("read the user id from runtime.context")
-
-    result = nb04.USER_SCOPED_LOOKUP.check(lookup_my_order)
-    assert not result.solved
-    assert "not solved yet" in result.text()
 
 
 def test_plain_function_gets_a_hint():

@@ -137,14 +137,6 @@ def crashing_key_error(order_id: str, amount: float, runtime: ToolRuntime[Any]) 
     return submit_to_service(order_id, amount, runtime)
 
 
-def stub_submit(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
-    """The notebook's stub: not solved yet."""
-    raise NotImplementedError("raise ConfirmationRequired(...) unless the customer confirmed this quote")
-
-
-stub = tool("submit_refund_request")(stub_submit)
-
-
 _CASE = {
     "careful": "careful model: after the customer's yes the refund goes through once",
     "schema": "the model still sees submit_refund_request(order_id, amount)",
