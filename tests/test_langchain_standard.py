@@ -9,6 +9,15 @@ understands the prompt are not run, each with the reason (:data:`NEEDS_UNDERSTAN
 does not claim (images, audio, PDF, JSON mode, token usage, VCR cassettes) skip themselves through
 the suite's own capability flags.
 
+Issue 12 counted four integration tests that need a model that understands the prompt;
+:data:`NEEDS_UNDERSTANDING` lists three. The fourth, ``test_bind_runnables_as_tools``, runs and
+passes: its prompt asks for a "Pirate greeting", but it asserts only that the call's ``answer_style``
+argument is not empty, and the generic policy's schema-fitting string (``"example"``) is not empty.
+So no test was dropped quietly: the three are listed with their reasons and every other one runs.
+(The issue did not name the four; these are the integration tests whose assertions depend on what
+the prompt asks for. ``test_tool_calling_with_no_arguments`` is not among them: its one tool takes
+no arguments, so any call of it passes.)
+
 The suite's async tests run under pytest-asyncio with ``asyncio_mode = "auto"`` (``pyproject.toml``;
 no other test in the suite is async, so the mode changes nothing else).
 """
