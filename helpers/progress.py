@@ -18,11 +18,13 @@ The file (JSON, UTF-8)::
                             "updated": "2026-11-20T10:00:00+00:00"}},
      "self_checks": {"03": {"q1": {"correct": true, "attempts": 2, "updated": "..."}}}}
 
-``solved`` stays true once an attempt passed; ``correct`` is the latest answer's. The timestamps
-are never shown. Every record is a read-modify-write under an exclusive lock on a side file
-(``.progress.json.lock``; ``fcntl.flock``, or ``msvcrt.locking`` on Windows), written to a temporary
-file in the same folder and moved into place with ``os.replace``: two kernels recording at the same
-time lose nothing, and a reader never sees half a file.
+``solved`` stays true once an attempt passed; ``correct`` is the FIRST answer's (a self-check's
+first answer is the one that counts: trying the other choices afterwards adds to ``attempts`` but
+cannot turn a wrong first answer into a right one, so the table shows first-try scores). The
+timestamps are never shown. Every record is a read-modify-write under an exclusive lock on a side
+file (``.progress.json.lock``; ``fcntl.flock``, or ``msvcrt.locking`` on Windows), written to a
+temporary file in the same folder and moved into place with ``os.replace``: two kernels recording
+at the same time lose nothing, and a reader never sees half a file.
 
 What the progress path may name, and what happens (never a crash, nothing lost):
 
@@ -134,7 +136,7 @@ class ExerciseRecord:
 
 @dataclass(frozen=True)
 class SelfCheckRecord:
-    """What the file holds for one self-check question: the latest answer was right, how many answers."""
+    """What the file holds for one self-check question: the first answer was right, how many answers."""
 
     correct: bool
     attempts: int
@@ -518,7 +520,8 @@ def record_self_check(notebook: str, question_id: str, correct: bool) -> None:
         notebook: ``"03"``, ``"03_toolmessage_pairing"`` or ``"03_toolmessage_pairing.ipynb"``
             (stored by its two-digit number).
         question_id: the question's stable id within the notebook, e.g. ``"q1"``.
-        correct: whether this answer was right (the latest answer counts).
+        correct: whether this answer was right. Only the question's first recorded answer sets
+            the stored ``correct`` (the first try counts); later ones add to ``attempts``.
 
     A no-op unless the kernel runs in the workspace or ``COURSE_PROGRESS_FILE`` is set. Never
     raises for a problem with the file.
@@ -534,8 +537,8 @@ def record_self_check(notebook: str, question_id: str, correct: bool) -> None:
     def change(progress: Progress) -> None:
         answers = progress.self_checks.setdefault(key, {})
         old = answers.get(question_id)
-        answers[question_id] = SelfCheckRecord(correct=correct, attempts=(old.attempts if old else 0) + 1,
-                                               updated=_now())
+        answers[question_id] = SelfCheckRecord(correct=old.correct if old else correct,
+                                               attempts=(old.attempts if old else 0) + 1, updated=_now())
 
     _update(change)
 
@@ -587,15 +590,28 @@ class ProgressRow:
 
 @dataclass(frozen=True)
 class NextStep:
-    """What to do next: ``kind`` is ``"exercise"`` or ``"self-check"``; ``label`` names it."""
+    """What to do next.
+
+    Attributes:
+        kind: ``"exercise"`` or ``"self-check"``.
+        notebook: the notebook's file stem, e.g. ``"00_start_here"``.
+        label: the exercise, ``"03.1 (title)"``; or the question by its place in the notebook's
+            "Check yourself", ``"question 2"``.
+        about: for a question, a few words on it (``"second request"``, from its id); else ``""``.
+    """
 
     kind: Literal["exercise", "self-check"]
     notebook: str
     label: str
+    about: str = ""
 
     def text(self) -> str:
-        """E.g. ``Next: exercise 03.1 (title) in 03_toolmessage_pairing.ipynb``."""
-        return f"Next: {self.kind} {self.label} in {self.notebook}.ipynb"
+        """``Next: exercise 03.1 (title) in 03_toolmessage_pairing.ipynb`` or
+        ``Next: Check yourself question 2 in 00_start_here.ipynb (second request)``."""
+        if self.kind == "exercise":
+            return f"Next: exercise {self.label} in {self.notebook}.ipynb"
+        about = f" ({self.about})" if self.about else ""
+        return f"Next: Check yourself {self.label} in {self.notebook}.ipynb{about}"
 
 
 def _notebooks() -> list[str]:
@@ -662,10 +678,21 @@ def progress_rows(progress: Progress | None = None, *,
     return rows
 
 
+def _about(question_id: str) -> str:
+    """A question's id as a few words: ``"what-the-model-receives"`` -> ``"what the model receives"``."""
+    return question_id.replace("-", " ").strip()
+
+
 def next_step(progress: Progress | None = None, *,
               questions: Mapping[str, Sequence[str]] | None = None) -> NextStep | None:
-    """The first unsolved exercise or unanswered (or wrongly answered) self-check question, in
-    course order; ``None`` when everything known is done."""
+    """The first unsolved exercise or unanswered self-check question, in course order; ``None``
+    when everything known is done.
+
+    A question answered wrongly on the first try is done: its first answer is the one that counts
+    (see :func:`record_self_check`), so answering it again would change nothing. A question is named
+    by its place in the notebook's "Check yourself" (``question 2``) and a few words from its id.
+    Recorded answers to questions a notebook no longer has are ignored.
+    """
     progress = load() if progress is None else progress
     questions = _questions_known(questions)
     for stem in _notebooks():
@@ -674,12 +701,9 @@ def next_step(progress: Progress | None = None, *,
             if e.notebook_key == key and not (e.id in progress.exercises and progress.exercises[e.id].solved):
                 return NextStep("exercise", stem, f"{e.id} ({e.title})")
         answers = progress.self_checks.get(key, {})
-        for question in questions.get(key, ()):
-            if question not in answers or not answers[question].correct:
-                return NextStep("self-check", stem, f"question {question}")
-        for question, record in answers.items():
-            if not record.correct:
-                return NextStep("self-check", stem, f"question {question}")
+        for number, question in enumerate(questions.get(key, ()), 1):
+            if question not in answers:
+                return NextStep("self-check", stem, f"question {number}", _about(question))
     return None
 
 

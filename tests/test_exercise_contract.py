@@ -16,6 +16,7 @@ import ast
 import importlib
 import json
 import pkgutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -269,3 +270,99 @@ def test_the_stub_is_taken_from_the_cells_before_the_check(tmp_path):
     definition, imports = _stub_source(fake)
     assert definition == "@decorate\ndef answer(x):\n    raise NotImplementedError"
     assert imports == ["import json"]
+
+
+# -- hostile answers ----------------------------------------------------------------------------------
+#
+# Every exercise meets the same hostile bodies, in its own answer shape (``AnswerSet.answer_from``):
+# each check ends with feedback (no hang), leaves no thread behind, writes no stop traceback to
+# stderr, and the reference solution passes right after it (issue 12, "Exercise core").
+
+
+class _LoopingStr(Exception):
+    def __str__(self):
+        while True:
+            pass
+
+
+class _LoopingValue:
+    """A result whose repr, str and == never return."""
+
+    def __repr__(self):
+        while True:
+            pass
+
+    __str__ = __repr__
+
+    def __eq__(self, other):
+        while True:
+            pass
+
+    __hash__ = object.__hash__
+
+
+def _spin():
+    while True:
+        pass
+
+
+def _loop():
+    _spin()
+
+
+def _catch_exception_loop():
+    while True:
+        try:
+            _spin()
+        except Exception:  # noqa: BLE001 - the learner's broad except
+            pass
+
+
+def _raise_looping_str():
+    raise _LoopingStr()
+
+
+def _leave_a_thread():
+    threading.Thread(target=_spin, name="hostile-spinner", daemon=True).start()
+
+
+#: ``name -> (body, seconds the exercise gets, text the report must hold)``; ``"reentrant"`` is built per exercise.
+HOSTILE = {
+    "endless loop": (_loop, 0.5, "It was stopped."),
+    "loop that catches Exception": (_catch_exception_loop, 0.5, "It was stopped."),
+    "exception whose __str__ loops": (_raise_looping_str, 0.5, "It was stopped."),
+    "result whose repr, str and == loop": (lambda: _LoopingValue(), 0.5, ""),
+    "a huge result": (lambda: list(range(300_000)), 5.0, ""),
+    "leaves a thread running": (_leave_a_thread, 5.0, "your code left a thread running (hostile-spinner)"),
+    "reentrant": (None, 5.0, "a check cannot run inside another check"),
+}
+
+
+def test_every_exercise_can_build_hostile_answers():
+    missing = [e.id for e in EXERCISES if e.answer_set().answer_from is None]
+    assert not missing, f"AnswerSet.answer_from is missing for {missing}"
+
+
+@pytest.mark.parametrize("behaviour", HOSTILE)
+@pytest.mark.parametrize("entry", EXERCISES, ids=lambda e: e.id)
+def test_a_hostile_answer_leaves_no_thread_and_the_reference_still_passes(entry: ExerciseEntry, behaviour: str,
+                                                                          monkeypatch, capfd):
+    exercise, answers = entry.exercise(), entry.answer_set()
+    reference_name, reference = next(iter(answers.solutions.items()))
+    body, seconds, expected = HOSTILE[behaviour]
+    if body is None:
+        def body():
+            return exercise.evaluate(reference)
+    capfd.readouterr()
+    before = threading.enumerate()
+    with monkeypatch.context() as patch:
+        patch.setattr(exercise, "timeout", seconds)
+        result = exercise.evaluate(answers.answer_from(body))
+    left = [t.name for t in threading.enumerate() if t not in before]
+    assert left == [], f"threads left running: {left}\n{result.text()}"
+    assert result.solved and not result.passed, result.text()
+    assert expected in result.text(), result.text()
+    assert len(result._repr_markdown_()) < 8_000 and len(result.text()) < 6_000
+    assert "CheckTimeout" not in capfd.readouterr().err, "the stop's traceback reached stderr"
+    after = exercise.evaluate(reference)
+    assert after.passed, f"{reference_name} after {behaviour}: {after.text()}"

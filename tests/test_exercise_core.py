@@ -14,7 +14,7 @@ import pytest
 
 from langchain.tools import ToolRuntime, tool
 
-from helpers.exercises import Case, Exercise, nb04
+from helpers.exercises import Case, Exercise, nb04, nb10
 from helpers.exercises import deadline as deadline_module
 from tests.solutions import nb04 as sol04
 
@@ -508,3 +508,386 @@ def test_the_report_is_one_html_block_that_a_markdown_renderer_passes_through():
     for answer in (lambda x: "<!-- x | *y* `z`\n\n# heading", lambda x: {}["k"], lambda x: x * 2, stub):
         markdown = EXERCISE.evaluate(answer)._repr_markdown_()
         assert render(markdown).strip() == markdown, "nothing in it is read as Markdown"
+
+
+# -- hostile answers, second round (hostile_1.md items 2-5) ----------------------------------------
+
+
+def _finishes(fn, within: float = 60.0):
+    """Run ``fn()`` in a helper thread; its value, or a test failure if it hangs (a hang guard, not a speed test)."""
+    box = {}
+    helper = threading.Thread(target=lambda: box.setdefault("value", fn()), daemon=True)
+    helper.start()
+    helper.join(within)
+    assert "value" in box, f"still running after {within} s: the check hangs"
+    return box["value"]
+
+
+def _wait_until_gone(threads, within: float = 30.0):
+    import time
+
+    end = time.monotonic() + within
+    while any(t.is_alive() for t in threads) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not any(t.is_alive() for t in threads)
+
+
+def _none_to_a_library(answer):
+    from langchain_core.messages.utils import convert_to_messages
+
+    convert_to_messages([answer()])  # langchain-core raises NotImplementedError for None
+
+
+FORGOT_RETURN = learner("def answer():\n    result = 'a message'\n")
+
+
+@pytest.mark.parametrize("probe", [_none_to_a_library, None], ids=["probe", "first case"])
+def test_a_not_implemented_error_from_a_library_is_not_the_stub(probe):
+    exercise = Exercise("99.20", "returns a message", [Case("c", _none_to_a_library)], probe=probe)
+    result = exercise.evaluate(FORGOT_RETURN)
+    assert result.solved, "a library's NotImplementedError is not the unsolved stub"
+    feedback = result.results[0].feedback
+    assert feedback.startswith("your code raised NotImplementedError: Unsupported message type: <class 'NoneType'>")
+    assert feedback.endswith("(did your function forget to `return` its result? Without `return` it gives None)")
+    assert not exercise.evaluate(lambda: stub(1)).solved, "the learner's own raise NotImplementedError still is"
+
+
+def test_the_none_hint_is_the_exercises_own_and_only_for_library_errors():
+    exercise = Exercise("99.21", "returns a message", [Case("c", _none_to_a_library)], none_hint="return handler(request)")
+    assert exercise.evaluate(FORGOT_RETURN).results[0].feedback.endswith("(return handler(request))")
+    own = learner("def answer():\n    value = None\n    return value.upper()\n")
+    feedback = exercise.evaluate(own).results[0].feedback
+    assert feedback == "your code raised AttributeError: 'NoneType' object has no attribute 'upper'", \
+        "the learner's own line raised it: no guess about a missing return"
+
+
+def test_an_exception_whose_str_loops_cannot_hang_the_check():
+    answer = learner(
+        "class Sneaky(Exception):\n"
+        "    def __str__(self):\n"
+        "        while True:\n"
+        "            pass\n"
+        "def answer(x):\n"
+        "    raise Sneaky()\n")
+    before = _threads()
+    result = _finishes(lambda: FAST.check(answer))
+    assert _threads() == before
+    assert result.results[0].feedback == ("your code raised an exception whose message (its `__str__`) was still "
+                                          "being built after 0.5 s: an endless loop? It was stopped.")
+
+
+def test_an_exception_whose_str_sleeps_is_reported_as_blocked(quick_stop):
+    workers = []
+    answer = learner(
+        "import threading, time\n"
+        "class Slow(Exception):\n"
+        "    def __str__(self):\n"
+        "        WORKERS.append(threading.current_thread())\n"
+        "        time.sleep(1.5)\n"
+        "        return 'slow'\n"
+        "def answer(x):\n"
+        "    raise Slow()\n")
+    answer.__globals__["WORKERS"] = workers
+    result = _finishes(lambda: FAST.check(answer))
+    feedback = result.results[0].feedback
+    assert "It could not be stopped: 1 thread(s) (check-99.9-1) are blocked inside one call that Python cannot " \
+           "interrupt" in feedback, feedback
+    _wait_until_gone(workers)
+
+
+def test_an_answer_whose_attribute_lookup_loops_cannot_hang_the_check():
+    answer = learner(
+        "class Answer:\n"
+        "    def __getattr__(self, name):\n"
+        "        while True:\n"
+        "            pass\n"
+        "    def __call__(self, x):\n"
+        "        return x * 2\n", "Answer")()
+    before = _threads()
+    result = _finishes(lambda: FAST.check(answer))
+    assert _threads() == before
+    assert not result.passed and "still running after 0.5 s" in result.text(), result.text()
+
+
+def test_a_learners_keyboard_interrupt_stops_the_check_as_a_plain_one_and_stops_its_threads():
+    answer = learner(
+        "import threading\n"
+        "class Loud(KeyboardInterrupt):\n"
+        "    def __str__(self):\n"
+        "        while True:\n"
+        "            pass\n"
+        "def spin():\n"
+        "    while True:\n"
+        "        pass\n"
+        "def answer(x):\n"
+        "    threading.Thread(target=spin, daemon=True).start()\n"
+        "    raise Loud()\n")
+    before = _threads()
+    with pytest.raises(KeyboardInterrupt) as caught:
+        EXERCISE.check(answer)
+    assert type(caught.value) is KeyboardInterrupt, "a fresh KeyboardInterrupt: the learner's object stays inside"
+    assert _threads() == before
+
+
+def test_a_thread_the_answer_leaves_running_is_stopped_and_reported():
+    answer = learner(
+        "import threading\n"
+        "def spin():\n"
+        "    while True:\n"
+        "        pass\n"
+        "def answer(x):\n"
+        "    threading.Thread(target=spin, name='spinner', daemon=True).start()\n"
+        "    return x * 2\n")
+    before = _threads()
+    result = EXERCISE.check(answer)
+    assert _threads() == before
+    assert not result.passed
+    assert [r.status for r in result.results] == ["error", "error"]
+    assert result.results[0].feedback == ("your code left a thread running (spinner); it was stopped. Let every "
+                                          "thread you start finish (`thread.join()`) before your function returns")
+
+
+def test_a_thread_left_running_is_added_to_a_failure():
+    answer = learner(
+        "import threading\n"
+        "def answer(x):\n"
+        "    threading.Thread(target=lambda: [None for _ in iter(int, 1)], name='spinner', daemon=True).start()\n"
+        "    return 5\n")
+    result = EXERCISE.check(answer)
+    assert result.results[0].status == "fail"
+    assert result.results[0].feedback.startswith("expected 4, got 5. Also, your code left a thread running (spinner)")
+
+
+def test_a_thread_that_ends_by_itself_is_not_reported():
+    answer = learner(
+        "import threading, time\n"
+        "def answer(x):\n"
+        "    threading.Thread(target=time.sleep, args=(0.01,)).start()\n"
+        "    return x * 2\n")
+    assert EXERCISE.check(answer).passed
+
+
+def test_an_idle_pool_the_answer_leaves_open_is_shut_down():
+    answer = learner(
+        "from concurrent.futures import ThreadPoolExecutor\n"
+        "POOL = []\n"
+        "def answer(x):\n"
+        "    pool = ThreadPoolExecutor(max_workers=2)\n"
+        "    POOL.append(pool)\n"
+        "    return pool.submit(lambda: x * 2).result()\n")
+    before = _threads()
+    result = EXERCISE.check(answer)
+    assert _threads() == before, "the idle workers waited in queue.get: the pool's shutdown ends them"
+    assert "your code left a thread running" in result.results[0].feedback
+    assert all(pool._shutdown for pool in answer.__globals__["POOL"])
+
+
+def test_a_tool_that_loops_inside_a_toolnode_pool_is_stopped_without_a_traceback(capfd, monkeypatch):
+    monkeypatch.setattr(nb10.CONFIRMATION_GUARD, "timeout", 1.0)
+
+    @tool("submit_refund_request")
+    def submit(order_id: str, amount: float, runtime: ToolRuntime[nb10.CheckContext]) -> dict:
+        """Submit a refund request."""
+        while True:
+            pass
+
+    capfd.readouterr()
+    before = _threads()
+    result = nb10.CONFIRMATION_GUARD.evaluate(submit)
+    assert _threads() == before, "ToolNode's pool and the check's worker are stopped too"
+    first = result.results[0].feedback
+    assert first == "your code was still running after 1 s: an endless loop? It was stopped.", first
+    err = capfd.readouterr().err
+    assert "CheckTimeout" not in err and "Exception in worker" not in err, err
+
+
+def _feedback_while_stuck(source: str, thread_name: str) -> str:
+    """The first case's feedback for an answer that keeps ``thread_name`` alive until its ``EVENT`` is set;
+    the event is set and the thread gone before this returns."""
+    event = threading.Event()
+    answer = learner(source)
+    answer.__globals__["EVENT"] = event
+    feedback = FAST.check(answer).results[0].feedback
+    event.set()
+    _wait_until_gone([t for t in threading.enumerate() if t.name == thread_name])
+    return feedback
+
+
+def test_code_that_catches_the_stop_is_said_to_keep_running(quick_stop):
+    feedback = _feedback_while_stuck(
+        "def answer(x):\n"
+        "    while not EVENT.is_set():\n"
+        "        try:\n"
+        "            for _ in range(10_000):\n"
+        "                pass\n"
+        "        except BaseException:\n"
+        "            pass\n", "check-99.9-1")
+    assert "It could not be stopped: 1 thread(s) (check-99.9-1) catch the stop (a bare `except:` or " \
+           "`except BaseException:` in a loop) and keep running" in feedback, feedback
+
+
+def test_a_blocked_thread_beside_a_stopped_worker_is_named(quick_stop):
+    feedback = _feedback_while_stuck(
+        "import threading\n"
+        "def answer(x):\n"
+        "    threading.Thread(target=EVENT.wait, name='waiter', daemon=True).start()\n"
+        "    while True:\n"
+        "        pass\n", "waiter")
+    assert feedback.startswith("your code was still running after 0.5 s: an endless loop? It was stopped, but not "
+                               "every thread it started: 1 thread(s) (waiter) are blocked inside one call"), feedback
+
+
+def test_a_check_inside_a_check_is_refused():
+    inner = []
+
+    def answer(x):
+        inner.append(EXERCISE.evaluate(lambda y: y * 2))
+        return x * 2
+
+    before = _threads()
+    result = _finishes(lambda: EXERCISE.check(answer))
+    assert _threads() == before
+    assert [r.status for r in result.results] == ["error", "error"]
+    assert result.results[0].feedback == (
+        "your code runs a check itself (it calls `.evaluate(...)` or `.check(...)` of an exercise): a check cannot "
+        "run inside another check. Remove that call and run the check again")
+    assert inner and not inner[0].passed
+    assert inner[0].notice == "not run: another check is running (a check cannot run inside another check)"
+    assert EXERCISE.check(lambda x: x * 2).passed, "the guard is released"
+
+
+def test_a_check_from_a_thread_the_answer_starts_is_refused_too():
+    def answer(x):
+        thread = threading.Thread(target=lambda: FAST.check(answer))
+        thread.start()
+        thread.join()
+        return x * 2
+
+    result = _finishes(lambda: EXERCISE.check(answer))
+    assert "a check cannot run inside another check" in result.results[0].feedback
+
+
+def test_an_answer_that_checks_itself_does_not_multiply_threads():
+    def answer(x):
+        FAST.evaluate(answer)
+        return x * 2
+
+    before = _threads()
+    result = _finishes(lambda: FAST.evaluate(answer))
+    assert _threads() == before
+    assert "a check cannot run inside another check" in result.text()
+
+
+def test_the_stops_traces_are_dropped_and_nothing_else_is():
+    import logging
+    import sys
+
+    seen = []
+    hook = deadline_module._drop_stop(seen.append)
+    stop, bug = threading.ExceptHookArgs([deadline_module.CheckTimeout, deadline_module.CheckTimeout(), None, None]), \
+        threading.ExceptHookArgs([ValueError, ValueError("a real bug"), None, None])
+    hook(stop)
+    hook(bug)
+    assert seen == [bug]
+    deadline_module._install_quiet_hooks()
+    assert threading.excepthook._drops_check_timeout and sys.unraisablehook._drops_check_timeout
+    logger = logging.getLogger("concurrent.futures")
+
+    def record(exc):
+        return logger.makeRecord(logger.name, logging.CRITICAL, __file__, 1, "Exception in worker", (),
+                                 (type(exc), exc, None))
+
+    assert not all(f.filter(record(deadline_module.CheckTimeout())) for f in logger.filters)
+    assert all(f.filter(record(ValueError("x"))) for f in logger.filters)
+    deadline_module._install_quiet_hooks()
+    assert sum(isinstance(f, deadline_module._DropStop) for f in logger.filters) == 1, "installed once"
+
+
+# -- one bounded formatter -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", [
+    [1, "a", None, 2.5, True], {"b": 1, "a": [1, (2,), {3}]}, (), ("x",), frozenset(), set(), b"bytes", "it's",
+    10 ** 40, -7, {"k": {"deep": {"deeper": [1]}}},
+], ids=repr)
+def test_shown_is_repr_for_a_small_value(value):
+    from helpers.exercises.results import shown
+
+    assert shown(value) == repr(value)
+
+
+def test_shown_is_repr_for_langchain_messages():
+    from langchain_core.messages import AIMessage, ToolMessage
+
+    from helpers.exercises.results import shown
+
+    for message in (AIMessage(content="", tool_calls=[{"name": "f", "args": {"a": 1}, "id": "c1"}]),
+                    ToolMessage(content="ok", tool_call_id="c1", status="error")):
+        assert shown(message) == repr(message)
+
+
+def test_shown_stays_small_without_building_the_whole_repr():
+    import tracemalloc
+
+    from langchain_core.messages import ToolMessage
+
+    from helpers.exercises.results import MAX_SHOWN, shown
+
+    values = [list(range(2_000_000)), "z" * 10_000_000, {i: str(i) for i in range(200_000)},
+              ToolMessage(content="q" * 5_000_000, tool_call_id="c1"), [[[[[[[["deep"]]]]]]]]]
+    for value in values:
+        tracemalloc.start()
+        text = shown(value)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        assert len(text) <= MAX_SHOWN and peak < 200_000, (type(value).__name__, len(text), peak)
+
+
+def test_shown_never_raises_nor_shows_an_address():
+    from helpers.exercises.results import shown
+
+    class Broken:
+        def __repr__(self):
+            raise SystemExit("no")
+
+    assert shown(Broken()) == "<Broken object whose repr failed>"
+    assert shown([Broken()]) == "[<Broken object whose repr failed>]"
+    assert shown(10 ** 5000) == "<an int of about 5001 digits>", "repr() refuses more than 4300 digits"
+
+
+def test_clipped_is_str_cut_to_a_limit():
+    from helpers.exercises.results import clipped
+
+    assert clipped("short") == "short"
+    assert clipped("x" * 100, 10) == "x" * 10 + "..."
+    assert clipped([{"a": 1}]) == str([{"a": 1}])
+    assert clipped(ValueError("boom")) == "boom"
+
+
+def test_bounded_slices_a_huge_text_before_splitting_it():
+    import tracemalloc
+
+    from helpers.exercises.results import MAX_FEEDBACK, bounded
+
+    text = "word  " * 2_000_000
+    tracemalloc.start()
+    out = bounded(text)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 200_000, peak
+    assert out.endswith("... [cut: 12000000 characters in all]") and len(out) < MAX_FEEDBACK + 50
+    assert bounded("a  b\n c") == "a b c", "a short text is still collapsed whole"
+
+
+def test_a_huge_answer_is_never_formatted_whole():
+    import tracemalloc
+
+    from helpers.exercises import nb00
+
+    huge = list(range(2_000_000))
+    tracemalloc.start()
+    result = nb00.TOOL_CALL_IDS.evaluate(lambda message: huge)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 2_000_000, f"the check allocated {peak} bytes for a result it only shows in part"
+    assert "got [0, 1, 2, 3" in result.results[0].feedback and len(result._repr_markdown_()) < 4_000

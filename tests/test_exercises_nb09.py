@@ -23,6 +23,17 @@ def test_decorated_stub_is_not_solved():
     assert not nb09.MAP_ERRORS.check(map_refund_errors).solved
 
 
+def test_a_middleware_that_forgets_return_is_told_so_not_unsolved():
+    """langchain-core raises NotImplementedError("Unsupported message type: <class 'NoneType'>") for the None:
+    a library's error, not the learner's stub (hostile_1.md item 2)."""
+    result = nb09.MAP_ERRORS.check(sol.wrong_forgets_return)
+    assert result.solved, result.text()
+    feedback = result.results[0].feedback
+    assert feedback.startswith("your code raised NotImplementedError: Unsupported message type: <class 'NoneType'>")
+    assert feedback.endswith("(did you forget to return the handler's result (`return handler(request)`)? Without "
+                             "`return` the middleware gives None)")
+
+
 def test_no_middleware_at_all_fails_with_a_hint():
     """Passing handler(request) through only: every domain error ends the run and the hint says what to catch."""
     result = nb09.MAP_ERRORS.check(lambda request, handler: handler(request))

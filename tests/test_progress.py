@@ -98,7 +98,20 @@ def test_self_checks_are_stored_by_notebook_number(named):
         assert notebook_key(name) == "03"
     record_self_check("03_toolmessage_pairing.ipynb", "q1", False)
     record_self_check("03", "q1", True)
-    assert load().self_checks["03"]["q1"].correct is True and load().self_checks["03"]["q1"].attempts == 2
+    assert load().self_checks["03"]["q1"].attempts == 2
+
+
+def test_a_self_check_keeps_its_first_answer(named):
+    """Before: the latest answer replaced the first, so trying every choice ended "correct" (lab review 1)."""
+    record_self_check("03", "q1", False)
+    record_self_check("03", "q1", True)
+    record_self_check("03", "q1", True)
+    assert load().self_checks["03"]["q1"] == progress.SelfCheckRecord(False, 3, load().self_checks["03"]["q1"].updated)
+    record_self_check("03", "q2", True)
+    record_self_check("03", "q2", False)
+    assert load().self_checks["03"]["q2"].correct is True
+    assert {r.notebook: r for r in progress_rows(questions={"03": ("q1", "q2")})}["03_toolmessage_pairing"] \
+        .self_check == "1/2"
 
 
 @pytest.mark.parametrize("call", [
@@ -471,13 +484,33 @@ def test_self_check_scores_and_unanswered_questions(named):
     questions = {"02": ("q1", "q2", "q3")}
     rows = {r.notebook: r for r in progress_rows(questions=questions)}
     assert rows["02_tool_calls_are_requests"].self_check == "1/3"
-    assert next_step(questions=questions).text() == "Next: self-check question q2 in 02_tool_calls_are_requests.ipynb"
+    # q2 was answered (wrongly, and the first answer counts): the next step is q3, by its place
+    assert next_step(questions=questions).text() == ("Next: Check yourself question 3 in "
+                                                     "02_tool_calls_are_requests.ipynb (q3)")
     assert {r.notebook: r for r in progress_rows(questions={})}["02_tool_calls_are_requests"].self_check == "1/2 answered"
     record_self_check("02", "q2", True)
-    assert next_step(questions=questions).label == "question q3"
+    assert {r.notebook: r for r in progress_rows(questions=questions)}["02_tool_calls_are_requests"].self_check == "1/3"
     record_self_check("02", "q3", True)
     assert next_step(questions=questions) is None
     assert progress_table(questions=questions).endswith("Everything is solved. Well done!")
+
+
+def test_the_next_step_names_a_question_by_its_place_and_a_few_words_not_its_id(named):
+    """Before: "Next: self-check question answers-keep-their-ids in 00_start_here.ipynb" (lab review 1)."""
+    for entry in EXERCISES:
+        record_exercise(entry.id, True)
+    questions = {"00": ("which-cells-change", "what-the-model-receives", "second-request")}
+    record_self_check("00", "which-cells-change", True)
+    step = next_step(questions=questions)
+    assert (step.kind, step.label, step.about) == ("self-check", "question 2", "what the model receives")
+    assert step.text() == "Next: Check yourself question 2 in 00_start_here.ipynb (what the model receives)"
+    assert "what-the-model-receives" not in progress_table(questions=questions)
+    assert progress_markdown(questions=questions).endswith(
+        "**Next: Check yourself question 2 in 00_start_here.ipynb (what the model receives)**")
+    record_self_check("00", "an-old-question", False)  # a question 00 no longer has: not a next step
+    record_self_check("00", "what-the-model-receives", False)
+    record_self_check("00", "second-request", True)
+    assert next_step(questions=questions) is None
 
 
 def test_registered_questions_are_used_by_default(named, monkeypatch):
@@ -500,7 +533,7 @@ def test_make_progress_prints_the_table(named):
                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
     assert out.returncode == 0, out.stderr
     assert "00_start_here" in out.stdout
-    assert "Next: self-check question" in out.stdout and "in 00_start_here.ipynb" in out.stdout, \
+    assert "Next: Check yourself question 1 in 00_start_here.ipynb (" in out.stdout, \
         "00.1 is solved, so the next step is 00's first self-check question"
     assert str(named.parent) not in out.stdout, "no machine path"
 

@@ -166,6 +166,28 @@ def _00_which_cells_change(q):
     return pick(q, "Only the live cells")
 
 
+@verifies("00", "what-pairs-the-answer")
+def _00_what_pairs_the_answer(q):
+    from langchain.messages import AIMessage, HumanMessage, ToolMessage
+
+    from helpers import ProviderRuleError
+
+    namespace = context_namespace("00")
+    printed = _run(q.code, namespace, "nb00.what-pairs-the-answer").strip()   # the snippet, as shown
+    ai, answer = namespace["run"]["messages"][1:3]
+    assert isinstance(ai, AIMessage) and isinstance(answer, ToolMessage)
+    assert answer.tool_call_id == ai.tool_calls[0]["id"] == "call_1"         # the trace's "answers call_1"
+    assert answer.name == "lookup_order"                                     # the ToolMessage has a name ...
+    assert namespace["scripted"].requests[1].payload()["messages"][-1] == {  # ... the request does not send it
+        "content": answer.content, "role": "tool", "tool_call_id": "call_1"}
+    scripted_model = namespace["scripted_model"]
+    with pytest.raises(ProviderRuleError, match="orphan_tool_message"):     # right place, no matching id: refused
+        scripted_model(["ok"]).invoke([HumanMessage("Where is A1024?"), ai,
+                                       ToolMessage(answer.content, tool_call_id="call_9", name="lookup_order")])
+    scripted_model(["ok"]).invoke([HumanMessage("Where is A1024?"), ai, answer])  # the id pairs it
+    return printed
+
+
 @verifies("00", "second-request")
 def _00_second_request(q):
     from langchain.agents import create_agent

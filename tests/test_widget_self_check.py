@@ -9,9 +9,11 @@ import pytest
 
 from helpers.selfcheck import Question, available_notebooks, questions_for, self_check
 from helpers.selfcheck.format import check_questions
+from helpers.selfcheck.order import shown_choices
 from helpers.widgets import Answer, SelfCheck
 from helpers.widgets.engines import SelfCheckEngine
 from helpers.widgets.engines.self_check import record_with_progress
+from helpers.widgets.self_check_view import CHOICE_CSS, ChoicePicker, inline_code
 
 
 def q(id="q1", **changes) -> Question:
@@ -91,15 +93,28 @@ def test_right_and_wrong_answers_with_feedback_and_a_record_each():
     right = engine.answer("a", "nothing")
     assert right.verdict is Answer.RIGHT and right.correct
     assert right.feedback == "A tool call is a request. (see section 3, Nothing has run yet)"
-    wrong = engine.answer("b", 1)  # by position
-    assert wrong.verdict == "wrong" and wrong.choice == "the tool"
+    wrong = engine.answer("b", engine.choices["b"].index("the tool"))  # by its position as shown
+    assert wrong.verdict == "wrong" and wrong.choice == "the tool" and wrong.attempt == 1 and wrong.first_try
     assert wrong.feedback == "It only looks that way. A tool call is a request. (see section 3, Nothing has run yet)"
     assert engine.score() == (1, 2, 2)
     assert recorded == [("03", "a", True), ("03", "b", False)]
-    engine.answer("b", "nothing")  # a second try replaces the answer and is recorded too
-    assert engine.score() == (2, 2, 2) and recorded[-1] == ("03", "b", True)
-    engine.reset()
-    assert engine.score() == (0, 0, 2)
+
+
+def test_the_first_answer_counts_and_later_ones_are_attempts():
+    """Before: a second try replaced the first, so trying each choice in turn always ended "right" (lab review 1)."""
+    recorded = Recorded()
+    engine = SelfCheckEngine("03", [q("a"), q("b")], recorder=recorded)
+    engine.answer("b", "the tool")
+    again = engine.answer("b", "nothing")                     # exploring: right, but not the first answer
+    assert again.correct and again.attempt == 2 and not again.first_try
+    assert engine.answers["b"] is again and engine.first_answers["b"].choice == "the tool"
+    assert engine.score() == (0, 1, 2), "right on first try: none"
+    assert recorded == [("03", "b", False), ("03", "b", True)]  # every answer is recorded; progress keeps the first
+    engine.reset()                                            # clears what is shown, not the first answers
+    assert engine.answers == {} and engine.score() == (0, 1, 2)
+    assert engine.answer("b", "nothing").attempt == 3
+    engine.answer("a", "nothing")
+    assert engine.score() == (1, 2, 2)
 
 
 def test_unknown_questions_and_choices_are_clear_errors():
@@ -140,7 +155,7 @@ def test_a_recorder_that_raises_is_a_note_not_a_crash(monkeypatch):
     fake.record_self_check = broken
     monkeypatch.setitem(sys.modules, "helpers.progress", fake)
     engine = SelfCheckEngine("02", questions_for("02"))
-    assert engine.answer("nothing-ran-yet", 0).correct
+    assert engine.answer("nothing-ran-yet", "1 0 0").correct
     assert engine.record_note == "not recorded: OSError: progress file is read-only"
 
 
@@ -164,7 +179,7 @@ def test_the_view_opens_with_nothing_picked_and_check_disabled(view):
         assert view.pickers[question.id].value is None
         assert view.check_buttons[question.id].disabled and view.check_buttons[question.id].button_style == ""
         assert view.feedback_views[question.id].value == ""
-    assert "0 of 5 right so far, 0 answered." in view.score_view.value
+    assert "0 of 5 right on first try, 0 answered." in view.score_view.value
     assert "<code>last_checked: str</code>" not in view.children[1].children[0].value  # code goes in a block
     assert "class CheckState(TypedDict):" in view.children[1].children[0].value
 
@@ -177,20 +192,125 @@ def test_picking_and_checking_shows_right_or_wrong_in_words_and_colour(view):
     feedback = view.feedback_views["replace-by-id"].value
     assert "data-verdict='WRONG'" in feedback and "data-tone='bad'" in feedback
     assert "(see section 3, add_messages)" in feedback
+    assert "Your first answer counts; you can still explore the others." in feedback
+    assert "0 of 5 right on first try, 1 answered." in view.score_view.value
     picker.value = "two messages: hi, final"
     assert "press Check again" in view.feedback_views["replace-by-id"].value  # the old verdict is not shown
     button.click()
-    assert "data-verdict='RIGHT'" in view.feedback_views["replace-by-id"].value
-    assert "1 of 5 right so far, 1 answered." in view.score_view.value
+    feedback = view.feedback_views["replace-by-id"].value
+    assert "data-verdict='RIGHT'" in feedback and "data-attempt='2'" in feedback and "data-first='wrong'" in feedback
+    assert "attempt 2: " in feedback and "Your first answer (WRONG) counts" in feedback
+    assert "0 of 5 right on first try, 1 answered." in view.score_view.value, "a later right answer scores nothing"
 
 
 def test_answer_and_reset_methods(view, capsys):
-    checked = view.answer("exclusive-field", 0)
+    question = view.engine.question("exclusive-field")
+    checked = view.answer("exclusive-field", view.engine.choices[question.id].index(question.answer))
     assert checked.correct and view.pickers["exclusive-field"].value == checked.choice
     view.reset_button.click()
     assert view.pickers["exclusive-field"].value is None and view.engine.answers == {}
-    assert view.feedback_views["exclusive-field"].value == ""
+    assert "Your first answer (RIGHT) counts" in view.feedback_views["exclusive-field"].value
+    assert "1 of 5 right on first try, 1 answered." in view.score_view.value, "clearing the picks keeps the score"
+    assert view.check_buttons["exclusive-field"].disabled
     assert capsys.readouterr() == ("", "")
+
+
+# -- the order of the choices ------------------------------------------------------------------
+
+
+ALL = [(number, question) for number in available_notebooks() for question in questions_for(number)]
+
+
+def test_the_right_answers_are_spread_over_the_positions_across_the_course():
+    """Before: in notebooks 00-08 the right answer was the first choice of all 43 questions (lab review 1)."""
+    positions = [shown_choices(number, question).index(question.answer) for number, question in ALL]
+    assert len(positions) >= 40
+    for place in set(positions):
+        share = positions.count(place) / len(positions)
+        assert share <= 0.40, f"{share:.0%} of the right answers are choice {place + 1}"
+    for number in available_notebooks():  # nor one notebook with every answer in one place
+        places = {shown_choices(number, q).index(q.answer) for q in questions_for(number)}
+        assert len(places) > 1, f"notebook {number}: every right answer is choice {places.pop() + 1}"
+
+
+def test_the_shown_order_is_fixed_and_is_what_the_view_and_the_engine_use():
+    for number, question in ALL:
+        shown = shown_choices(number, question)
+        assert sorted(shown) == sorted(question.choices) and shown == shown_choices(number, question)
+    view = SelfCheck("07", questions_for("07"), recorder=Recorded())
+    for question in view.engine.questions:
+        assert view.pickers[question.id].options == view.engine.choices[question.id] == shown_choices("07", question)
+        assert view.engine.answer(question.id, 0).choice == shown_choices("07", question)[0]
+
+
+def test_the_order_is_the_same_in_another_process_with_another_hash_seed():
+    """The seed is a SHA-256 digest of notebook, id and choice, not Python's salted ``hash()``."""
+    import json
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    code = ("import json; from helpers.selfcheck import available_notebooks, questions_for; "
+            "from helpers.selfcheck.order import shown_choices; "
+            "print(json.dumps({n + '/' + q.id: shown_choices(n, q) for n in available_notebooks() "
+            "for q in questions_for(n)}))")
+    here = {f"{n}/{q.id}": list(shown_choices(n, q)) for n, q in ALL}
+    for seed in ("1", "2"):
+        out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120,
+                             env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin", "PYTHONHASHSEED": seed})
+        assert out.returncode == 0, out.stderr[-2000:]
+        assert json.loads(out.stdout) == here
+    assert any(shown_choices(n, q) != shown_choices("99", q) for n, q in ALL), "the notebook is part of the seed"
+
+
+# -- how a choice is shown ---------------------------------------------------------------------
+
+
+def test_choice_labels_render_inline_code_like_prompts_and_escape_the_rest():
+    """Before: RadioButtons showed a choice's backticks as typed, while the prompt showed code (lab review 1)."""
+    question = q(choices=("`live_model` <b>asks</b> & `x < y`", "plain \"text\""), answer="plain \"text\"",
+                 prompt="Which `cell` & <i>why</i>?")
+    view = SelfCheck("99", [question, q("b"), q("c")], recorder=Recorded())
+    labels = {box.description for box in view.pickers["q1"].boxes}
+    assert labels == {"<code>live_model</code> &lt;b&gt;asks&lt;/b&gt; &amp; <code>x &lt; y</code>", 'plain "text"'}
+    assert all(box.description_allow_html and not box.indent for box in view.pickers["q1"].boxes)
+    prompt = view.children[1].children[0].value
+    assert "Which <code>cell</code> &amp; &lt;i&gt;why&lt;/i&gt;?" in prompt
+    assert inline_code("`a` b") == "<code>a</code> b"
+    for number, question in ALL:  # the front end typesets $...$ in an HTML description as maths
+        assert not any("$" in choice for choice in question.choices), (number, question.id)
+
+
+def test_the_choice_picker_ticks_at_most_one_choice():
+    picker = ChoicePicker(["a", "b", "c"])
+    picker.boxes[1].value = True
+    assert picker.value == "b" and [box.value for box in picker.boxes] == [False, True, False]
+    picker.boxes[2].value = True
+    assert picker.value == "c" and [box.value for box in picker.boxes] == [False, False, True]
+    picker.boxes[2].value = False
+    assert picker.value is None and not any(box.value for box in picker.boxes)
+    picker.value = "a"
+    assert [box.value for box in picker.boxes] == [True, False, False]
+    import traitlets
+    with pytest.raises(traitlets.TraitError, match="'d' is not one of the choices"):
+        picker.value = "d"
+    assert picker.value == "a"
+
+
+def test_wrapping_widget_text_is_not_double_spaced():
+    """Before: ipywidgets' 28px row height made every wrapped line of widget HTML look double-spaced (lab review 1)."""
+    from helpers.widgets import style
+
+    assert style.LINE_HEIGHT == "line-height: 1.4"
+    for html in (style.box("x", "ok"), style.block("x"), style.muted("x"), style.WRAP,
+                 style.history([types.SimpleNamespace(outcome="ran", history_line=lambda: "x")], "turn")):
+        assert "line-height: 1.4" in html, html
+    view = SelfCheck("07", questions_for("07"), recorder=Recorded())
+    assert "line-height: 1.4" in view.children[1].children[0].value  # the prompt
+    assert "line-height: 1.4" in view.score_view.value
+    header = view.children[0].value
+    assert header.startswith(CHOICE_CSS) and "white-space: normal" in CHOICE_CSS and "line-height: 1.4" in CHOICE_CSS
+    assert all(".course-self-check .course-choices" in rule for rule in CHOICE_CSS[7:-8].split("}") if rule)
 
 
 # -- one name, one thing -------------------------------------------------------------------------

@@ -15,45 +15,69 @@ recording (for demo cells that are not the learner's own answer).
   exercise's ``timeout`` (``your code was still running after 5 s: an endless loop?``; the
   case's threads are stopped, see :mod:`helpers.exercises.deadline`, and the remaining cases
   are not run).
+* Everything that touches the learner's objects runs in the case's worker thread, under the
+  deadline: the case itself, and the feedback built from what it raised (``str(exc)``, the
+  learner's line, the checkers' :func:`~helpers.exercises.results.shown` values). A ``__str__``,
+  ``__repr__`` or ``__eq__`` that loops or sleeps is stopped like an endless loop; the notebook's
+  thread receives only finished text.
+* Threads a case started and left running are stopped after the case, and the case says so
+  (``your code left a thread running (...); it was stopped``): it does not pass.
 * An ``async def`` answer to an exercise that wants a plain ``def`` (and the reverse) is told so
   before anything runs, so no coroutine is created (no never-awaited warning).
-* An unsolved stub (``answer is None`` or the answer raises ``NotImplementedError``) renders one
-  deterministic line, ``not solved yet``, so the shipped notebooks pass strict nbval.
-* Only ``KeyboardInterrupt`` escapes (the kernel's interrupt button stops a check).
+* An unsolved stub renders one deterministic line, ``not solved yet``, so the shipped notebooks
+  pass strict nbval: ``answer is None``, or the answer's own code (or a checker) raises
+  ``NotImplementedError`` in the probe (without a probe: the first case). A
+  ``NotImplementedError`` that a *library* raises is not the stub: langchain-core raises one when
+  a middleware forgot ``return`` (``Unsupported message type: <class 'NoneType'>``); it is
+  reported as ``your code raised NotImplementedError: ...`` with a hint about ``None``.
+* One check runs at a time: an answer that calls ``EX.evaluate(...)`` or ``EX.check(...)`` itself
+  gets the refusal back from that inner call, and its own case is an ``ERROR`` that says so.
+* Only ``KeyboardInterrupt`` escapes, by design: the kernel's interrupt button stops a check, and
+  so does a ``raise KeyboardInterrupt`` in the learner's code (the threads are stopped first).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .deadline import DeadlineOutcome, run_with_deadline
+from .deadline import CheckTimeout, DeadlineOutcome, run_with_deadline
 from .diagnose import (
     Wants,
     async_tool_problem,
     code_files,
+    is_learner_file,
     learner_line,
     raised_by_checker,
+    raised_in_code_of,
+    raised_in_library,
     style_problem,
     sync_call_of_async_tool,
 )
 from .results import DEFAULT_UNSOLVED_HINT, CaseResult, CheckResult, Verdict, bounded
 
-__all__ = ["DEFAULT_TIMEOUT", "Case", "CaseResult", "CheckResult", "Exercise", "Verdict"]
+__all__ = ["DEFAULT_NONE_HINT", "DEFAULT_TIMEOUT", "Case", "CaseResult", "CheckResult", "Exercise", "Verdict"]
 
 #: Seconds one case (or the probe) may run before it is stopped.
 DEFAULT_TIMEOUT = 5.0
+#: Added to an error that a library raised about ``None`` (an answer that forgot ``return``).
+DEFAULT_NONE_HINT = "did your function forget to `return` its result? Without `return` it gives None"
 
 _SKIPPED = "not run: your code did not finish an earlier check"
+_NESTED = ("your code runs a check itself (it calls `.evaluate(...)` or `.check(...)` of an exercise): a check "
+           "cannot run inside another check. Remove that call and run the check again")
+_REFUSED = "not run: another check is running (a check cannot run inside another check)"
+_INTERNAL = "the check could not judge this answer (an error in the checker); run the check again"
 
 
 def _safe_str(exc: BaseException) -> str:
     """``str(exc)``, or a placeholder when the exception's own ``__str__`` fails (even with ``SystemExit``)."""
     try:
         text = str(exc)
-        return text if isinstance(text, str) else ""
-    except KeyboardInterrupt:
+        return str.__str__(text) if isinstance(text, str) else ""
+    except (KeyboardInterrupt, CheckTimeout):
         raise
     except BaseException:  # noqa: BLE001 - a learner's __str__ may raise anything
         return f"<{_type_name(exc)} whose message could not be shown>"
@@ -62,11 +86,46 @@ def _safe_str(exc: BaseException) -> str:
 def _type_name(exc: BaseException) -> str:
     try:
         name = type(exc).__name__
-        return name if isinstance(name, str) else "exception"
-    except KeyboardInterrupt:
+        return str.__str__(name) if isinstance(name, str) else "exception"
+    except (KeyboardInterrupt, CheckTimeout):
         raise
     except BaseException:  # noqa: BLE001
         return "exception"
+
+
+class _OneCheckAtATime:
+    """The process-wide guard: one check runs at a time; a check started while another runs
+    (from the answer's own code, in any thread) is refused and counted."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.refused = 0
+
+    def enter(self) -> bool:
+        if self._lock.acquire(blocking=False):
+            return True
+        self.refused += 1
+        return False
+
+    def leave(self) -> None:
+        self._lock.release()
+
+
+_GUARD = _OneCheckAtATime()
+
+
+class _Unsolved:
+    """A case or probe found the unsolved stub."""
+
+
+_UNSOLVED = _Unsolved()
+
+
+@dataclass
+class _Phase:
+    """Where a worker is: running the learner's code, or building the feedback from what it raised."""
+
+    describing: bool = False
 
 
 @dataclass(frozen=True)
@@ -76,6 +135,8 @@ class Case:
     Attributes:
         name: what the case checks, shown to the learner (e.g. ``"unknown tool name"``).
         run: ``run(answer) -> None``; raise ``AssertionError("hint")`` when the answer is wrong.
+            It runs in the check's worker thread: show the learner's values in the message with
+            :func:`~helpers.exercises.results.shown`, never ``{value!r}``.
         hint: shown when the case fails and the AssertionError has no message of its own, and
             after an error in the learner's code.
     """
@@ -92,21 +153,24 @@ class Exercise:
         id: stable id, ``"NN.k"`` (notebook number and exercise number).
         title: short title shown in the report.
         cases: the hidden :class:`Case` objects, run in order.
-        probe: optional ``probe(answer) -> None`` that calls the answer once; if it raises
-            ``NotImplementedError`` the answer is treated as the unsolved stub. Without a
-            probe, the stub is detected when the first case raises ``NotImplementedError``.
+        probe: optional ``probe(answer) -> None`` that calls the answer once; if the answer's
+            own code (or the probe) raises ``NotImplementedError`` the answer is treated as the
+            unsolved stub. Without a probe, the stub is detected when the first case raises it.
         unsolved_hint: what the "not solved yet" line tells the learner to do (default:
             replace the ``raise NotImplementedError``).
         timeout: seconds each case (and the probe) may run, default :data:`DEFAULT_TIMEOUT`.
         wants: ``"def"`` (default), ``"async def"`` or ``"either"``: the kind of function the
             answer must be (a non-callable answer, such as a dict, is not judged).
+        none_hint: added (in brackets) to an error that library or checker code raised about
+            ``NoneType``, default :data:`DEFAULT_NONE_HINT`.
 
     Raises:
         ValueError: no cases, or a timeout that is not a positive number.
     """
 
     def __init__(self, id: str, title: str, cases: Sequence[Case], *, probe: Callable[[Any], Any] | None = None,
-                 unsolved_hint: str | None = None, timeout: float = DEFAULT_TIMEOUT, wants: Wants = "def"):
+                 unsolved_hint: str | None = None, timeout: float = DEFAULT_TIMEOUT, wants: Wants = "def",
+                 none_hint: str = DEFAULT_NONE_HINT):
         if not cases:
             raise ValueError(f"exercise {id} needs at least one case")
         if not (isinstance(timeout, (int, float)) and timeout > 0):
@@ -118,6 +182,7 @@ class Exercise:
         self.unsolved_hint = unsolved_hint or DEFAULT_UNSOLVED_HINT
         self.timeout = float(timeout)
         self.wants: Wants = wants
+        self.none_hint = none_hint
         self._checker_files = code_files([probe, *(case.run for case in self.cases)])
 
     # -- public -----------------------------------------------------------------------------
@@ -127,40 +192,19 @@ class Exercise:
 
         Never raises for a bad answer (see the module docstring); only ``KeyboardInterrupt``
         escapes. ``NotImplementedError`` means "unsolved" only when the probe (or, without a
-        probe, the first case) raises it; from a later case it is reported as an unfinished branch.
+        probe, the first case) raises it from the answer's own code; from a later case it is
+        reported as an unfinished branch. Called while another check runs (from the answer
+        itself), it returns a refusal without running anything.
         """
-        unsolved = self._result(solved=False)
-        if answer is None:
-            return unsolved
-        problem = style_problem(answer, self.wants)
-        if problem:
-            return self._result(notice=problem)
-        if self.probe is not None:
-            outcome = run_with_deadline(lambda: self.probe(answer), self.timeout, name=f"check-{self.id}-probe")
-            if outcome.status == "timeout":
-                return self._result(notice=self._timeout_text(outcome) + " Fix it and run the check again")
-            if outcome.status == "raised" and isinstance(outcome.error, NotImplementedError):
-                if sync_call_of_async_tool(outcome.error):
-                    return self._result(notice=async_tool_problem())
-                return unsolved
-        results: list[CaseResult] = []
-        stopped = False
-        for number, case in enumerate(self.cases):
-            if stopped:
-                results.append(CaseResult(case.name, "error", _SKIPPED))
-                continue
-            outcome = run_with_deadline(lambda: case.run(answer), self.timeout, name=f"check-{self.id}-{number + 1}")
-            if (outcome.status == "raised" and isinstance(outcome.error, NotImplementedError)
-                    and not sync_call_of_async_tool(outcome.error) and self.probe is None and number == 0):
-                return unsolved
-            results.append(self._judge(case, outcome))
-            stopped = outcome.status == "timeout"
-        return self._result(results=results)
+        return self._evaluate(answer)[0]
 
     def check(self, answer: Any) -> CheckResult:
-        """:meth:`evaluate`, then record the outcome (``record_exercise(id, passed)``); the result
-        renders as Markdown when it is a cell's last value. Recording never raises."""
-        result = self.evaluate(answer)
+        """:meth:`evaluate`, then record the outcome (``record_exercise(id, passed)``; not for a
+        refused check); the result renders as Markdown when it is a cell's last value. Recording
+        never raises."""
+        result, ran = self._evaluate(answer)
+        if not ran:
+            return result
         try:
             from helpers.progress import record_exercise
 
@@ -172,31 +216,131 @@ class Exercise:
     def __repr__(self) -> str:
         return f"Exercise({self.id!r}, {self.title!r}, {len(self.cases)} cases)"
 
-    # -- internals ------------------------------------------------------------------------------
+    # -- running (the notebook's thread: only finished text comes back to it) -------------------
+
+    def _evaluate(self, answer: Any) -> tuple[CheckResult, bool]:
+        """The result, and whether the check ran (False: refused, another check is running)."""
+        if answer is None:
+            return self._result(solved=False), True
+        if not _GUARD.enter():
+            return self._result(notice=_REFUSED), False
+        try:
+            return self._run_all(answer), True
+        finally:
+            _GUARD.leave()
+
+    def _run_all(self, answer: Any) -> CheckResult:
+        refused = _GUARD.refused
+        outcome = self._in_worker(lambda: self._first_step(answer), "probe")
+        if _GUARD.refused != refused:
+            return self._result(notice=_NESTED)
+        if outcome.status == "timeout":
+            return self._result(notice=self._timeout_text(outcome, _Phase()) + " Fix it and run the check again")
+        first = outcome.value if outcome.status == "returned" else None
+        if first is _UNSOLVED:
+            return self._result(solved=False)
+        if isinstance(first, str):
+            return self._result(notice=first)
+        results: list[CaseResult] = []
+        stopped = False
+        for number, case in enumerate(self.cases):
+            if stopped:
+                results.append(CaseResult(case.name, "error", _SKIPPED))
+                continue
+            phase = _Phase()
+            refused = _GUARD.refused
+            may_be_stub = self.probe is None and number == 0
+            outcome = self._in_worker(lambda: self._case_step(case, answer, may_be_stub, phase), str(number + 1))
+            if outcome.status == "returned" and outcome.value is _UNSOLVED:
+                return self._result(solved=False)
+            if _GUARD.refused != refused:
+                results.append(CaseResult(case.name, "error", _NESTED))
+            else:
+                results.append(self._judge(case, outcome, phase))
+            stopped = outcome.status == "timeout"
+        return self._result(results=results)
+
+    def _in_worker(self, step: Callable[[], Any], label: str) -> DeadlineOutcome:
+        return run_with_deadline(step, self.timeout, name=f"check-{self.id}-{label}",
+                                 learner_code=lambda filename: is_learner_file(filename, self._checker_files))
 
     def _result(self, *, solved: bool = True, results: list[CaseResult] | None = None, notice: str = "") -> CheckResult:
         return CheckResult(self.id, self.title, solved=solved, results=results or [], unsolved_hint=self.unsolved_hint,
                            notice=bounded(notice) if notice else "")
 
-    def _timeout_text(self, outcome: DeadlineOutcome) -> str:
-        text = f"your code was still running after {self.timeout:g} s: an endless loop? It was stopped."
-        if outcome.stuck:
-            text += (f" {len(outcome.stuck)} thread(s) it started are blocked in a call such as time.sleep and could "
-                     "not be stopped; restart the kernel if the notebook stays busy.")
-        return text
+    def _timeout_text(self, outcome: DeadlineOutcome, phase: _Phase) -> str:
+        if phase.describing:
+            text = (f"your code raised an exception whose message (its `__str__`) was still being built after "
+                    f"{self.timeout:g} s: an endless loop?")
+        else:
+            text = f"your code was still running after {self.timeout:g} s: an endless loop?"
+        if not outcome.stuck:
+            return f"{text} It was stopped."
+        lead = " It could not be stopped:" if outcome.worker_stuck else " It was stopped, but not every thread it started:"
+        return f"{text}{lead} {_stuck_text(outcome)}. Restart the kernel if the notebook stays busy."
 
-    def _judge(self, case: Case, outcome: DeadlineOutcome) -> CaseResult:
-        """The :class:`CaseResult` of one case run."""
-        if outcome.status == "returned":
-            return CaseResult(case.name, "pass")
+    def _judge(self, case: Case, outcome: DeadlineOutcome, phase: _Phase) -> CaseResult:
+        """The :class:`CaseResult` of one case run (made from text only: the worker built it)."""
         if outcome.status == "timeout":
-            return CaseResult(case.name, "error", bounded(self._timeout_text(outcome)))
-        exc = outcome.error
-        assert exc is not None
+            return CaseResult(case.name, "error", bounded(self._timeout_text(outcome, phase)))
+        result = outcome.value
+        if outcome.status != "returned" or not isinstance(result, CaseResult):
+            return CaseResult(case.name, "error", _INTERNAL)
+        if not outcome.left:
+            return result
+        note = _left_text(outcome)
+        if result.status == "pass":
+            return CaseResult(case.name, "error", bounded(note))
+        feedback = result.feedback.rstrip()
+        joint = " " if feedback.endswith((".", "!", "?", ":")) else ". "
+        return CaseResult(case.name, result.status, bounded(f"{feedback}{joint}Also, {note}"), result.hint)
+
+    # -- steps (each runs in a worker thread, under the deadline) --------------------------------
+
+    def _first_step(self, answer: Any) -> _Unsolved | str | None:
+        """Before the cases: ``str`` (a notice: wrong kind of function), ``_UNSOLVED``, or ``None`` (run the cases)."""
+        problem = style_problem(answer, self.wants)
+        if problem:
+            return problem
+        if self.probe is None:
+            return None
+        try:
+            self.probe(answer)
+        except (KeyboardInterrupt, CheckTimeout):
+            raise
+        except BaseException as exc:  # noqa: BLE001 - only the stub and an async tool matter here
+            if isinstance(exc, NotImplementedError):
+                if sync_call_of_async_tool(exc):
+                    return async_tool_problem()
+                if not raised_in_library(exc):
+                    return _UNSOLVED
+        return None
+
+    def _case_step(self, case: Case, answer: Any, may_be_stub: bool, phase: _Phase) -> CaseResult | _Unsolved:
+        try:
+            case.run(answer)
+        except (KeyboardInterrupt, CheckTimeout):
+            raise
+        except BaseException as exc:  # noqa: BLE001 - every learner error becomes feedback
+            phase.describing = True
+            try:
+                return self._describe(case, exc, may_be_stub)
+            except (KeyboardInterrupt, CheckTimeout):
+                raise
+            except BaseException:  # noqa: BLE001 - a hostile exception object
+                return CaseResult(case.name, "error", "your code raised an exception that could not be shown",
+                                  hint=case.hint)
+        return CaseResult(case.name, "pass")
+
+    def _describe(self, case: Case, exc: BaseException, may_be_stub: bool) -> CaseResult | _Unsolved:
+        """The feedback for what ``case.run`` raised."""
         if isinstance(exc, NotImplementedError):
             if sync_call_of_async_tool(exc):
                 return CaseResult(case.name, "error", bounded(async_tool_problem()))
-            return CaseResult(case.name, "error", "your code raised NotImplementedError: a branch is not finished yet")
+            if not raised_in_library(exc):
+                if may_be_stub:
+                    return _UNSOLVED
+                return CaseResult(case.name, "error", "your code raised NotImplementedError: a branch is not finished yet")
         if isinstance(exc, AssertionError) and raised_by_checker(exc, self._checker_files):
             message = _safe_str(exc) or case.hint or "the result is not what this case expects"
             return CaseResult(case.name, "fail", bounded(message))
@@ -206,6 +350,44 @@ class Exercise:
             text = "an `assert` in your own code failed" + (f" ({where})" if where else "")
             text += f": AssertionError: {message}" if message else " (it is not one of the hidden checks)"
             return CaseResult(case.name, "error", bounded(text))
-        text = f"your code raised {_type_name(exc)}: {_safe_str(exc)}"
+        message = bounded(_safe_str(exc))
+        text = f"your code raised {_type_name(exc)}: {message}"
+        if "NoneType" in message and self.none_hint and not raised_in_code_of(exc, self._checker_files):
+            text += f" ({self.none_hint})"  # a library or a checker met the None that the answer gave
         return CaseResult(case.name, "error", bounded(text), hint=case.hint)
 
+
+def _names(names: list[str]) -> str:
+    shown = ", ".join(names[:3])
+    return shown + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
+def _stuck_text(outcome: DeadlineOutcome) -> str:
+    """Why the stuck threads of ``outcome`` could not be stopped."""
+    blocked = [s.name for s in outcome.stuck if s.state == "blocked"]
+    running = [s.name for s in outcome.stuck if s.state == "running"]
+    unknown = [s.name for s in outcome.stuck if s.state == "unknown"]
+    parts = []
+    if blocked:
+        parts.append(f"{len(blocked)} thread(s) ({_names(blocked)}) are blocked inside one call that Python cannot "
+                     "interrupt (such as time.sleep, or waiting for a lock, an event or another thread); each ends "
+                     "when that call returns")
+    if running:
+        parts.append(f"{len(running)} thread(s) ({_names(running)}) catch the stop (a bare `except:` or "
+                     "`except BaseException:` in a loop) and keep running")
+    if unknown:
+        parts.append(f"{len(unknown)} thread(s) ({_names(unknown)}) are blocked inside one call that Python cannot "
+                     "interrupt, or catch the stop (a bare `except:` in a loop)")
+    return "; ".join(parts)
+
+
+def _left_text(outcome: DeadlineOutcome) -> str:
+    """What to say about threads a case left running (``outcome.left``)."""
+    count = len(outcome.left)
+    what = "a thread" if count == 1 else f"{count} threads"
+    text = f"your code left {what} running ({_names(outcome.left)}); "
+    if not outcome.stuck:
+        text += "it was stopped." if count == 1 else "they were stopped."
+    else:
+        text += f"stopping failed: {_stuck_text(outcome)}."
+    return text + " Let every thread you start finish (`thread.join()`) before your function returns"

@@ -7,9 +7,15 @@
 * :func:`raised_by_checker` decides whether an ``AssertionError`` is a hidden check's verdict
   (raised in checker code) or the learner's own ``assert`` (raised anywhere else);
   :func:`learner_line` finds the line of the learner's code an exception passed through.
+* :func:`raised_in_library` tells an exception raised by a library (langchain-core's
+  ``NotImplementedError("Unsupported message type: <class 'NoneType'>")`` when an answer
+  returned ``None``) from one raised by the learner's or the checker's code (the stub's
+  ``raise NotImplementedError``); :func:`is_learner_file` names the learner's source files (for
+  :mod:`helpers.exercises.deadline`, which stops threads running them first).
 
 Nothing here raises: a hostile answer (a ``__getattr__`` that raises ``SystemExit``) reads as
-``"other"``.
+``"other"``. The deadline's stop (:class:`~helpers.exercises.deadline.CheckTimeout`) and
+``KeyboardInterrupt`` pass through.
 """
 
 from __future__ import annotations
@@ -23,8 +29,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
 
-__all__ = ["AnswerKind", "Wants", "answer_kind", "async_tool_problem", "code_files", "learner_line", "raised_by_checker",
-           "style_problem", "sync_call_of_async_tool"]
+from .deadline import CheckTimeout
+
+__all__ = ["AnswerKind", "Wants", "answer_kind", "async_tool_problem", "code_files", "is_learner_file", "learner_line",
+           "raised_by_checker", "raised_in_code_of", "raised_in_library", "style_problem", "sync_call_of_async_tool"]
 
 #: What an exercise wants: a plain function, a coroutine function, or either of them.
 Wants = Literal["def", "async def", "either"]
@@ -32,6 +40,7 @@ Wants = Literal["def", "async def", "either"]
 AnswerKind = Literal["def", "async def", "other"]
 
 _CHECKER_DIR = Path(__file__).resolve().parent
+_COURSE_DIR = _CHECKER_DIR.parent  # the helpers package: course code, not the learner's
 _LIBRARY_DIRS = tuple(
     str(Path(p).resolve()) for p in {sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")}
 )
@@ -54,7 +63,7 @@ def answer_kind(answer: Any) -> AnswerKind:
         if callable(answer):
             call = getattr(type(answer), "__call__", None)
             return "async def" if not inspect.isfunction(answer) and _is_coroutine_function(call) else "def"
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, CheckTimeout):
         raise
     except BaseException:  # noqa: BLE001 - a hostile answer; the cases will report it
         return "other"
@@ -66,7 +75,7 @@ def _name(answer: Any) -> str:
         name = getattr(answer, "name", None) if hasattr(answer, "invoke") else None
         name = name or getattr(answer, "__name__", None)
         return name if isinstance(name, str) and name.isidentifier() else "your answer"
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, CheckTimeout):
         raise
     except BaseException:  # noqa: BLE001
         return "your answer"
@@ -104,7 +113,7 @@ def sync_call_of_async_tool(exc: BaseException) -> bool:
     ``async def`` is invoked synchronously (``StructuredTool does not support sync invocation.``)."""
     try:
         return isinstance(exc, NotImplementedError) and "does not support sync invocation" in str(exc)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, CheckTimeout):
         raise
     except BaseException:  # noqa: BLE001
         return False
@@ -147,6 +156,37 @@ def _is_library(filename: str) -> bool:
     except (OSError, ValueError):
         return False
     return resolved.startswith(_LIBRARY_DIRS)
+
+
+def _is_course(filename: str) -> bool:
+    try:
+        return Path(filename).resolve().is_relative_to(_COURSE_DIR)
+    except (OSError, ValueError):
+        return False
+
+
+def is_learner_file(filename: str, checker_files: frozenset[str] = frozenset()) -> bool:
+    """True for a source file of the learner's code: not a checker file, not the course's
+    ``helpers`` package, not the standard library or an installed package."""
+    return not (_is_checker(filename, checker_files) or _is_library(filename) or _is_course(filename))
+
+
+def raised_in_library(exc: BaseException) -> bool:
+    """True when the innermost frame of ``exc``'s traceback is library code (the standard library,
+    an installed package such as langchain-core, or the course's own non-checker helpers), i.e.
+    neither the learner's code nor a checker raised it."""
+    frames = _frames(exc.__traceback__)
+    if not frames:
+        return False
+    filename = frames[-1].tb_frame.f_code.co_filename
+    return _is_library(filename) or (_is_course(filename) and not _is_checker(filename, frozenset()))
+
+
+def raised_in_code_of(exc: BaseException, checker_files: frozenset[str] = frozenset()) -> bool:
+    """True when the innermost frame of ``exc``'s traceback is the learner's own code (see
+    :func:`is_learner_file`)."""
+    frames = _frames(exc.__traceback__)
+    return bool(frames) and is_learner_file(frames[-1].tb_frame.f_code.co_filename, checker_files)
 
 
 def raised_by_checker(exc: BaseException, checker_files: frozenset[str]) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from langchain_core.messages import AIMessage
 
 from .core import Case, Exercise
+from .results import shown
 
 __all__ = ["TOOL_CALL_IDS"]
 
@@ -17,7 +18,7 @@ def _expect(ids: tuple[str, ...], message: AIMessage, hint: str):
     def run(answer):
         got = answer(message.model_copy(deep=True))  # a fresh copy: an answer that mutates it cannot spoil later checks
         assert isinstance(got, list), f"return a list, got {type(got).__name__}"
-        assert got == list(ids), f"expected {list(ids)}, got {got!r}. {hint}"
+        assert got == list(ids), f"expected {list(ids)}, got {shown(got)}. {hint}"
     return run
 
 

@@ -10,6 +10,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ValidationError
 
 from .core import Case, Exercise
+from .results import shown
 
 __all__ = ["REFUND_TOOL"]
 
@@ -46,7 +47,7 @@ def _rejects(answer: Any, args: dict[str, Any], what: str) -> None:
 
 def _is_tool(answer: Any) -> None:
     made = _tool(answer)
-    assert made.name == "request_refund", f"the tool is named {made.name!r}; name it 'request_refund'"
+    assert made.name == "request_refund", f"the tool is named {shown(made.name)}; name it 'request_refund'"
 
 
 def _has_args(answer: Any) -> None:
@@ -61,7 +62,7 @@ def _described(answer: Any) -> None:
     props = _params(answer)["properties"]
     bare = sorted(name for name, spec in props.items() if not spec.get("description"))
     assert not bare, (
-        f"argument(s) {bare} have no description in the schema; use parse_docstring=True, "
+        f"argument(s) {shown(bare)} have no description in the schema; use parse_docstring=True, "
         "Annotated[..., 'text'] or Field(description=...)"
     )
 
@@ -90,13 +91,13 @@ def _description_contract(answer: Any) -> None:
     assert any("request" in s for s in sentences), "say that the tool creates a refund *request*"
     denies = [s for s in sentences if re.search(_MONEY, s) and re.search(rf"\b{_NEGATION}\b", s)]
     claims = [s for s in sentences if re.search(_MONEY, s) and not re.search(rf"\b{_NEGATION}\b", s)]
-    assert not claims, f"this sentence promises that money moves: {claims[0].strip()!r}"
+    assert not claims, f"this sentence promises that money moves: {shown(claims[0].strip())}"
     assert denies, "say that the tool does not send money (e.g. 'It does not send money.')"
 
 
 def _valid_call(answer: Any) -> None:
     result = _tool(answer).invoke(dict(_VALID))
-    assert isinstance(result, str) and result.strip(), f"a valid call should return a short confirmation string, got {result!r}"
+    assert isinstance(result, str) and result.strip(), f"a valid call should return a short confirmation string, got {shown(result)}"
     at_limit = _tool(answer).invoke({**_VALID, "amount": 5000})
     assert isinstance(at_limit, str), "an amount of exactly 5000 is allowed"
 

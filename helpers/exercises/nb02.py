@@ -20,6 +20,7 @@ from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import BaseTool, tool
 
 from .core import Case, Exercise
+from .results import clipped, shown
 
 __all__ = ["EXECUTE_CALLS"]
 
@@ -66,7 +67,7 @@ def _one_call(answer: Any) -> None:
     got = _messages(answer, ai, tools)
     assert len(got) == 1, f"one tool call needs exactly one ToolMessage, got {len(got)}"
     assert got[0].tool_call_id == "call_7", (
-        f"the ToolMessage answers tool_call_id={got[0].tool_call_id!r}, but the call's id is 'call_7': "
+        f"the ToolMessage answers tool_call_id={shown(got[0].tool_call_id)}, but the call's id is 'call_7': "
         "copy the id from the call"
     )
 
@@ -87,7 +88,7 @@ def _ids_not_invented(answer: Any) -> None:
         "own answer (loop over every call in ai_message.tool_calls)"
     )
     assert sorted(ids) == ["toolu_A", "toolu_B"], (
-        f"the ToolMessages answer {ids}, but the calls' ids are ['toolu_B', 'toolu_A']: providers choose ids, "
+        f"the ToolMessages answer {shown(ids)}, but the calls' ids are ['toolu_B', 'toolu_A']: providers choose ids, "
         "never build them from positions"
     )
 
@@ -116,7 +117,7 @@ def _args_reach_tool(answer: Any) -> None:
     )
     got = {m.tool_call_id: m.content for m in _messages(answer, ai, tools)}
     assert got.get("call_x") == "5" and got.get("call_y") == "42", (
-        f"expected call_x -> '5' and call_y -> '42', got {got}: run each call with its own args"
+        f"expected call_x -> '5' and call_y -> '42', got {shown(got)}: run each call with its own args"
     )
 
 
@@ -129,11 +130,11 @@ def _dict_as_json(answer: Any) -> None:
         data = json.loads(content)
     except (TypeError, ValueError):
         raise AssertionError(
-            f"the content {str(content)[:60]!r} is not JSON: str(dict) gives Python quotes; "
+            f"the content {clipped(content, 60)!r} is not JSON: str(dict) gives Python quotes; "
             "tool.invoke(call) serialises a dict result as JSON for you"
         ) from None
     assert data == {"order_id": "A1024", "status": "delivered", "refundable_amount": 499.0}, (
-        f"the content should be the tool's result as JSON, got {content!r}"
+        f"the content should be the tool's result as JSON, got {shown(content)}"
     )
 
 

@@ -36,6 +36,7 @@ from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
 
 from .core import Case, Exercise
+from .results import clipped, shown
 
 __all__ = ["RUN_TOOL_CALLS", "call_answer"]
 
@@ -178,9 +179,9 @@ def _answers(answer: Any, ai_message: AIMessage, tools: list[BaseTool]) -> dict[
         "or the provider rejects the next request"
     )
     extra = [i for i in got if i not in wanted]
-    assert not extra, f"ToolMessages answer ids that were never called: {extra}"
+    assert not extra, f"ToolMessages answer ids that were never called: {shown(extra)}"
     duplicates = sorted({i for i in got if got.count(i) > 1})
-    assert not duplicates, f"ids answered more than once: {duplicates}"
+    assert not duplicates, f"ids answered more than once: {shown(duplicates)}"
     return {m.tool_call_id: m for m in result}
 
 
@@ -208,7 +209,7 @@ def _out_of_order(answer: Any) -> None:
     by_id = _answers(answer, ai, rec.tools())
     pairs = {i: _product(by_id[i]) for i in ("call_slow", "call_fast")}
     assert pairs == {"call_slow": "Wireless headphones", "call_fast": "Winter jacket"}, (
-        f"results are paired with the wrong calls: {pairs}. The fast call finished first; take the id "
+        f"results are paired with the wrong calls: {shown(pairs)}. The fast call finished first; take the id "
         "from the call that produced each result, not from the order results arrive in"
     )
 
@@ -234,7 +235,7 @@ def _tool_exception(answer: Any) -> None:
     bad = by_id["call_q"]
     assert bad.status == "error", "a tool that raised should be answered with status='error'"
     assert "not delivered" in str(bad.content), (
-        f"put the error text in the content (the model sees content, not status), got {str(bad.content)[:60]!r}"
+        f"put the error text in the content (the model sees content, not status), got {clipped(bad.content, 60)!r}"
     )
     assert by_id["call_ok"].status == "success" and "refundable" in str(by_id["call_ok"].content), (
         "the other call should still succeed"

@@ -28,6 +28,7 @@ from langgraph.prebuilt import ToolNode
 from langgraph.types import Command
 
 from .core import Case, Exercise
+from .results import clipped, shown
 
 __all__ = ["CASES", "LABELS", "Prediction", "TITLES", "PREDICT_THEN_RUN", "blank_predictions", "classify", "outcomes",
            "reveal", "show_cases", "tool_node_run"]
@@ -232,9 +233,9 @@ def _make_case(cid: str) -> Case:
         assert isinstance(answer, dict), f"pass a dict {{case_id: label}}, got {type(answer).__name__}"
         assert cid in answer, f"add a prediction for case {cid!r}"
         guess = answer[cid]
-        assert guess in LABELS, f"case {cid}: {guess!r} is not one of {', '.join(LABELS)}"
+        assert guess in LABELS, f"case {cid}: {shown(guess)} is not one of {', '.join(LABELS)}"
         label, detail = classify(run)
-        assert guess == label, f"you predicted {guess}, the real outcome is {label} ({detail}). Why: {why}"
+        assert guess == label, f"you predicted {clipped(guess, 40)}, the real outcome is {label} ({detail}). Why: {why}"
 
     return Case(f"case {cid} ({TITLES[cid]})", check)
 

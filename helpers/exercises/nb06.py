@@ -27,6 +27,7 @@ from langgraph.types import Command
 
 from ..model import ProviderRuleError, ScriptedChatModel, tool_call
 from .core import Case, Exercise
+from .results import clipped, shown
 
 __all__ = ["MARK_SUBMITTED", "CheckContext", "run_with_state"]
 
@@ -103,7 +104,7 @@ def _run(answer: Any, request_id: str, call_id: str, returned: list[Any] | None 
         raise
     last = state["messages"][-1]
     assert not (isinstance(last, ToolMessage) and last.status == "error"), (
-        f"ToolNode answered the call with an error: {' '.join(str(last.content).split())}"
+        f"ToolNode answered the call with an error: {clipped(last.content, 300)}"
     )
     return state
 
@@ -111,13 +112,13 @@ def _run(answer: Any, request_id: str, call_id: str, returned: list[Any] | None 
 def _schema(answer: Any) -> None:
     tool = _require_tool(answer)
     names = sorted(convert_to_openai_tool(tool)["function"]["parameters"].get("properties", {}))
-    assert names == ["request_id"], f"the model should fill only request_id, the schema has {names}"
+    assert names == ["request_id"], f"the model should fill only request_id, the schema has {shown(names)}"
 
 
 def _state_updated(answer: Any) -> None:
     state = _run(answer, "RF-0042", "call_7")
     assert state["refund_stage"] == "submitted", (
-        f"refund_stage is {state['refund_stage']!r} after the call: the program's consumer is not served. "
+        f"refund_stage is {shown(state['refund_stage'])} after the call: the program's consumer is not served. "
         "Return Command(update={'refund_stage': 'submitted', ...}); a str or dict only reaches the model"
     )
 
@@ -128,7 +129,7 @@ def _message_pairs(answer: Any) -> None:
         answers = [m for m in state["messages"] if isinstance(m, ToolMessage)]
         assert len(answers) == 1, f"expected one ToolMessage for the call, found {len(answers)}"
         assert answers[0].tool_call_id == call_id, (
-            f"the ToolMessage answers {answers[0].tool_call_id!r}, the call was {call_id!r}: use runtime.tool_call_id"
+            f"the ToolMessage answers {shown(answers[0].tool_call_id)}, the call was {call_id!r}: use runtime.tool_call_id"
         )
 
 
@@ -136,7 +137,7 @@ def _message_names_request(answer: Any) -> None:
     state = _run(answer, "RF-0042", "call_7")
     message = [m for m in state["messages"] if isinstance(m, ToolMessage)][-1]
     assert "RF-0042" in str(message.content), (
-        f"the ToolMessage says {message.content!r}; include the request id so the model can tell the user"
+        f"the ToolMessage says {shown(message.content)}; include the request id so the model can tell the user"
     )
 
 
@@ -146,7 +147,7 @@ def _no_routing(answer: Any) -> None:
     commands = [r for r in returned if isinstance(r, Command)]
     for command in commands:
         assert not command.goto, (
-            f"the Command has goto={command.goto!r}. The model must speak next (it tells the user the request "
+            f"the Command has goto={shown(command.goto)}. The model must speak next (it tells the user the request "
             "id), so do not route. goto=END would not stop create_agent anyway: goto adds a target and the "
             "agent's tools -> model edge still runs (section 6)"
         )
@@ -161,14 +162,14 @@ def _end_to_end(answer: Any) -> None:
                               context=CheckContext("user-42"))
     except ProviderRuleError as exc:  # a ValueError subclass: catch it first
         raise AssertionError(
-            f"the provider rejected the next model request: {exc}. The update must hold exactly one "
+            f"the provider rejected the next model request: {clipped(exc, 300)}. The update must hold exactly one "
             "ToolMessage, with tool_call_id=runtime.tool_call_id"
         ) from None
     except ValueError as exc:
         if "matching ToolMessage" in str(exc):
             raise AssertionError("create_agent's ToolNode rejected the Command: no matching ToolMessage") from None
         raise
-    assert result["refund_stage"] == "submitted", f"the agent run ended with refund_stage={result['refund_stage']!r}"
+    assert result["refund_stage"] == "submitted", f"the agent run ended with refund_stage={shown(result['refund_stage'])}"
     assert isinstance(result["messages"][-1], AIMessage), (
         "the run ended on the ToolMessage, so the model never told the user: the model should get the last word "
         "(do not mark this tool return_direct=True)"

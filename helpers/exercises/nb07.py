@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
 
 from .core import Case, Exercise
+from .results import shown
 
 __all__ = ["MERGE_QUOTES", "run_parallel_writes"]
 
@@ -62,9 +63,10 @@ def _returned_dict(label: str, got: Any) -> None:
 
 
 def _fmt(value: Any) -> str:
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k!r}: {value[k]!r}" for k in sorted(value, key=str)) + "}"
-    return repr(value)
+    """A dict with its keys sorted (bounded with :func:`shown`; a large one is shown as it is)."""
+    if isinstance(value, dict) and len(value) <= 20:
+        return "{" + ", ".join(f"{shown(k)}: {shown(value[k])}" for k in sorted(value, key=str)) + "}"
+    return shown(value)
 
 
 def _disjoint(reducer: Reducer) -> None:

@@ -18,6 +18,7 @@ from collections import Counter
 from typing import Any, Literal, TypedDict, get_args
 
 from .core import Case, Exercise
+from .results import shown
 
 __all__ = ["ALLOWED_DECISIONS", "Decision", "ApprovalState", "FINISH_REFUND", "build_approval_graph"]
 
@@ -47,13 +48,13 @@ def _amount_from(decision: Any, item: dict, refundable: float) -> float:
     if not isinstance(decision, dict) or decision.get("type") not in ALLOWED_DECISIONS:
         raise ValueError(
             "resume value must be {'type': 'approve'} or {'type': 'edit', 'amount': <number>}, "
-            f"got {decision!r}"
+            f"got {shown(decision)}"
         )
     if decision["type"] == "approve":
         return float(item["amount"])
     amount = decision.get("amount")
     if isinstance(amount, bool) or not isinstance(amount, (int, float)):
-        raise ValueError(f"an 'edit' decision needs a numeric 'amount', got {decision!r}")
+        raise ValueError(f"an 'edit' decision needs a numeric 'amount', got {shown(decision)}")
     return float(amount)
 
 
@@ -159,7 +160,7 @@ def _approved(graph, config) -> list[tuple[str, float, str]]:
         "keep resuming until no interrupt is left"
     )
     values = snapshot.values
-    assert values.get("stage") == "submitted", f"the run ended with stage={values.get('stage')!r}, expected 'submitted'"
+    assert values.get("stage") == "submitted", f"the run ended with stage={shown(values.get('stage'))}, expected 'submitted'"
     return [(a["order_id"], a["amount"], a["decision"]) for a in values["approved"]]
 
 
@@ -167,7 +168,7 @@ def _within_refundable(answer) -> None:
     graph, _, config, _ = _run(answer, [{"order_id": "A1024", "amount": 450.0}], "check-approve")
     got = _approved(graph, config)
     assert got == [("A1024", 450.0, "approve")], (
-        f"A1024 asks 450.0 of a refundable 499.0: expected an 'approve' for 450.0, got {got}"
+        f"A1024 asks 450.0 of a refundable 499.0: expected an 'approve' for 450.0, got {shown(got)}"
     )
 
 
@@ -175,7 +176,7 @@ def _above_refundable(answer) -> None:
     graph, _, config, _ = _run(answer, [{"order_id": "A1030", "amount": 150.0}], "check-edit")
     got = _approved(graph, config)
     assert got == [("A1030", 120.0, "edit")], (
-        f"A1030 asks 150.0 but only 120.0 is refundable: expected an 'edit' to 120.0, got {got}"
+        f"A1030 asks 150.0 but only 120.0 is refundable: expected an 'edit' to 120.0, got {shown(got)}"
     )
 
 
@@ -185,7 +186,7 @@ def _two_interrupts(answer) -> None:
     got = _approved(graph, config)
     assert got == [("A1024", 499.0, "approve"), ("A1030", 120.0, "edit")], (
         f"two orders mean two interrupts, one after the other; expected A1024 approved at 499.0 and "
-        f"A1030 edited to 120.0, got {got}"
+        f"A1030 edited to 120.0, got {shown(got)}"
     )
 
 
@@ -205,7 +206,7 @@ def _returns_final_state(answer) -> None:
     assert isinstance(value, dict), f"return the final state values (a dict), got {type(value).__name__}"
     final = graph.get_state(config).values
     assert value.get("stage") == "submitted" and value.get("requests") == final.get("requests"), (
-        f"return the state after the last resume; got stage={value.get('stage')!r}, requests={value.get('requests')!r}"
+        f"return the state after the last resume; got stage={shown(value.get('stage'))}, requests={shown(value.get('requests'))}"
     )
     assert "__interrupt__" not in value, "the returned result still holds '__interrupt__': resume before returning"
 

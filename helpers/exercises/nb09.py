@@ -45,6 +45,7 @@ from langgraph.types import interrupt
 from ..domain import DomainError, PermissionDenied, RefundService, ServiceUnavailable, refund_key
 from ..model import scripted_model
 from .core import Case, Exercise
+from .results import clipped, shown
 
 __all__ = ["CHOOSE_KEY", "CheckContext", "MAP_ERRORS", "as_middleware"]
 
@@ -159,10 +160,10 @@ def _payload(message: Any, code: str) -> dict:
         payload = json.loads(content)
     except ValueError:
         raise AssertionError(
-            f"the content should be model_view(exc), a JSON object with the code, got {content[:80]!r}"
+            f"the content should be model_view(exc), a JSON object with the code, got {clipped(content, 80)!r}"
         ) from None
     assert isinstance(payload, dict) and payload.get("error") == code, (
-        f"expected the stable code {code!r} in the content's 'error' field, got {content[:100]!r}"
+        f"expected the stable code {code!r} in the content's 'error' field, got {clipped(content, 100)!r}"
     )
     return payload
 
@@ -181,12 +182,12 @@ def _domain_error_case(code: str) -> Callable[[Any], None]:
                 "DomainError around handler(request) and return a ToolMessage(status='error')"
             ) from None
         message = _answer_of(out, call_id)
-        assert message.status == "error", f"a {code} answer must have status='error', got {message.status!r}"
+        assert message.status == "error", f"a {code} answer must have status='error', got {shown(message.status)}"
         payload = _payload(message, code)
         if code == "service_unavailable":
             assert payload.get("outcome") == "unknown", (
                 "the service committed and then the reply was lost: the model must hear outcome 'unknown' "
-                f"(model_view does this), not {payload.get('outcome')!r}"
+                f"(model_view does this), not {shown(payload.get('outcome'))}"
             )
 
     return run
@@ -230,7 +231,7 @@ def _bug_propagates(answer: Any) -> None:
     message = _answer_of(out, "call_bug")
     raise AssertionError(
         "a KeyError (a bug in the tool) was turned into a ToolMessage "
-        f"({str(message.content)[:60]!r}): only a DomainError is mapped; a bug must propagate so that it is seen and fixed"
+        f"({clipped(message.content, 60)!r}): only a DomainError is mapped; a bug must propagate so that it is seen and fixed"
     )
 
 
@@ -256,7 +257,7 @@ def _success_unchanged(answer: Any) -> None:
                   "type": "tool_call"}], "ok"], [as_middleware(answer)])
     message = _answer_of(out, "call_ok")
     assert message.status == "success" and message.content == "refund request RF-0001 registered for A1024 (100.00)", (
-        f"a successful call must come back unchanged; got status={message.status!r}, content={str(message.content)[:80]!r}"
+        f"a successful call must come back unchanged; got status={shown(message.status)}, content={clipped(message.content, 80)!r}"
     )
     assert service.submit_attempts == 1, f"the middleware ran the tool {service.submit_attempts} times; call handler once"
 
@@ -269,7 +270,7 @@ def _argument_errors_unchanged(answer: Any) -> None:
     message = _answer_of(out, "call_args")
     assert message.status == "error" and "amount" in str(message.content) and "Field required" in str(message.content), (
         "ToolNode answers a missing argument itself (\"... amount: Field required ...\"); pass that ToolMessage "
-        f"through unchanged, got {str(message.content)[:80]!r}"
+        f"through unchanged, got {clipped(message.content, 80)!r}"
     )
 
 
@@ -283,7 +284,7 @@ def _parallel_calls(answer: Any) -> None:
     first, second = _answer_of(out, "call_a"), _answer_of(out, "call_b")
     assert first.status == "error" and second.status == "success", (
         "two calls in one reply: call_a (another customer's order) must get the error and call_b the success; "
-        f"got call_a status={first.status!r}, call_b status={second.status!r}"
+        f"got call_a status={shown(first.status)}, call_b status={shown(second.status)}"
     )
     _payload(first, "permission_denied")
 
@@ -310,6 +311,8 @@ MAP_ERRORS = Exercise(
         Case("an interrupt inside a tool still pauses the run", _interrupt_passes),
     ],
     probe=_probe_mapping,
+    none_hint="did you forget to return the handler's result (`return handler(request)`)? Without `return` the "
+              "middleware gives None",
 )
 
 
@@ -323,7 +326,7 @@ def _line_tool(service: Any, answer: Callable[[str, int, float, Any], str]):
     def submit_line_refund(order_id: str, line: int, amount: float, runtime: ToolRuntime[CheckContext]) -> str:
         """Create a refund REQUEST for one line of one of the signed-in customer's orders."""
         key = answer(order_id, line, amount, runtime)
-        assert isinstance(key, str) and key, f"the key must be a non-empty string, got {key!r}"
+        assert isinstance(key, str) and key, f"the key must be a non-empty string, got {shown(key)}"
         request = service.submit(order_id, amount, user_id=runtime.context.user_id, idempotency_key=key,
                                  reason=f"line {line}")
         return f"refund request {request.request_id} registered for line {line} of {order_id} ({request.amount:.2f})"
@@ -358,10 +361,10 @@ def _runtime(call_id: str) -> Any:
 
 def _key_is_the_request(answer: Any) -> None:
     value = answer("A1024", 2, 20.0, _runtime("call_9"))
-    assert isinstance(value, str) and value, f"the key must be a non-empty string, got {value!r}"
+    assert isinstance(value, str) and value, f"the key must be a non-empty string, got {shown(value)}"
     again = answer("A1024", 2, 20.0, _runtime("call_10"))
     assert again == value, (
-        f"the same line gave two keys ({value!r}, {again!r}) for two tool calls: the key must not depend on the "
+        f"the same line gave two keys ({shown(value)}, {shown(again)}) for two tool calls: the key must not depend on the "
         "tool call id or on chance"
     )
 
@@ -410,13 +413,13 @@ def _second_amount_same_line(answer: Any) -> None:
                [_errors_as_messages()])
     got = _refunds(service)
     assert len(got) == 1, (
-        f"line 2 of A1024 was refunded twice ({got}): a line is refunded at most once, so the amount is a detail of "
+        f"line 2 of A1024 was refunded twice ({shown(got)}): a line is refunded at most once, so the amount is a detail of "
         "the request, not part of what identifies it; with the same key, the service refuses the second amount as "
         "idempotency_conflict"
     )
     answer_2 = _answer_of(out, "call_2")
     assert answer_2.status == "error" and "idempotency_conflict" in str(answer_2.content), (
-        f"the second amount for line 2 should be refused as idempotency_conflict, got {str(answer_2.content)[:80]!r}"
+        f"the second amount for line 2 should be refused as idempotency_conflict, got {clipped(answer_2.content, 80)!r}"
     )
 
 

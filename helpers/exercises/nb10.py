@@ -44,6 +44,7 @@ from helpers.error_contract import error_mapping, read_error
 from helpers.model import scripted_model, tool_call
 
 from .core import Case, Exercise
+from .results import clipped, shown
 
 __all__ = ["CONFIRMATION_GUARD", "CheckContext", "CheckRun", "Quote", "support_policy"]
 
@@ -231,7 +232,7 @@ def _run(answer: Any, turns: tuple[str, ...], model: Any, *, lost_reply: bool = 
                                    context=context, version="v2")
     except (ValueError, ToolException) as exc:  # a refusal raised as the wrong exception (never a refusal itself)
         raise AssertionError(
-            f"your tool raised {type(exc).__name__}: {exc}, and that ended the run: the error mapping answers "
+            f"your tool raised {type(exc).__name__}: {clipped(exc, 300)}, and that ended the run: the error mapping answers "
             f"refusals only (a ToolRefusal or a DomainError), any other exception propagates (notebook 09); "
             f"{_RAISE_HINT}"
         ) from None
@@ -244,7 +245,7 @@ def _run(answer: Any, turns: tuple[str, ...], model: Any, *, lost_reply: bool = 
                 if call["name"] == _TOOL_NAME:
                     reply = answers.get(call["id"])
                     submits.append((call["args"], reply.status if reply else "missing",
-                                    str(reply.content) if reply else ""))
+                                    clipped(reply.content, 500) if reply else ""))
     return CheckRun(submits, refunds.requests, values.get("refund_stage"))
 
 
@@ -270,12 +271,12 @@ _RAISE_HINT = (
 def _refused(run: CheckRun, situation: str) -> None:
     assert run.submits, f"{situation}: the model's submit call did not reach your tool (is it named {_TOOL_NAME!r}?)"
     assert not run.refunds, (
-        f"{situation}, yet your tool created {[(r.request_id, r.order_id, r.amount) for r in run.refunds]}: "
+        f"{situation}, yet your tool created {shown([(r.request_id, r.order_id, r.amount) for r in run.refunds])}: "
         "refuse before calling submit_to_service"
     )
     args, status, content = run.submits[0]
     assert status == "error", (
-        f"{situation}: nothing was created, but the call was answered with status={status!r} "
+        f"{situation}: nothing was created, but the call was answered with status={shown(status)} "
         f"({content[:80]!r}); {_RAISE_HINT}"
     )
 
@@ -285,13 +286,13 @@ def _went_through_once(run: CheckRun, situation: str) -> None:
     statuses = [status for _, status, _ in run.submits]
     assert len(run.refunds) == 1, (
         f"{situation}: expected one refund request, found {len(run.refunds)}; your tool answered the "
-        f"submits with {[(s, c[:70]) for _, s, c in run.submits]}"
+        f"submits with {shown([(s, c[:70]) for _, s, c in run.submits])}"
     )
     assert statuses[-1] == "success", (
-        f"{situation}: the last submit was answered with status={statuses[-1]!r} ({run.submits[-1][2][:90]!r}); "
+        f"{situation}: the last submit was answered with status={shown(statuses[-1])} ({run.submits[-1][2][:90]!r}); "
         "the customer had confirmed this quote, so the guard must let it through"
     )
-    assert run.stage == "submitted", f"{situation}: refund_stage is {run.stage!r}, expected 'submitted'"
+    assert run.stage == "submitted", f"{situation}: refund_stage is {shown(run.stage)}, expected 'submitted'"
 
 
 # -- the cases --------------------------------------------------------------------------------------
@@ -302,12 +303,12 @@ def _schema(answer: Any) -> None:
         f"pass the tool itself (a function decorated with @tool({_TOOL_NAME!r})), got {type(answer).__name__}"
     )
     assert answer.name == _TOOL_NAME, (
-        f"the tool is named {answer.name!r}; the model, the approval middleware and the evaluation call it "
+        f"the tool is named {shown(answer.name)}; the model, the approval middleware and the evaluation call it "
         f"{_TOOL_NAME!r}: keep @tool({_TOOL_NAME!r})"
     )
     arguments = set(convert_to_openai_tool(answer)["function"]["parameters"].get("properties", {}))
     assert arguments == {"order_id", "amount"}, (
-        f"the model should fill exactly order_id and amount, it sees {sorted(arguments)}; keep the signature "
+        f"the model should fill exactly order_id and amount, it sees {shown(sorted(arguments))}; keep the signature "
         "(order_id: str, amount: float, runtime: ToolRuntime[SupportContext])"
     )
 
@@ -345,7 +346,7 @@ def _careless_after_yes(answer: Any) -> None:
     assert run.submits, f"the careless model's submit calls did not reach your tool (is it named {_TOOL_NAME!r}?)"
     first_status = run.submits[0][1]
     assert first_status == "error", (
-        f"the careless model's first submit (turn 1, before the yes) was answered with status={first_status!r}; "
+        f"the careless model's first submit (turn 1, before the yes) was answered with status={shown(first_status)}; "
         f"{_RAISE_HINT}"
     )
     _went_through_once(run, "the careless model's second submit came after the customer's yes")
@@ -357,11 +358,11 @@ def _retry_after_lost_reply(answer: Any) -> None:
     first = run.submits[0]
     assert first[1] == "error" and "service_unavailable" in first[2], (
         "the customer had confirmed, so the first submit should reach the refund service (which then loses "
-        f"its reply); your tool answered it with status={first[1]!r} ({first[2][:80]!r})"
+        f"its reply); your tool answered it with status={shown(first[1])} ({first[2][:80]!r})"
     )
     assert len(run.submits) == 2, (
         f"after the lost reply the model should retry once; it made {len(run.submits)} submit call(s) "
-        f"answered with {[(s, c[:70]) for _, s, c in run.submits]}"
+        f"answered with {shown([(s, c[:70]) for _, s, c in run.submits])}"
     )
     _went_through_once(run, "the reply to a confirmed submit was lost and the model retried with a new call id")
 

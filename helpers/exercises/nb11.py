@@ -21,6 +21,7 @@ from typing import Any
 
 from ..model import tool_call
 from .core import Case, Exercise
+from .results import clipped, shown
 
 __all__ = ["CURRENT_POLICY", "POLICY_APPROVAL", "POLICY_FILE", "start_thread"]
 
@@ -50,7 +51,7 @@ def _invoke(agent: Any, *args: Any, **kwargs: Any) -> Any:
     except TypeError as exc:
         if "ToolCallRequest" in str(exc) and "subscriptable" in str(exc):
             raise AssertionError(
-                f"your `when` predicate raised TypeError: {exc}: it receives a ToolCallRequest, not the tool call; "
+                f"your `when` predicate raised TypeError: {clipped(exc, 300)}: it receives a ToolCallRequest, not the tool call; "
                 "read the call's arguments as request.tool_call['args']"
             ) from None
         raise
@@ -105,13 +106,13 @@ def _assert_paused_for(out: Any, name: str, path: str) -> None:
         "(interrupt_on=... with a `when` predicate, or permissions=[FilesystemPermission(..., mode='interrupt')])"
     )
     assert _gated_actions(out) == [(name, path)], (
-        f"the pause should put up one action, {name} on {path}; it put up {_gated_actions(out)}"
+        f"the pause should put up one action, {name} on {path}; it put up {shown(_gated_actions(out))}"
     )
 
 
 def _assert_ran_without_pause(out: Any, name: str, path: str) -> None:
     assert not out.interrupts, (
-        f"the {name} of {path} paused for approval ({_gated_actions(out)}), but only changes under /policies/ "
+        f"the {name} of {path} paused for approval ({shown(_gated_actions(out))}), but only changes under /policies/ "
         "need a person: gate by path, not every call of the tool"
     )
 
@@ -140,10 +141,10 @@ def _approve_writes(answer) -> None:
     _assert_paused_for(out, "write_file", _NEW_POLICY)
     _assert_can_resume(agent)
     out = _resume(agent, config, {"type": "approve"})
-    assert not out.interrupts, f"after the approval the run paused again: {_gated_actions(out)}"
+    assert not out.interrupts, f"after the approval the run paused again: {shown(_gated_actions(out))}"
     files = _files(out)
     assert files.get(_NEW_POLICY) == _NEW_TEXT, (
-        f"after the approval {_NEW_POLICY} should hold {_NEW_TEXT!r}; files are {files}"
+        f"after the approval {_NEW_POLICY} should hold {_NEW_TEXT!r}; files are {shown(files)}"
     )
 
 
@@ -154,11 +155,11 @@ def _reject_keeps_out(answer) -> None:
     _assert_can_resume(agent)
     out = _resume(agent, config, {"type": "reject", "message": "Not approved by the refund lead."})
     files = _files(out)
-    assert _NEW_POLICY not in files, f"the reviewer rejected the write, yet {_NEW_POLICY} exists: {files}"
+    assert _NEW_POLICY not in files, f"the reviewer rejected the write, yet {_NEW_POLICY} exists: {shown(files)}"
     answers = [m for m in out.value["messages"] if getattr(m, "type", "") == "tool"]
     assert answers and answers[-1].status == "error", (
         "a rejected call is answered with an error ToolMessage; the last ToolMessage is "
-        f"{answers[-1].status if answers else 'missing'}"
+        f"{clipped(answers[-1].status) if answers else 'missing'}"
     )
 
 
@@ -178,14 +179,14 @@ def _read_runs(answer) -> None:
     _assert_ran_without_pause(out, "read_file", POLICY_FILE)
     answers = [m for m in out.value["messages"] if getattr(m, "type", "") == "tool"]
     assert answers and "30 days" in str(answers[-1].content), (
-        f"read_file should return the policy text; the ToolMessage says {answers[-1].content if answers else 'nothing'!r}"
+        f"read_file should return the policy text; the ToolMessage says {shown(answers[-1].content if answers else 'nothing')}"
     )
 
 
 def _draft_runs(answer) -> None:
     _, _, out = start_thread(answer, tool_call("write_file", {"file_path": _DRAFT, "content": "idea\n"}), "check-draft")
     _assert_ran_without_pause(out, "write_file", _DRAFT)
-    assert _files(out).get(_DRAFT) == "idea\n", f"the draft should be written at once; files are {_files(out)}"
+    assert _files(out).get(_DRAFT) == "idea\n", f"the draft should be written at once; files are {shown(_files(out))}"
 
 
 def _probe(answer) -> None:

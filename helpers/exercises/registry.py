@@ -12,18 +12,20 @@ Adding an exercise (e.g. for notebook 09) takes three steps:
 1. the checker: ``helpers/exercises/nb09.py`` defines ``RETRY_SAFELY = Exercise("09.1", "title", [...])``
    and notebook 09 calls ``nb09.RETRY_SAFELY.check(answer_name)`` on the stub the learner edits;
 2. the answers: ``tests/solutions/nb09.py`` defines ``RETRY_SAFELY = AnswerSet(solutions={...},
-   wrong={"name": KnownWrong(answer, fails=("case name",))}, crashing={...}, stub_names={...})``;
+   wrong={"name": KnownWrong(answer, fails=("case name",))}, crashing={...}, stub_names={...},
+   answer_from=lambda body: lambda request, handler: body())``;
 3. one line below: ``entry("09.1", "09_errors_and_high_risk_tools.ipynb", "title", "RETRY_SAFELY")``.
 
 The contract test then checks that the references pass, each wrong answer fails its case, each
-crashing answer becomes feedback, the notebook's own stub says "not solved yet", the notebook
-calls the exercise, and no notebook calls an exercise that is not here.
+crashing answer becomes feedback, hostile answers leave no thread and the references still pass
+after them, the notebook's own stub says "not solved yet", the notebook calls the exercise, and
+no notebook calls an exercise that is not here.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -117,12 +119,18 @@ class AnswerSet:
         stub_names: names (other than the notebook's imports) that the notebook's stub needs when
             its definition is run on its own, e.g. ``{"SupportContext": CheckContext}`` for a
             ``ToolRuntime[SupportContext]`` annotation.
+        answer_from: ``answer_from(body) -> answer``: an answer of this exercise's shape (a
+            function with its parameters, a tool, a dict of predictions) whose code calls
+            ``body()`` and returns its value. The contract test builds hostile answers with it (an
+            endless loop, a thread left running, an exception whose ``__str__`` loops, a check
+            started from inside the answer) and proves each leaves no thread and spoils nothing.
     """
 
     solutions: Mapping[str, Any]
     wrong: Mapping[str, KnownWrong]
     crashing: Mapping[str, Any]
     stub_names: Mapping[str, Any] = field(default_factory=dict)
+    answer_from: Callable[[Callable[[], Any]], Any] | None = None
 
 
 def entry(id: str, notebook: str, title: str, attribute: str, *, module: str | None = None) -> ExerciseEntry:

@@ -13,22 +13,36 @@ backticks) become ``<code>``. Inline styles are limited to what JupyterLab 4.6's
 ``border-radius``). Long lines wrap at word boundaries (``overflow-wrap: break-word`` breaks a
 word only when it is longer than the line). Feedback is cut at :data:`MAX_FEEDBACK` characters
 when a case result is made, so a report stays small whatever the answer returns.
+
+Checkers show the learner's values with :func:`shown` (never ``{value!r}``): a ``reprlib``-based
+formatter that never builds more than a few hundred characters, however large the value (a list
+of ten million ids, a 70 MB string), and that gives exactly ``repr(value)`` for a value whose repr
+is short. :func:`bounded` cuts a text before it splits it into words, so a huge exception message
+is never copied whole.
 """
 
 from __future__ import annotations
 
+import builtins
 import html
 import re
+import reprlib
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
-__all__ = ["MAX_FEEDBACK", "CaseResult", "CheckResult", "Verdict", "bounded"]
+from .deadline import CheckTimeout
+
+__all__ = ["MAX_FEEDBACK", "MAX_SHOWN", "CaseResult", "CheckResult", "Verdict", "bounded", "clipped", "shown"]
 
 #: The outcome of one case: passed, failed a hidden check (with a hint), or the answer raised / hung.
 Verdict = Literal["pass", "fail", "error"]
 
 #: Longest feedback kept for one case (characters); the rest is cut and the cut is said.
 MAX_FEEDBACK = 600
+#: Longest text :func:`shown` gives for one value (characters).
+MAX_SHOWN = 300
+#: :func:`bounded` looks at no more than this many characters of a text times its limit.
+_LOOK_AHEAD = 4
 
 _WORD = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "todo": "TO DO"}
 _COLOUR = {"pass": "#1a7f37", "fail": "#cf222e", "error": "#8250df", "todo": "#57606a"}
@@ -37,11 +51,156 @@ DEFAULT_UNSOLVED_HINT = "replace the `raise NotImplementedError` and run the che
 
 
 def bounded(text: str, limit: int = MAX_FEEDBACK) -> str:
-    """``text`` on one line (whitespace runs collapsed), cut to ``limit`` characters with a note saying so."""
-    flat = " ".join(text.split())
-    if len(flat) <= limit:
+    """``text`` on one line (whitespace runs collapsed), cut to ``limit`` characters with a note saying so.
+
+    Only the first ``4 * limit`` characters are split into words (a 70 MB message is sliced, not
+    copied); the note gives the length of the whole text (collapsed when the whole text was read)."""
+    window = limit * _LOOK_AHEAD
+    if len(text) > window:
+        flat, total = " ".join(text[:window].split()), len(text)
+    else:
+        flat = " ".join(text.split())
+        total = len(flat)
+    if total <= limit:
         return flat
-    return f"{flat[:limit].rstrip()}... [cut: {len(flat)} characters in all]"
+    return f"{flat[:limit].rstrip()}... [cut: {total} characters in all]"
+
+
+class _Shown(reprlib.Repr):
+    """``reprlib.Repr`` that matches ``repr`` for short values: dicts and sets keep their own
+    order (``reprlib`` sorts them), subclasses that keep the built-in ``__repr__`` are cut like the
+    built-in type, pydantic models (LangChain messages) are shown field by field like pydantic's
+    own ``__repr__``, and an object's repr never shows a memory address or raises."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = 6
+        self.maxtuple = self.maxlist = self.maxset = self.maxfrozenset = self.maxdeque = self.maxarray = 30
+        self.maxdict = 20
+        self.maxstring = 200
+        self.maxlong = 60
+        self.maxother = 200
+        self._builtins = ((str, self.repr_str), (bytes, self._repr_bytes), (list, self.repr_list),
+                          (tuple, self.repr_tuple), (dict, self.repr_dict), (set, self.repr_set),
+                          (frozenset, self.repr_frozenset), (int, self.repr_int))
+
+    def repr1(self, x: Any, level: int) -> str:
+        cls = type(x)
+        for base, method in self._builtins:
+            if isinstance(x, base) and cls.__repr__ is base.__repr__:
+                return method(x, level)
+        if _is_plain_model(cls):
+            return self._repr_model(x, level)
+        return self.repr_instance(x, level)
+
+    def _cut(self, text: str, limit: int) -> str:
+        if len(text) <= limit:
+            return text
+        head = max(0, (limit - 3) // 2)
+        return text[:head] + self.fillvalue + text[len(text) - max(0, limit - 3 - head):]
+
+    def _repr_bytes(self, x: bytes, level: int) -> str:
+        return self._cut(builtins.repr(bytes(x[: self.maxstring])), self.maxstring)
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 10_000:  # repr() refuses more than 4,300 digits (and would be slow)
+            return f"<an int of about {int(x.bit_length() * 0.30103) + 1} digits>"
+        return self._cut(int.__repr__(x), self.maxlong)
+
+    def repr_dict(self, x: dict, level: int) -> str:
+        if not x:
+            return "{}"
+        if level <= 0:
+            return "{" + self.fillvalue + "}"
+        pieces = []
+        for index, (key, value) in enumerate(dict.items(x)):
+            if index >= self.maxdict:
+                pieces.append(self.fillvalue)
+                break
+            pieces.append(f"{self.repr1(key, level - 1)}: {self.repr1(value, level - 1)}")
+        return "{" + ", ".join(pieces) + "}"
+
+    def repr_set(self, x: set, level: int) -> str:
+        return "set()" if not x else self._repr_iterable(x, level, "{", "}", self.maxset)
+
+    def repr_frozenset(self, x: frozenset, level: int) -> str:
+        return "frozenset()" if not x else self._repr_iterable(x, level, "frozenset({", "})", self.maxfrozenset)
+
+    def _repr_model(self, x: Any, level: int) -> str:
+        if level <= 0:
+            return f"{x.__repr_name__()}({self.fillvalue})"
+        pieces = []
+        for index, (name, value) in enumerate(x.__repr_args__()):
+            if index >= self.maxdict:
+                pieces.append(self.fillvalue)
+                break
+            shown_value = self.repr1(value, level - 1)
+            pieces.append(shown_value if name is None else f"{name}={shown_value}")
+        return f"{x.__repr_name__()}({', '.join(pieces)})"
+
+    def repr_instance(self, x: Any, level: int) -> str:
+        try:
+            text = builtins.repr(x)
+            if not isinstance(text, str):
+                raise TypeError("__repr__ returned a non-string")
+            text = str.__str__(text)  # a str subclass's own methods are not used below
+        except (KeyboardInterrupt, CheckTimeout):
+            raise
+        except BaseException:  # noqa: BLE001 - a learner's __repr__ may raise anything
+            return f"<{_type_name(x)} object whose repr failed>"
+        return self._cut(text, self.maxother)
+
+
+def _is_plain_model(cls: type) -> bool:
+    """A pydantic model whose ``__repr__`` is pydantic's own (LangChain messages, ``ToolCall`` models)."""
+    try:
+        from pydantic import BaseModel
+    except ImportError:  # pragma: no cover - pydantic is a dependency of langchain-core
+        return False
+    return issubclass(cls, BaseModel) and cls.__repr__ is BaseModel.__repr__
+
+
+def _type_name(value: Any) -> str:
+    name = type.__dict__["__name__"].__get__(type(value))
+    return name if type(name) is str else "value"
+
+
+_SHOWN = _Shown()
+
+
+def shown(value: Any, limit: int = MAX_SHOWN) -> str:
+    """A bounded ``repr(value)`` for feedback: exactly ``repr(value)`` when that is short; otherwise
+    at most ``limit`` characters (long strings, long lists, deep nesting and long reprs are cut
+    with ``...``), built without ever making the whole repr of a large value.
+
+    Never raises (a ``__repr__`` that raises gives ``<T object whose repr failed>``), except for
+    ``KeyboardInterrupt`` and the deadline's stop. Learner code it calls (a ``__repr__``, an
+    ``__eq__``-free walk of containers) runs in the caller's thread: call it inside the check's
+    worker thread, under the deadline (the hidden cases do)."""
+    try:
+        text = _SHOWN.repr(value)
+    except (KeyboardInterrupt, CheckTimeout):
+        raise
+    except BaseException:  # noqa: BLE001 - a hostile container (a __len__ or __iter__ that raises)
+        try:
+            return f"<{_type_name(value)} object whose repr failed>"
+        except Exception:  # noqa: BLE001
+            return "<a value whose repr failed>"
+    return text if len(text) <= limit else text[: max(0, limit - 3)] + _SHOWN.fillvalue
+
+
+def clipped(value: Any, limit: int = 200) -> str:
+    """``str(value)`` cut to ``limit`` characters (``...`` added when cut), without building the whole
+    ``str`` of a large string, list or dict: a string is sliced, a container is shown with
+    :func:`shown` (its ``str`` is its repr), any other object's own ``__str__`` is used. For a
+    ToolMessage's content in feedback: ``{clipped(message.content, 60)!r}``."""
+    if isinstance(value, str):
+        text = str.__getitem__(value, slice(0, limit + 1))
+    elif isinstance(value, (list, tuple, dict, set, frozenset)) or type(value).__str__ is object.__str__:
+        text = shown(value, limit + 1)
+    else:
+        text = str.__getitem__(str(value), slice(0, limit + 1))  # the learner's own __str__
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 @dataclass(frozen=True)

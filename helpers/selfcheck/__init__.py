@@ -9,7 +9,9 @@ which returns a :class:`helpers.widgets.SelfCheck` (an ``ipywidgets.VBox``) for 
 ``helpers/selfcheck/nb02.py``. Each answer says RIGHT or WRONG with a one-line explanation and
 the section that teaches it, and is recorded with ``helpers.progress.record_self_check(notebook,
 question_id, correct)`` when that module is available (see
-:mod:`helpers.widgets.engines.self_check`).
+:mod:`helpers.widgets.engines.self_check`). The first answer to a question counts (the score is
+"right on first try"); later answers are shown as attempts. The choices are shown in a fixed
+shuffled order (:func:`helpers.selfcheck.order.shown_choices`), whatever order a module lists them in.
 
 To add a notebook's questions: create ``helpers/selfcheck/nbNN.py`` with
 ``QUESTIONS = (Question(...), ...)`` (format: :class:`Question`), then add the section to the
@@ -23,8 +25,9 @@ import re
 from typing import Any
 
 from .format import Question, QuestionKind, check_questions
+from .order import shown_choices
 
-__all__ = ["Question", "QuestionKind", "available_notebooks", "questions_for", "self_check"]
+__all__ = ["Question", "QuestionKind", "available_notebooks", "questions_for", "self_check", "shown_choices"]
 
 
 def _number(notebook: Any) -> str:

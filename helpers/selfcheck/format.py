@@ -29,7 +29,10 @@ class Question:
     Args:
         id: a stable slug, unique in its notebook (``"nothing-ran-yet"``); the progress file records it.
         prompt: the question, one or two sentences; text in backticks is shown as code.
-        choices: 2-5 answers, shown in this order (for "predict" questions: candidate outputs).
+        choices: 2-5 answers, in any order (for "predict" questions: candidate outputs); text in
+            backticks is shown as code. The widget shows them in a fixed shuffled order
+            (:func:`helpers.selfcheck.order.shown_choices`), so writing the right one first gives
+            nothing away.
         answer: the right choice, exactly as it appears in ``choices``.
         explanation: one line, why the answer is right; shown after any answer.
         section: where the notebook teaches it, e.g. ``"section 3, Nothing has run yet"``.

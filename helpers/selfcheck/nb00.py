@@ -1,8 +1,9 @@
 """Self-check questions for notebook 00 · start here: the two kinds of model cell, pairing by id, the request.
 
-The "predict the output" question runs after :data:`CODE_CONTEXT` (notebook 00's ``lookup_order``
-tool and the helpers it imports); ``tests/test_selfcheck_questions.py`` executes it and compares the
-printed line with the answer.
+Each asks about what 00 shows (section 3's two kinds of model cell; section 4's trace and the
+model's second request). The "predict the output" question runs after :data:`CODE_CONTEXT`
+(notebook 00's section 4: its ``lookup_order`` tool and the protocol-case run of ``scripted``);
+``tests/test_selfcheck_questions.py`` executes it and compares the printed line with the answer.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from .format import Question
 
 CODE_CONTEXT = '''
+from langchain.agents import create_agent
 from langchain.tools import tool
 
 from helpers import scripted_model, tool_call
@@ -19,6 +21,15 @@ from helpers import scripted_model, tool_call
 def lookup_order(order_id: str) -> str:
     """Look up the status of one order by its id, e.g. A1024."""
     return f"Order {order_id}: wireless headphones, delivered on 2026-11-10."
+
+
+script = [
+    [tool_call("lookup_order", {"order_id": "A1024"})],        # turn 1: the model asks for a tool call
+    "Your headphones (A1024) were delivered on 10 November.",  # turn 2: it answers in text
+]
+scripted = scripted_model(script)  # protocol case: the same two replies, whatever the environment
+run = create_agent(scripted, tools=[lookup_order]).invoke(
+    {"messages": [{"role": "user", "content": "Where is my order A1024?"}]})
 '''
 
 QUESTIONS = (
@@ -42,25 +53,30 @@ QUESTIONS = (
                      "Running a cell computes its output again; a live cell asks your model."},
     ),
     Question(
-        id="answers-keep-their-ids",
-        prompt=("The scripted model asks for two orders in one reply, and the application answers the calls in "
-                "reverse order. What does this print?"),
-        code=('model = scripted_model([[tool_call("lookup_order", {"order_id": "A1024"}),\n'
-              '                         tool_call("lookup_order", {"order_id": "A1030"})]])\n'
-              'reply = model.bind_tools([lookup_order]).invoke("Where are A1024 and A1030?")\n'
-              'answers = [lookup_order.invoke(call) for call in reversed(reply.tool_calls)]\n'
-              'print([answer.tool_call_id for answer in answers])'),
-        choices=("['call_2', 'call_1']", "['call_1', 'call_2']", "[None, None]", "['lookup_order', 'lookup_order']"),
-        answer="['call_2', 'call_1']",
-        explanation="A tool invoked with a whole tool call returns a ToolMessage that carries the call's id, so "
-                    "each answer names its own call in any order.",
-        section="section 4, A first tool call, end to end",
-        why_not={"['call_1', 'call_2']":
-                     "The answers were built in reverse order, and each keeps the id of the call it answers.",
-                 "[None, None]":
-                     "Passing the whole call (not just its args) to invoke fills in tool_call_id.",
-                 "['lookup_order', 'lookup_order']":
-                     "That is the tool's name; two calls of one tool differ only by their ids."},
+        id="what-pairs-the-answer",
+        prompt=("Section 4's trace says the tool's result `answers call_1`, and the model's second request "
+                "carries that result as its last message. Which keys does that message have, so which one tells "
+                "the model what call the result answers?"),
+        code=("# section 4's protocol case: `scripted` played the script, create_agent ran the loop\n"
+              'sent = scripted.requests[1].payload()["messages"][-1]   # the tool\'s result, as sent\n'
+              "print(sorted(sent))"),
+        choices=("['content', 'role', 'tool_call_id']",
+                 "['content', 'name', 'role']",
+                 "['content', 'name', 'role', 'tool_call_id']",
+                 "['content', 'role']"),
+        answer="['content', 'role', 'tool_call_id']",
+        explanation="The tool's result goes back with the id of the call it answers (tool_call_id, here call_1): "
+                    "the id pairs them, not the tool's name or the message's place.",
+        section="section 4, A first tool call, end to end (the trace and the second request)",
+        why_not={"['content', 'name', 'role']":
+                     "A name cannot pair a result with its call (two calls of one tool share it); the message "
+                     "carries the call's id.",
+                 "['content', 'name', 'role', 'tool_call_id']":
+                     "LangChain's ToolMessage does hold the tool's name, but the chat request sends only role, "
+                     "content and tool_call_id.",
+                 "['content', 'role']":
+                     "Without an id nothing would pair it: a result placed right after the call but with no "
+                     "matching id is refused as an answer to no call."},
     ),
     Question(
         id="second-request",

@@ -1,33 +1,115 @@
 """The self-check view: an ``ipywidgets.VBox`` around :class:`SelfCheckEngine` ("Check yourself").
 
 Every control calls one engine method; the view only renders. Handlers never ``print``.
+
+Choices are ticks (:class:`ChoicePicker`), not ``RadioButtons``: ipywidgets 8.1 draws a radio
+option's label as plain text, so a choice such as "`live_model` asks your model" would show its
+backticks, while a ``Checkbox`` description may be HTML (``description_allow_html``, sanitised by
+the front end). The label is escaped and its `backticks` become ``<code>``, exactly as in a prompt.
+A checkbox label does not wrap (ipywidgets gives it ``white-space: nowrap`` and the 28px line
+height of an input row), and a description is inserted into it as it is; so the view's header
+carries :data:`CHOICE_CSS`, a ``<style>`` scoped to ``.course-self-check .course-choices``, that
+lets a long choice wrap at :data:`~helpers.widgets.style.LINE_HEIGHT`, the tick beside its first line.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Sequence
 
 import ipywidgets as widgets
+import traitlets
 
 from ..selfcheck.format import Question
 from .engines.self_check import CheckedAnswer, Recorder, SelfCheckEngine
-from .style import badge, block, box, muted
-from .text import html_text
+from .style import LINE_HEIGHT, badge, block, box, muted
+from .text import html_text, sendable
 
-__all__ = ["SelfCheck"]
+__all__ = ["CHOICE_CSS", "FIRST_ANSWER_COUNTS", "ChoicePicker", "SelfCheck", "inline_code"]
+
+#: Shown under a question once it has a first answer.
+FIRST_ANSWER_COUNTS = "Your first answer counts; you can still explore the others."
+
+#: How choice labels wrap: scoped to the self-check, overriding ipywidgets 8.1's checkbox label
+#: (``.widget-checkbox``: ``height: 28px``; ``.widget-label-basic``: ``white-space: nowrap``,
+#: ``overflow: hidden``; its ``input``: ``flex-grow: 1``, ``align-self: center``).
+CHOICE_CSS = ("<style>"
+              ".course-self-check .course-choices .widget-checkbox {height: auto; width: auto}"
+              ".course-self-check .course-choices label.widget-label-basic {display: flex; align-items: baseline; "
+              "white-space: normal; overflow: visible; " + LINE_HEIGHT + "; padding: 2px 0; cursor: pointer}"
+              ".course-self-check .course-choices label.widget-label-basic input[type='checkbox'] "
+              "{flex: none; align-self: baseline}"
+              "</style>")
 
 
-def _inline_code(text: str) -> str:
-    """Escaped text with `backticks` shown as ``<code>``."""
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html_text(text))
+def inline_code(text: str, *, quote: bool = True) -> str:
+    """``text`` escaped for HTML, with each `backticked` part shown as ``<code>``.
+
+    Args:
+        text: a prompt, a choice or a feedback line.
+        quote: escape quotes too (``False`` for a checkbox label: the front end shows the raw
+            description as the label's hover title, where ``&quot;`` would show as typed).
+    """
+    escaped = html.escape(sendable(text), quote=quote)
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", escaped)
+
+
+class ChoicePicker(widgets.VBox):
+    """One question's choices, one tick each; at most one is ticked. ``value`` is the ticked choice.
+
+    Like ``RadioButtons`` (``options``, ``value``; ``None`` when nothing is ticked), but each label
+    renders `code` (:func:`inline_code`) and wraps. Ticking a choice unticks the others; unticking the
+    ticked one leaves nothing picked.
+
+    Args:
+        choices: the choices, in the order shown.
+
+    Attributes:
+        options: the choices. boxes: one ``Checkbox`` per choice, in that order.
+
+    Raises:
+        traitlets.TraitError: ``value`` set to something that is not a choice (or ``None``).
+    """
+
+    value = traitlets.Unicode(None, allow_none=True)
+
+    def __init__(self, choices: Sequence[str]):
+        self.options = tuple(choices)
+        self.boxes = [widgets.Checkbox(value=False, indent=False, description_allow_html=True,
+                                       description=inline_code(choice, quote=False),
+                                       layout=widgets.Layout(width="auto", height="auto"))
+                      for choice in self.options]
+        super().__init__(self.boxes)
+        self.add_class("course-choices")
+        for choice, tick in zip(self.options, self.boxes):
+            tick.observe(lambda change, choice=choice: self._on_tick(choice, change["new"]), names="value")
+
+    @traitlets.validate("value")
+    def _valid(self, proposal):
+        value = proposal["value"]
+        if value is not None and value not in self.options:
+            raise traitlets.TraitError(f"{value!r} is not one of the choices")
+        return value
+
+    @traitlets.observe("value")
+    def _show(self, change) -> None:
+        for choice, tick in zip(self.options, self.boxes):
+            tick.value = choice == change["new"]
+
+    def _on_tick(self, choice: str, ticked: bool) -> None:
+        if ticked:
+            self.value = choice
+        elif self.value == choice:
+            self.value = None
 
 
 class SelfCheck(widgets.VBox):
     """"Check yourself": one block per question (prompt, code, choices, a Check button, the verdict).
 
     An ``ipywidgets.VBox``; its plain methods: :meth:`answer` (pick and check, as a click does),
-    :meth:`reset`. Build it with :func:`helpers.selfcheck.self_check`.
+    :meth:`reset`. Build it with :func:`helpers.selfcheck.self_check`. The first answer to a
+    question counts (the score says "right on first try"); later ones are shown as attempts.
 
     Args:
         notebook: the notebook number, e.g. ``"02"``.
@@ -36,20 +118,20 @@ class SelfCheck(widgets.VBox):
 
     Attributes:
         engine: the :class:`SelfCheckEngine`. pickers, check_buttons, feedback_views: question id ->
-        its ``RadioButtons``, ``Button`` and ``HTML``. score_view, reset_button.
+        its :class:`ChoicePicker`, ``Button`` and ``HTML``. score_view, reset_button.
     """
 
     def __init__(self, notebook: str, questions: Sequence[Question], *, recorder: Recorder | None = None):
         self.engine = SelfCheckEngine(notebook, questions, recorder=recorder)
-        self.pickers: dict[str, widgets.RadioButtons] = {}
+        self.pickers: dict[str, ChoicePicker] = {}
         self.check_buttons: dict[str, widgets.Button] = {}
         self.feedback_views: dict[str, widgets.HTML] = {}
         blocks = []
         for number, question in enumerate(self.engine.questions, 1):
             code = block(question.code, css_class="course-code") if question.kind == "predict" else ""
-            prompt = widgets.HTML(f"<p style='margin: 4px 0'><b>{number}.</b> {_inline_code(question.prompt)}</p>{code}")
-            picker = widgets.RadioButtons(options=list(question.choices), value=None,
-                                          layout=widgets.Layout(width="auto"))
+            prompt = widgets.HTML(f"<p style='margin: 4px 0; {LINE_HEIGHT}'><b>{number}.</b> "
+                                  f"{inline_code(question.prompt)}</p>{code}")
+            picker = ChoicePicker(self.engine.choices[question.id])
             button = widgets.Button(description="Check", tooltip="Check your answer")
             feedback = widgets.HTML()
             picker.observe(lambda change, qid=question.id: self._on_pick(qid), names="value")
@@ -58,11 +140,13 @@ class SelfCheck(widgets.VBox):
             self.feedback_views[question.id] = feedback
             blocks.append(widgets.VBox([prompt, picker, button, feedback]).add_class("course-question"))
         self.score_view = widgets.HTML()
-        self.reset_button = widgets.Button(description="Start again", tooltip="Clear your answers")
+        self.reset_button = widgets.Button(description="Clear picks",
+                                           tooltip="Clear your picks to go through again (your first answers still count)")
         self.reset_button.on_click(lambda _button: self.reset())
         super().__init__([
-            widgets.HTML(f"<b>Check yourself</b> · notebook {html_text(notebook)} · "
-                         f"{len(self.engine.questions)} questions: pick an answer, press Check."),
+            widgets.HTML(f"{CHOICE_CSS}<b>Check yourself</b> · notebook {html_text(notebook)} · "
+                         f"{len(self.engine.questions)} questions: pick one answer, press Check. "
+                         "Your first answer to each question counts."),
             *blocks, widgets.HBox([self.reset_button]), self.score_view,
         ])
         self.add_class("course-self-check")
@@ -71,21 +155,18 @@ class SelfCheck(widgets.VBox):
     # -- plain methods: what the mouse does ---------------------------------------------------
 
     def answer(self, question_id: str, choice: str | int) -> CheckedAnswer:
-        """Pick a choice (text or 0-based position) and press Check; returns the checked answer.
+        """Pick a choice (its text, or its 0-based position as shown) and press Check; returns the answer.
 
         Raises:
             ValueError: an unknown question or choice.
         """
-        question = self.engine.question(question_id)
-        if isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < len(question.choices):
-            choice = question.choices[choice]
         checked = self.engine.answer(question_id, choice)
         self.pickers[question_id].value = checked.choice
         self._render()
         return checked
 
     def reset(self) -> None:
-        """Clear every answer and pick."""
+        """Clear every pick and shown verdict; the first answers (and the score) stay."""
         self.engine.reset()
         for picker in self.pickers.values():
             picker.value = None
@@ -102,6 +183,16 @@ class SelfCheck(widgets.VBox):
             self.engine.answer(question_id, choice)
         self._render()
 
+    def _feedback(self, checked: CheckedAnswer) -> str:
+        verdict, first = checked.verdict, self.engine.first_answers[checked.question.id]
+        attempt = "" if checked.first_try else f"attempt {checked.attempt}: "
+        shown = box(f"{html_text(attempt)}{badge(verdict.word, verdict.tone)} {inline_code(checked.feedback)}",
+                    verdict.tone, css_class="course-verdict",
+                    data={"verdict": verdict, "attempt": str(checked.attempt), "first": first.verdict})
+        counts = FIRST_ANSWER_COUNTS if checked.first_try else \
+            f"Your first answer ({first.verdict.word}) counts; you can still explore the others."
+        return shown + muted(counts, css_class="course-first-counts")
+
     def _render(self) -> None:
         for question in self.engine.questions:
             picked = self.pickers[question.id].value
@@ -111,18 +202,19 @@ class SelfCheck(widgets.VBox):
             checked = self.engine.answers.get(question.id)
             view = self.feedback_views[question.id]
             if checked is None:
-                view.value = ""
+                first = self.engine.first_answers.get(question.id)
+                view.value = "" if first is None else muted(
+                    f"Your first answer ({first.verdict.word}) counts; you can still explore the others.",
+                    css_class="course-first-counts")
             elif picked is not None and picked != checked.choice:
                 view.value = muted("You changed your pick: press Check again.", css_class="course-changed")
             else:
-                verdict = checked.verdict
-                view.value = box(f"{badge(verdict.word, verdict.tone)} {html_text(checked.feedback)}", verdict.tone,
-                                 css_class="course-verdict", data={"verdict": verdict})
+                view.value = self._feedback(checked)
         right, answered, total = self.engine.score()
         note = f" ({self.engine.record_note})" if self.engine.record_note else ""
         self.score_view.value = (f"<p class='course-score' data-right='{right}' data-answered='{answered}' "
-                                 f"style='margin: 2px 0'>{right} of {total} right so far, {answered} answered."
-                                 f"<small style='color: #546e7a'>{html_text(note)}</small></p>")
+                                 f"style='margin: 2px 0; {LINE_HEIGHT}'>{right} of {total} right on first try, "
+                                 f"{answered} answered.<small style='color: #546e7a'>{html_text(note)}</small></p>")
 
     def __repr__(self) -> str:
         return (f"Check yourself (notebook {self.engine.notebook}, {len(self.engine.questions)} questions): "

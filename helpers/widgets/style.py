@@ -3,6 +3,11 @@
 Plain strings with inline styles (an ``ipywidgets.HTML`` value is inserted as it is, and a
 notebook has no stylesheet of its own). A verdict is always a word *and* a colour, so it reads
 without colour vision and without an emoji font. No ipywidgets import.
+
+Every block here sets :data:`LINE_HEIGHT`: ipywidgets gives an ``HTML`` widget's content the line
+height of one input row (``--jp-widgets-inline-height``, 28px, ipywidgets 8.1), so text that wraps
+onto a second line would otherwise look double-spaced. A view that writes its own ``<p>`` or
+``<div>`` around text that may wrap puts :data:`LINE_HEIGHT` in its style too.
 """
 
 from __future__ import annotations
@@ -10,7 +15,7 @@ from __future__ import annotations
 from .outcomes import Tone
 from .text import html_text
 
-__all__ = ["COLOURS", "WRAP", "badge", "block", "box", "history", "muted"]
+__all__ = ["COLOURS", "LINE_HEIGHT", "WRAP", "badge", "block", "box", "history", "muted"]
 
 #: tone -> (text colour, background colour, border colour); contrast at least 4.5:1 on the background.
 COLOURS: dict[Tone, tuple[str, str, str]] = {
@@ -20,8 +25,11 @@ COLOURS: dict[Tone, tuple[str, str, str]] = {
     "info": ("#263238", "#eceff1", "#607d8b"),
 }
 
+#: The line height of widget text (a number: it scales with the font, and nested elements inherit it).
+LINE_HEIGHT = "line-height: 1.4"
+
 #: Long output wraps at word boundaries; a word longer than the line (an id, a URL) breaks anywhere.
-WRAP = "white-space: pre-wrap; overflow-wrap: anywhere; word-break: normal; margin: 2px 0"
+WRAP = f"white-space: pre-wrap; overflow-wrap: anywhere; word-break: normal; margin: 2px 0; {LINE_HEIGHT}"
 
 
 def badge(word: str, tone: Tone) -> str:
@@ -37,7 +45,7 @@ def box(inner_html: str, tone: Tone, *, css_class: str = "course-box", data: dic
     text, background, border = COLOURS[tone]
     attributes = "".join(f" data-{key}='{html_text(value)}'" for key, value in (data or {}).items())
     return (f"<div class='{css_class}' data-tone='{tone}'{attributes} style='border-left: 4px solid {border}; "
-            f"background: {background}; color: {text}; padding: 4px 8px; margin: 4px 0'>{inner_html}</div>")
+            f"background: {background}; color: {text}; padding: 4px 8px; margin: 4px 0; {LINE_HEIGHT}'>{inner_html}</div>")
 
 
 def block(text: str, *, css_class: str = "course-text") -> str:
@@ -47,7 +55,7 @@ def block(text: str, *, css_class: str = "course-text") -> str:
 
 def muted(text: str, *, css_class: str = "course-note") -> str:
     """A short grey note (the state before anything happened, a hint)."""
-    return f"<p class='{css_class}' style='color: #546e7a; margin: 2px 0'><i>{html_text(text)}</i></p>"
+    return f"<p class='{css_class}' style='color: #546e7a; margin: 2px 0; {LINE_HEIGHT}'><i>{html_text(text)}</i></p>"
 
 
 def history(entries: list, noun: str) -> str:
@@ -64,4 +72,5 @@ def history(entries: list, noun: str) -> str:
         return ""
     items = "".join(f"<li data-outcome='{e.outcome}'>{html_text(e.history_line())}</li>" for e in entries)
     label = f"Your last {len(entries)} {noun}{'s' if len(entries) > 1 else ''}:"
-    return f"<div class='course-history'><small>{label}</small><ul style='margin: 0'>{items}</ul></div>"
+    return (f"<div class='course-history' style='{LINE_HEIGHT}'><small>{label}</small>"
+            f"<ul style='margin: 0'>{items}</ul></div>")

@@ -22,4 +22,5 @@ TOOL_CALL_IDS = AnswerSet(
                                     fails=("one tool call", "two tool calls, in order"), status="fail"),
     },
     crashing={"attribute access": lambda m: [call.id for call in m.tool_calls]},
+    answer_from=lambda body: lambda ai_message: body(),
 )

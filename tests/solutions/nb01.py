@@ -137,4 +137,5 @@ REFUND_TOOL = AnswerSet(
                                        fails=(_SCHEMA, "a 201-character reason is rejected")),
     },
     crashing={"factory raises KeyError": _crashing_factory},
+    answer_from=lambda body: lambda: body(),
 )

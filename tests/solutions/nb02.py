@@ -87,4 +87,5 @@ EXECUTE_CALLS = AnswerSet(
         "runs each tool twice": KnownWrong(wrong_runs_twice, fails=(_ONCE,), status="fail"),
     },
     crashing={"KeyError": crashing},
+    answer_from=lambda body: lambda ai_message, tools_by_name: body(),
 )

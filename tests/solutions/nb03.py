@@ -182,4 +182,5 @@ RUN_TOOL_CALLS = AnswerSet(
                                                  fails=("out-of-order completion still pairs by id",), status="fail"),
     },
     crashing={"TypeError inside the coroutine": crashing},
+    answer_from=lambda body: lambda ai_message, tools: body(),
 )

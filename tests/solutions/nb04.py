@@ -99,6 +99,17 @@ def crashing(order_id: str, runtime: ToolRuntime[SupportContext]) -> dict:
 _DENIED = "user-7 asking for A1024 gets permission_denied (returned, not raised)"
 _SCHEMA = "the model sees only order_id"
 
+def answer_from(body):
+    """A lookup tool whose body is ``body()`` (for the contract test's hostile answers)."""
+
+    @tool
+    def lookup_my_order(order_id: str, runtime: ToolRuntime[SupportContext]) -> dict:
+        """Look up one of the signed-in user's orders by its id."""
+        return body()
+
+    return lookup_my_order
+
+
 USER_SCOPED_LOOKUP = AnswerSet(
     solutions={"runtime": solution, "another parameter name": solution_other_param_name},
     wrong={
@@ -112,4 +123,5 @@ USER_SCOPED_LOOKUP = AnswerSet(
         "keeps user_id in the signature": KnownWrong(wrong_keeps_user_id, fails=(_SCHEMA,)),
     },
     crashing={"KeyError": crashing},
+    answer_from=answer_from,
 )

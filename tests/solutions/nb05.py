@@ -48,6 +48,25 @@ def _cases(ids: str) -> tuple[str, ...]:
     return tuple(f"case {cid} ({nb05.TITLES[cid]})" for cid in ids)
 
 
+class _Predictions(dict):
+    """Predictions whose every lookup runs ``body()``."""
+
+    def __init__(self, body):
+        super().__init__({cid: "raw" for cid in nb05.CASES})  # filled in: not the stub
+        self.body = body
+
+    def __getitem__(self, key):
+        return self.body()
+
+    def get(self, key, default=None):
+        return self.body()
+
+
+def answer_from(body):
+    """A dict of predictions whose lookups run ``body()`` (for the contract test's hostile answers)."""
+    return _Predictions(body)
+
+
 PREDICT_THEN_RUN = AnswerSet(
     solutions={"the pinned versions' outcomes": SOLUTION},
     wrong={
@@ -59,4 +78,5 @@ PREDICT_THEN_RUN = AnswerSet(
         "a label that does not exist": KnownWrong(WRONG_UNKNOWN_LABEL, fails=_cases("a"), status="fail"),
     },
     crashing={"lookups raise": crashing()},
+    answer_from=answer_from,
 )

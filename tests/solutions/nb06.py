@@ -106,6 +106,17 @@ def crashing(request_id: str, runtime: ToolRuntime[SupportContext]) -> Command:
 _STATE = "program state: refund_stage becomes 'submitted'"
 _PAIRS = "the model: one ToolMessage answers the same tool call id"
 
+def answer_from(body):
+    """A mark_refund_submitted tool whose body is ``body()`` (for the contract test's hostile answers)."""
+
+    @tool("mark_refund_submitted")
+    def hostile(request_id: str, runtime: ToolRuntime[SupportContext]) -> Command:
+        """Record that the refund request was submitted."""
+        return body()
+
+    return hostile
+
+
 MARK_SUBMITTED = AnswerSet(
     solutions={"Command with a ToolMessage": solution},
     wrong={
@@ -127,4 +138,5 @@ MARK_SUBMITTED = AnswerSet(
     crashing={"KeyError": crashing},
     # the notebook's stub is annotated ToolRuntime[SupportContext]; the checker's context has the same shape
     stub_names={"SupportContext": SupportContext},
+    answer_from=answer_from,
 )

@@ -71,4 +71,5 @@ MERGE_QUOTES = AnswerSet(
                                         status="fail"),
     },
     crashing={"KeyError": crashing},
+    answer_from=lambda body: lambda current, update: body(),
 )

@@ -100,6 +100,12 @@ def wrong_lost_reply_refused(request, handler):
         return ToolMessage(json.dumps(payload), tool_call_id=request.tool_call["id"], status="error")
 
 
+def wrong_forgets_return(request, handler):
+    """Calls the handler but forgets `return`: the middleware gives None (langchain-core then raises
+    NotImplementedError, which is not the unsolved stub)."""
+    handler(request)
+
+
 def wrong_only_permission(request, handler):
     """Wrong: maps only PermissionDenied; the other domain errors still end the run."""
     from helpers.domain import PermissionDenied
@@ -175,8 +181,11 @@ MAP_ERRORS = AnswerSet(
         "lost reply as refused": KnownWrong(wrong_lost_reply_refused, fails=(_MAP.format("service_unavailable"),),
                                             status="fail"),
         "only permission": KnownWrong(wrong_only_permission, fails=(_MAP.format("amount_exceeds_refundable"),)),
+        "forgets return": KnownWrong(wrong_forgets_return, fails=("a successful call comes back unchanged",),
+                                     status="error"),
     },
     crashing={"no tool_call_id attribute": crashing_mapping},
+    answer_from=lambda body: lambda request, handler: body(),
 )
 
 CHOOSE_KEY = AnswerSet(
@@ -194,4 +203,5 @@ CHOOSE_KEY = AnswerSet(
         "random": KnownWrong(wrong_key_random, fails=("a replay of the same call creates one refund",), status="fail"),
     },
     crashing={"no user attribute": crashing_key},
+    answer_from=lambda body: lambda order_id, line, amount, runtime: body(),
 )

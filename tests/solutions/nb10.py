@@ -161,6 +161,17 @@ def _cases(*keys: str) -> tuple[str, ...]:
     return tuple(_CASE[k] for k in keys)
 
 
+def answer_from(body):
+    """A submit_refund_request tool whose body is ``body()`` (for the contract test's hostile answers)."""
+
+    @tool("submit_refund_request")
+    def hostile(order_id: str, amount: float, runtime: ToolRuntime[CheckContext]) -> Command:
+        """Create a refund request for an order."""
+        return body()
+
+    return hostile
+
+
 CONFIRMATION_GUARD = AnswerSet(
     solutions={"raises ConfirmationRequired": guarded_submit_refund_request,
                "returns an error ToolMessage": guarded_with_error_message},
@@ -181,4 +192,5 @@ CONFIRMATION_GUARD = AnswerSet(
     },
     crashing={"KeyError without a quote": crashing_key_error},
     stub_names={"SupportContext": CheckContext},
+    answer_from=answer_from,
 )

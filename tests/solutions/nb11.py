@@ -98,4 +98,5 @@ POLICY_APPROVAL = AnswerSet(
                                              fails=(_PAUSE, _APPROVE, _REJECT, _EDIT, _DRAFT), status="fail"),
     },
     crashing={"approve only": crashing_approve_only, "misspelt argument": crashing_bad_argument},
+    answer_from=lambda body: lambda model, checkpointer: body(),
 )
