@@ -10,7 +10,7 @@ OFFLINE := env -u COURSE_MODEL -u OPENAI_BASE_URL -u OPENAI_API_KEY -u DASHSCOPE
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab status reset test nbval notebooks bench clean-venv
+.PHONY: lab status reset test nbval notebooks format bench clean-venv
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -44,6 +44,11 @@ nbval: $(STAMP)
 ## Re-execute notebooks after changing a helper (all, or NB=notebooks/03_x.ipynb), then commit outputs.
 notebooks: $(STAMP)
 	$(OFFLINE) $(BIN)/python -m helpers.notebooks $(NB)
+
+## Format the notebooks' code (ruff, lines of at most 100 characters); then wrap long strings and comments
+## by hand and re-execute (CONTRIBUTING.md, "Code and verdicts in notebooks").
+format: $(STAMP)
+	$(BIN)/ruff format --line-length 100 notebooks/
 
 ## Time every notebook and the test suite against a baseline kernel; writes bench.json.
 ## BENCH_FLAGS=--skip-tests leaves the test suite out.

@@ -67,9 +67,12 @@ def test_approval_panel_answers_two_gated_calls_in_jupyterlab(lab_url, tmp_path)
         expect(status).to_contain_text("refund request RF-0002 registered for A1030 (50.00)")
         expect(widget.locator(".course-history li")).to_have_count(1)
         expect(widget.locator(".course-history li").first).to_have_text(
-            "submit_refund_request: approve; submit_refund_request: approve -> finished")
+            "call 1 (A1024): approve; call 2 (A1030): approve -> finished")
         for label in ("Approve", "Edit", "Reject"):                  # nothing left to answer
             expect(widget.locator("button", has_text=label)).to_be_disabled()
+        expect(args).to_be_disabled()                                # the HITL controls stay, greyed out
+        expect(widget.locator("button", has_text="Start over")).to_be_visible()
+        expect(widget.locator(".widget-text", has_text="amount:")).to_be_hidden()
         widget.screenshot(path=str(tmp_path / "approval_panel_09.png"))
 
         # The self-check before the recap: one right answer.

@@ -2,7 +2,9 @@
 
 Each notebook must be executed top to bottom in one run, carry no error outputs except in cells
 marked to raise, contain no machine paths, memory addresses, secrets or widget state, start with a
-``#`` title, and follow the ``NN_topic.ipynb`` naming.
+``#`` title, and follow the ``NN_topic.ipynb`` naming. Code lines are at most :data:`MAX_CODE_LINE`
+characters (what JupyterLab shows at 1280 px with the file browser open), and no output says a
+verdict with an emoji alone (it shows as an empty box without an emoji font): PASS / FAIL in words.
 """
 
 from __future__ import annotations
@@ -23,6 +25,12 @@ SUSPICIOUS = {
     "langchain run id": re.compile(r"lc_run--"),
     "random id (UUID)": re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"),
 }
+
+#: The longest code line (characters): about 105 are visible at 1280 px with the file browser open.
+#: Format with ``ruff format --line-length 100 notebooks/`` and wrap long strings and comments by hand.
+MAX_CODE_LINE = 100
+#: Emoji that outputs used as the only verdict (the learner review, notebook 09's five-gates table).
+VERDICT_EMOJI = re.compile("[\u2705\u274c\u274e\u2714\u2716\u23f3\U0001f389\U0001f4a5]")
 
 
 def _output_text(output: dict) -> str:
@@ -108,3 +116,22 @@ def test_every_notebook_is_listed_in_start_here():
     start = "".join("".join(c["source"]) for c in _load(NOTEBOOKS[0])["cells"])
     for path in NOTEBOOKS[1:]:
         assert f"({path.name})" in start, f"{path.name} is not in the course map of 00_start_here"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_code_lines_fit_the_screen(path):
+    long_lines = [f"cell {index}: {len(line)} characters: {line[:60]}..."
+                  for index, cell in enumerate(_load(path)["cells"]) if cell["cell_type"] == "code"
+                  for line in "".join(cell["source"]).splitlines() if len(line) > MAX_CODE_LINE]
+    assert not long_lines, (f"{len(long_lines)} code lines over {MAX_CODE_LINE} characters "
+                            "(ruff format --line-length 100, then wrap by hand):\n" + "\n".join(long_lines))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_verdicts_are_words_not_emoji(path):
+    for index, cell in enumerate(_load(path)["cells"]):
+        texts = ["".join(cell["source"])] if cell["cell_type"] == "code" else []
+        texts += [_output_text(output) for output in cell.get("outputs", [])]
+        for text in texts:
+            match = VERDICT_EMOJI.search(text)
+            assert not match, f"cell {index}: the emoji {match.group(0)!r}: say PASS / FAIL in words"

@@ -479,7 +479,7 @@ def _06_list_answers_once(q):
 
 @verifies("06", "goto-adds-a-target")
 def _06_goto_adds_a_target(q):
-    ns = notebook_cells_namespace("06", "from helpers import (ProviderRuleError", "def tools_graph",
+    ns = notebook_cells_namespace("06", "    ProviderRuleError,", "def tools_graph",
                                   "def escalate_refund", "def routing_graph", "def run_steps")
     out = io.StringIO()
     with contextlib.redirect_stdout(out):

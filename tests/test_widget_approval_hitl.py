@@ -119,7 +119,7 @@ def test_approve_sends_one_decision_in_a_decisions_list_and_the_tool_runs():
     assert result.outcome == "finished" and RUNS == [("submit", "A1024", 50.0)]
     assert tool_messages(result) == [("call_r", "success", "submitted A1024 50.0")]
     assert result.state["messages"][-1].content == "Done."
-    assert engine.summary() == "1. submit_refund_request: approve -> finished"
+    assert engine.summary() == "1. call 1 (A1024): approve -> finished"
 
 
 def test_edit_sends_the_edited_action_checked_against_the_tool_schema():
@@ -131,7 +131,7 @@ def test_edit_sends_the_edited_action_checked_against_the_tool_schema():
     ((call_id, status, content),) = tool_messages(result)
     assert (call_id, status) == ("call_r", "success")
     assert "a human reviewer replaced this tool call" in content and content.endswith("submitted A1024 120.0")
-    assert engine.summary() == '1. submit_refund_request: edit {"order_id": "A1024", "amount": 120.0} -> finished'
+    assert engine.summary() == "1. call 1 (A1024): edit amount 120.0 -> finished"
 
 
 def test_edit_accepts_a_dict_too():
@@ -209,7 +209,7 @@ def test_two_gated_calls_get_two_decisions_sent_together_in_order():
     assert second.outcome == "finished" and RUNS == [("submit", "A1024", 50.0)]
     # the rejection's ToolMessage is written at the review, before the approved call runs
     assert sorted((i, s) for i, s, _ in tool_messages(second)) == [("call_a", "success"), ("call_b", "error")]
-    assert engine.summary() == ('1. submit_refund_request: approve; submit_refund_request: reject '
+    assert engine.summary() == ('1. call 1 (A1024): approve; call 2 (A1030): reject '
                                 '"A1030 was refunded already" -> finished')
 
 
@@ -331,7 +331,8 @@ def test_per_call_mode_is_answered_by_interrupt_id():
     second = engine.edit('{"order_id": "A1030", "amount": 15}')
     assert second.outcome == "finished"
     assert sorted(RUNS) == [("submit", "A1024", 50.0), ("submit", "A1030", 15.0)]
-    assert engine.summary().splitlines()[1] == '2. submit_refund_request: edit {"order_id": "A1030", "amount": 15} -> finished'
+    assert engine.summary().splitlines() == ["1. submit_refund_request (A1024): approve -> paused",
+                                             "2. submit_refund_request (A1030): edit amount 15 -> finished"]
 
 
 # -- the view ------------------------------------------------------------------------------------

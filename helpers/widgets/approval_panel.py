@@ -32,6 +32,12 @@ with ``action``, ``outcome``, ``message``, ``sent``, ``interrupts``, ``state``, 
   the model as the tool's result, the tool does not run); ``start_over()`` (drop the decisions
   noted for a request with several calls, or, after an ``unknown`` outcome, say "I checked the
   state" so the pause can be answered again); ``refresh()`` (re-read the checkpoint, send nothing).
+The controls fit the kind of pause (:attr:`ApprovalEngine.kind`): an amount and a reason field for a
+plain payload, an args (JSON) and a message field and Respond for a HITL call, Start over for a
+request with several calls. They stay the same once the run has finished, greyed out where nothing
+can be sent; the list of decisions sent names each call and what it acts on
+(``call 1 (A1024): approve; call 2 (A1030): edit amount 40 -> finished``).
+
 * ``allowed()``: the decisions the current action accepts. ``pending``: the pending payloads.
   ``current``: the action the next decision is for. ``history``: the decisions sent.
   ``summary()``: one line per decision sent. ``engine``: the :class:`ApprovalEngine`.
@@ -241,8 +247,12 @@ class ApprovalPanel(widgets.VBox):
             self.edit()
 
     def _plain(self) -> bool:
-        review = self.engine.review
-        return review is None or review.kind == "interrupt"
+        """The panel shows the plain-interrupt controls (amount, reason), else the HITL ones (args, message).
+
+        Decided by :attr:`ApprovalEngine.kind`, which keeps the kind of the last pause: a HITL panel
+        keeps its args and message fields (disabled) once the run has finished.
+        """
+        return self.engine.kind == "interrupt"
 
     def _show(self, result: PanelResult) -> PanelResult:
         self._render()
@@ -269,8 +279,12 @@ class ApprovalPanel(widgets.VBox):
             too_long = len(text) > MAX_EDITABLE
             self.args_field.value = "" if too_long else text
             self.args_field.placeholder = (f"the arguments are {len(text):,} characters of JSON, too long to edit "
-                                           "here: call panel.edit({...}) in a cell" if too_long else "")
+                                           "here: call panel.edit({...}) in a cell" if too_long
+                                           else "" if key is not None else "no tool call is pending")
         allowed = engine.allowed()
+        # A field whose decisions are not allowed now is greyed out, like its buttons.
+        self.amount_field.disabled = self.args_field.disabled = "edit" not in allowed
+        self.message_field.disabled = not ({"reject", "respond"} & set(allowed))
         for decision, button in (("approve", self.approve_button), ("edit", self.edit_button),
                                  ("reject", self.reject_button), ("respond", self.respond_button)):
             on = decision in allowed
@@ -281,8 +295,10 @@ class ApprovalPanel(widgets.VBox):
         self.start_over_button.disabled = not (engine.staged or unknown)
         self.start_over_button.tooltip = ("I checked the state: answer this pause again" if unknown
                                           else "Drop the decisions noted so far")
-        self.start_over_button.layout.display = None if unknown or (engine.review is not None and len(
-            engine.review.actions) > 1) else "none"
+        # Start over belongs to a request with several gated calls: it stays (disabled) after the run finished.
+        last = engine.last_review
+        several = last is not None and last.kind == "hitl" and len(last.actions) > 1
+        self.start_over_button.layout.display = None if unknown or several else "none"
 
     def _pending_html(self) -> str:
         engine = self.engine

@@ -46,9 +46,9 @@ from langchain_core.tools import BaseTool
 from ..amounts import AmountError, parse_amount
 from ..outcomes import PanelOutcome
 from ..text import JsonInputError, error_text, json_problem, json_text, parse_json, sendable, shorten
-from .reviews import DECISIONS, Decision, Review, ReviewAction, read_review
+from .reviews import DECISIONS, Decision, Review, ReviewAction, ReviewKind, read_review
 
-__all__ = ["ActionName", "ApprovalEngine", "PanelResult", "SentDecision"]
+__all__ = ["ActionName", "ApprovalEngine", "PanelResult", "SentDecision", "call_subject", "decision_text"]
 
 #: What a :class:`PanelResult` reports on: a decision, a re-read of the checkpoint, or a cleared draft.
 ActionName = Literal["approve", "edit", "reject", "respond", "refresh", "start_over"]
@@ -94,35 +94,88 @@ class SentDecision:
         """One line: what was answered and how, and the outcome.
 
         A plain payload: ``A1024: {"type": "approve"} -> paused`` (its ``order_id`` first, when it
-        has one). A HITL request: one ``tool: decision`` part per call, e.g.
-        ``submit_refund_request: approve; submit_refund_request: reject "duplicate" -> finished``.
+        has one). A HITL request: one ``call N (subject): decision`` part per gated call, e.g.
+        ``call 1 (A1024): approve; call 2 (A1030): edit amount 40 -> finished``; a ``per_call``
+        interrupt: ``submit_refund_request (A1024): approve``. The subject is what the call acts on
+        (:func:`call_subject`); an edit lists only the arguments it changed (:func:`decision_text`).
         Each value in it is bounded, and the line is cut after :data:`~helpers.widgets.text.MAX_SHOWN`
         characters before the outcome.
         """
         payload, resume = self.payload, self.resume
         if isinstance(payload, dict) and isinstance(payload.get("action_requests"), list) \
                 and isinstance(resume, dict) and isinstance(resume.get("decisions"), list):
-            parts = [f"{_about(request.get('name') if isinstance(request, dict) else request)}: {_decision_text(d)}"
-                     for request, d in zip(payload["action_requests"], resume["decisions"])]
+            requests = [r if isinstance(r, dict) else {} for r in payload["action_requests"]]
+            several_tools = len({_about(r.get("name")) for r in requests}) > 1
+            parts = []
+            for position, (request, decision) in enumerate(zip(requests, resume["decisions"]), 1):
+                subject = call_subject(request.get("name"), request.get("args"), with_tool=several_tools)
+                parts.append(f"call {position} ({subject}): {decision_text(decision, request.get('args'))}")
             text = "; ".join(parts)
         elif isinstance(payload, dict) and payload.get("type") == "tool_approval":
-            text = f"{_about(payload.get('name'))}: {_decision_text(resume)}"
+            name = _about(payload.get("name"))
+            subject = call_subject(payload.get("name"), payload.get("args"), with_tool=False)
+            about = f" ({subject})" if subject != name else ""
+            text = f"{name}{about}: {decision_text(resume, payload.get('args'))}"
         else:
             about = payload.get("order_id") if isinstance(payload, dict) else None
             text = (f"{_about(about)}: " if about is not None else "") + json_text(resume)
         return sendable(f"{shorten(text)} -> {self.outcome}")
 
 
-def _decision_text(decision: Any) -> str:
-    """A HITL decision in a few words: ``approve``, ``edit {args}``, ``reject "message"``."""
+#: The longest argument value that can name what a call acts on (an order id, a file path).
+SUBJECT_LIMIT = 60
+
+
+def call_subject(tool: Any, args: Any, *, with_tool: bool) -> str:
+    """What a gated call acts on, for the list of decisions sent: ``A1024``, ``/policies/refunds.md``.
+
+    Args:
+        tool: the call's tool name.
+        args: the call's arguments as the model wrote them.
+        with_tool: put the tool's name first (``cancel_order A1024``), for a request that gates
+            more than one tool.
+
+    Returns:
+        the call's ``order_id`` (the course's refund tools), else its first argument whose value is
+        printable text of at most :data:`SUBJECT_LIMIT` characters (``write_file``'s
+        ``file_path``), else the tool's name alone.
+    """
+    name = _about(tool)
+    values = args if isinstance(args, dict) else {}
+    candidates = ([values["order_id"]] if "order_id" in values else []) + list(values.values())
+    subject = next((value for value in candidates if isinstance(value, str) and value.strip()
+                    and value.isprintable() and len(value) <= SUBJECT_LIMIT), None)
+    if subject is None:
+        return name
+    return f"{name} {subject}" if with_tool else subject
+
+
+def decision_text(decision: Any, args: Any = None) -> str:
+    """A HITL decision in a few words: ``approve``, ``edit amount 40``, ``reject "message"``.
+
+    Args:
+        decision: the decision as sent (``{"type": "edit", "edited_action": {...}}``, ...).
+        args: the call's arguments as the model wrote them. With them, an edit lists only what it
+            changed (``edit order_id "A1031", amount 40``; a dropped argument as ``without note``;
+            the same arguments as ``edit (no change)``); without them, every edited argument.
+
+    Returns:
+        the text; each value bounded (:func:`~helpers.widgets.text.json_text`).
+    """
     if not isinstance(decision, dict):
         return json_text(decision)
     kind = decision.get("type")
     if kind == "edit":
-        return f"edit {json_text((decision.get('edited_action') or {}).get('args'))}"
+        edited = (decision.get("edited_action") or {}).get("args")
+        if not (isinstance(edited, dict) and isinstance(args, dict)):
+            return f"edit {json_text(edited)}"
+        changes = [f"{_about(key)} {json_text(value)}" for key, value in edited.items()
+                   if key not in args or json_text(args[key]) != json_text(value)]
+        changes += [f"without {_about(key)}" for key in args if key not in edited]
+        return f"edit {', '.join(changes)}" if changes else "edit (no change)"
     if kind in ("reject", "respond"):
         return f"{kind} {json_text(decision.get('message'))}"
-    return str(kind)
+    return _about(kind)
 
 
 class _Refused(Exception):
@@ -284,6 +337,7 @@ class ApprovalEngine:
     Attributes:
         history: every :class:`SentDecision`, in order. last: the last :class:`PanelResult`.
         review: the pending :class:`Review` answered next (``None`` when nothing is pending).
+        last_review: the last :class:`Review` read, kept after it was answered (``None`` before any).
         staged: the decisions noted so far for a HITL request with several calls.
 
     Raises:
@@ -313,6 +367,7 @@ class ApprovalEngine:
         self.history: list[SentDecision] = []
         self.staged: list[dict] = []
         self.review: Review | None = None
+        self.last_review: Review | None = None
         self._interrupts: list[Any] = []
         self._snapshot: Any = None
         self._problem: tuple[PanelOutcome, str] | None = None  # unavailable / poisoned / stuck / unknown / unanswerable, as last read
@@ -333,6 +388,21 @@ class ApprovalEngine:
             return None
         actions = self.review.actions
         return actions[len(self.staged)] if len(self.staged) < len(actions) else None
+
+    @property
+    def kind(self) -> ReviewKind:
+        """The kind of pause this thread has: the last one read, kept after it was answered.
+
+        The view shows the controls of this kind (an amount field for ``interrupt``, an args
+        field for ``hitl``) also once the run has finished. Before any pause was read: ``hitl``
+        when the graph has a ``HumanInTheLoopMiddleware`` node (``create_agent`` names it
+        ``HumanInTheLoopMiddleware.after_model``, langchain 1.5.2), else ``interrupt``.
+        """
+        if self.last_review is not None:
+            return self.last_review.kind
+        nodes = getattr(self.graph, "nodes", None)
+        names = nodes if isinstance(nodes, Mapping) else {}
+        return "hitl" if any(str(name).startswith("HumanInTheLoopMiddleware") for name in names) else "interrupt"
 
     @property
     def outcome_unknown(self) -> bool:
@@ -364,6 +434,8 @@ class ApprovalEngine:
         self._snapshot = snapshot
         self._interrupts = list(snapshot.interrupts)
         self.review = read_review(self._interrupts[0], self.decisions) if self._interrupts else None
+        if self.review is not None:
+            self.last_review = self.review
         if self.review is None or self.review.interrupt.id != previous:
             self.staged = []
         self._problem = None
