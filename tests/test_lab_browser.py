@@ -2,8 +2,9 @@
 
 Starts JupyterLab on 127.0.0.1 with a token and throw-away settings, opens a notebook, runs all
 cells from the Run menu, and checks what a learner sees. This file holds the shared helpers
-(the ``lab_url`` fixture, :func:`_run_notebook_in_lab`) and the tests for notebooks 00 and 02;
-``test_lab_browser_07.py`` and ``test_lab_browser_08.py`` use the same helpers.
+(:func:`_lab_server`, the ``lab_url`` fixture, :func:`_run_notebook_in_lab`) and the tests for
+notebooks 00 and 02; ``test_lab_browser_07.py``, ``_08.py`` and ``_09.py`` use the same helpers, and
+``test_lab_browser_diagrams.py`` starts :func:`_lab_server` on the notebooks *with* their outputs.
 
 Deterministic under load. An earlier version waited for ``.jp-Notebook-ExecutionIndicator
 [data-status="idle"]`` and then clicked "Clear Outputs of All Cells". That indicator shows
@@ -108,46 +109,59 @@ def _delete_sessions(base: str) -> None:
         pass  # the server is already gone
 
 
-@pytest.fixture
-def lab_url(tmp_path):
-    """A JupyterLab server of this test's own, on a copy of the notebooks without outputs; its base URL."""
+@contextlib.contextmanager
+def _lab_server(tmp_path: Path, copy_notebooks=_copy_without_outputs):
+    """Start JupyterLab on 127.0.0.1 (token, throw-away settings) and yield its base URL; stop it after.
+
+    ``copy_notebooks(source, target)`` fills ``<tmp_path>/course/notebooks`` from the course's
+    ``notebooks/`` (by default without outputs, see the module docstring). On exit every kernel
+    session is deleted through the REST API, then the server is stopped (terminate, kill after 30 s).
+    """
     _require_browser()
     settings, workspaces, root = tmp_path / "settings", tmp_path / "workspaces", tmp_path / "course"
     (settings / "@jupyterlab" / "apputils-extension").mkdir(parents=True)
     (settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings").write_text(
         '{"fetchNews": "false", "checkForUpdates": false}')
     workspaces.mkdir()
-    _copy_without_outputs(ROOT / "notebooks", root / "notebooks")
+    copy_notebooks(ROOT / "notebooks", root / "notebooks")
     env = {k: v for k, v in os.environ.items() if k not in ("COURSE_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY")}
     env.update(JUPYTERLAB_SETTINGS_DIR=str(settings), JUPYTERLAB_WORKSPACES_DIR=str(workspaces),
                JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"))
     port = _free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
-         f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={root}", "--allow-root",
-         "--LabApp.extension_manager=readonly", "--LabApp.expose_app_in_browser=True"],
-        env=env, stdout=subprocess.DEVNULL, stderr=open(tmp_path / "lab.log", "w"),
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                urllib.request.urlopen(f"{base}/api/status?token={TOKEN}", timeout=2)
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("JupyterLab did not start:\n" + (tmp_path / "lab.log").read_text()[-2000:])
-                time.sleep(0.3)
-        yield base
-    finally:
-        _delete_sessions(base)
-        server.terminate()
+    with open(tmp_path / "lab.log", "w") as log:  # the server's log, shown if it does not start
+        server = subprocess.Popen(
+            [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
+             f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={root}", "--allow-root",
+             "--LabApp.extension_manager=readonly", "--LabApp.expose_app_in_browser=True"],
+            env=env, stdout=subprocess.DEVNULL, stderr=log,
+        )
+        base = f"http://127.0.0.1:{port}"
         try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(timeout=30)
+            deadline = time.monotonic() + 90
+            while True:
+                try:
+                    urllib.request.urlopen(f"{base}/api/status?token={TOKEN}", timeout=2)
+                    break
+                except OSError:
+                    if server.poll() is not None or time.monotonic() > deadline:
+                        pytest.fail("JupyterLab did not start:\n" + (tmp_path / "lab.log").read_text()[-2000:])
+                    time.sleep(0.3)
+            yield base
+        finally:
+            _delete_sessions(base)
+            server.terminate()
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait(timeout=30)
+
+
+@pytest.fixture
+def lab_url(tmp_path):
+    """A JupyterLab server of this test's own, on a copy of the notebooks without outputs; its base URL."""
+    with _lab_server(tmp_path) as base:
+        yield base
 
 
 def _menu(page, menu: str, item: str) -> None:
