@@ -106,6 +106,8 @@ def test_parse_amount_accepts(value, amount):
 
 @pytest.mark.parametrize(("value", "message"), [
     ("1_20", "The amount '1_20' is not a number: write digits"),
+    ("１２０", "The amount '１２０' is not a number (type the digits 0-9): write digits"),
+    ("١٢٠", "The amount '١٢٠' is not a number (type the digits 0-9): write digits"),
     ("1e2", "The amount '1e2' is not a number"),
     ("120,50", "(use a decimal point)"),
     ("abc", "is not a number"), ("", "is not a number"), ("0x10", "is not a number"),

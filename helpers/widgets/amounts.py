@@ -17,7 +17,9 @@ from typing import Any
 
 __all__ = ["AmountError", "parse_amount"]
 
-_PLAIN = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
+#: Plain decimal notation in ASCII digits only: ``\d`` would also accept full-width ``１２０`` and other
+#: scripts' digits, which ``float()`` reads but a reviewer may not recognise as the amount sent.
+_PLAIN = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 _TOLERANCE = 1e-9  # the tolerance of helpers.domain._cents: float noise, not a third decimal
 
 
@@ -36,13 +38,16 @@ def parse_amount(value: Any) -> float:
         the amount as a float rounded to cents, e.g. ``120.5``.
 
     Raises:
-        AmountError: not a plain number (``"abc"``, ``"1_20"``, ``"1e2"``, ``"120,50"``, ``True``),
+        AmountError: not a plain number (``"abc"``, ``"1_20"``, ``"1e2"``, ``"120,50"``, full-width
+            ``"１２０"``, ``True``),
             not finite, not above 0, more than 2 decimals, or rounding to 0.00.
     """
     if isinstance(value, str):
         text = value.strip()
         if not _PLAIN.fullmatch(text):
-            hint = " (use a decimal point)" if re.fullmatch(r"[+-]?\d+,\d+", text) else ""
+            hint = " (use a decimal point)" if re.fullmatch(r"[+-]?[0-9]+,[0-9]+", text) else ""
+            if not hint and not text.isascii() and any(ch.isdigit() for ch in text):
+                hint = " (type the digits 0-9)"
             if text.lower().lstrip("+-") in ("nan", "inf", "infinity"):
                 raise AmountError(f"The amount {value!r} is not a finite number.")
             raise AmountError(f"The amount {value!r} is not a number{hint}: write digits with an optional "
