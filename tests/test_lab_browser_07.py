@@ -35,8 +35,12 @@ def test_reducer_playground_widget_works_in_jupyterlab(lab_url, tmp_path):  # no
         expect(widget.locator(".course-declaration")).to_contain_text("Annotated[Any, operator.add]", timeout=30_000)
         boxes.nth(0).fill('["A1024"]')
         boxes.nth(1).fill('["A1030"]')
+        # The kernel has both writes once the view names them (a click can overtake a box's update).
+        stale = widget.locator(".course-stale")
+        expect(stale).to_contain_text("the reducer, write A and write B", timeout=30_000)
         run.click()
         expect(verdict).to_have_attribute("data-outcome", "differ", timeout=30_000)
+        expect(stale).to_have_count(0)
         expect(verdict.locator(".course-badge")).to_have_text("ORDERS DIFFER")
         orders = widget.locator(".course-orders td")
         expect(orders).to_have_count(2)
@@ -49,12 +53,15 @@ def test_reducer_playground_widget_works_in_jupyterlab(lab_url, tmp_path):  # no
         expect(widget.locator(".course-declaration")).to_contain_text("Annotated[Any, merge_audit]", timeout=30_000)
         boxes.nth(0).fill('[{"key": "k1", "event": "requested"}]')
         boxes.nth(1).fill('[{"key": "k1", "event": "approved"}]')
+        expect(stale).to_contain_text("the reducer, write A and write B", timeout=30_000)
         run.click()
         expect(verdict).to_have_attribute("data-outcome", "agree", timeout=30_000)
         expect(orders.nth(1)).to_contain_text('audit = [{"key": "k1", "event": "approved"}]')
 
         # Invalid JSON: a clear message, nothing runs, the typed text stays.
         boxes.nth(1).fill('[{"key": k1}]')
+        expect(stale).to_have_text("Changed since the run below: write B. Press Run in parallel to run them.",
+                                   timeout=30_000)
         run.click()
         expect(verdict).to_have_attribute("data-outcome", "invalid_json", timeout=30_000)
         expect(widget).to_contain_text("Write B is not valid JSON")

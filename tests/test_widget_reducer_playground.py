@@ -334,3 +334,25 @@ def test_reserved_keys_are_refused_clearly(key):
     """Minor: '__start__' or '__pregel_tasks' gave confusing errors from inside LangGraph."""
     with pytest.raises(ValueError, match=f"key must not start with '__'.*got '{key}'"):
         ReducerPlaygroundEngine(key=key)
+
+
+def test_inputs_changed_after_a_run_are_named_until_the_next_run(playground):
+    """The result on show stays next to edited inputs; the view says which inputs changed since it ran,
+    through the same observers the boxes and the dropdown use in JupyterLab."""
+    assert playground.stale_view.value == ""
+    playground.write_b.value = '["A1030"]'                   # before any run: nothing to be stale against
+    assert playground.stale_view.value == ""
+    playground.run()
+    assert playground.stale_view.value == ""
+    playground.write_b.value = '["A1031"]'
+    assert "Changed since the run below: write B." in playground.stale_view.value
+    playground.reducer_picker.value = "operator.add"
+    playground.write_a.value = '["A1024", "x"]'
+    assert "Changed since the run below: the reducer, write A and write B." in playground.stale_view.value
+    playground.write_b.value = '["A1030"]'                   # back to what ran: B no longer counts
+    assert "the reducer and write A." in playground.stale_view.value
+    playground.run()
+    assert playground.stale_view.value == ""
+    playground.write_a.value = "[]"
+    playground.reset()
+    assert playground.stale_view.value == ""

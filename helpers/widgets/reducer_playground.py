@@ -38,6 +38,29 @@ _NOTES = {
 _START = "Not run yet: press Run in parallel."
 
 
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def changed_inputs(ran_with: tuple[str, Mapping[str, str]] | None, reducer: str,
+                   writes: Mapping[str, str]) -> list[str]:
+    """What differs from the inputs of the result on show, in the words the controls use.
+
+    Args:
+        ran_with: ``(reducer name, {"a": text, "b": text})`` of the last run, or ``None`` before one.
+        reducer: the reducer chosen now.
+        writes: the write texts now, keyed ``"a"`` and ``"b"``.
+
+    Returns:
+        e.g. ``["the reducer", "write B"]``; empty when nothing changed or nothing ran yet.
+    """
+    if ran_with is None:
+        return []
+    old_reducer, old_writes = ran_with
+    changed = ["the reducer"] if reducer != old_reducer else []
+    return changed + [f"write {node.upper()}" for node in ("a", "b") if writes[node] != old_writes[node]]
+
+
 class ReducerPlayground(widgets.VBox):
     """Two parallel nodes write one key: pick its reducer and see both write orders side by side.
 
@@ -76,7 +99,9 @@ class ReducerPlayground(widgets.VBox):
         self.reset_button = widgets.Button(description="Start again",
                                            tooltip="Back to the first reducer and the section 4 writes")
         self.result_view = widgets.HTML()
+        self.stale_view = widgets.HTML()
         self.history_view = widgets.HTML()
+        self._ran_with: tuple[str, dict[str, str]] | None = None
         self.reducer_picker.observe(self._on_pick, names="value")
         self.write_a.observe(lambda change: self._on_type("a", change), names="value")
         self.write_b.observe(lambda change: self._on_type("b", change), names="value")
@@ -86,7 +111,8 @@ class ReducerPlayground(widgets.VBox):
             widgets.HTML(f"<b>Reducer playground:</b> two parallel nodes write the key "
                          f"<code>{html_text(self.engine.key)}</code> in the same step"),
             self.reducer_picker, self.declaration, self.write_a, self.write_b,
-            widgets.HBox([self.run_button, self.reset_button]), self.result_view, self.history_view,
+            widgets.HBox([self.run_button, self.reset_button]), self.stale_view, self.result_view,
+            self.history_view,
         ])
         self.add_class("course-reducer-playground")
         self._render()
@@ -115,13 +141,16 @@ class ReducerPlayground(widgets.VBox):
 
     def run(self) -> PlaygroundResult:
         """Run both write orders (see :meth:`ReducerPlaygroundEngine.run`); show and return the result."""
+        ran_with = (self.engine.reducer, dict(self.engine.writes))
         result = self.engine.run()
+        self._ran_with = ran_with
         self._render()
         return result
 
     def reset(self) -> None:
         """Forget every run; back to the first reducer and the starting writes."""
         self.engine.reset()
+        self._ran_with = None
         self._render()
 
     # -- rendering ------------------------------------------------------------------------------
@@ -136,6 +165,14 @@ class ReducerPlayground(widgets.VBox):
         self.engine.set_write(node, clean)
         if clean != change["new"]:
             (self.write_a if node == "a" else self.write_b).value = clean
+        self._render_stale()
+
+    def _render_stale(self) -> None:
+        """Say which inputs changed since the result on show was run (nothing before a run)."""
+        changed = changed_inputs(self._ran_with, self.engine.reducer, self.engine.writes)
+        self.stale_view.value = "" if not changed else muted(
+            f"Changed since the run below: {_listed(changed)}. Press Run in parallel to run them.",
+            css_class="course-stale")
 
     def _render(self) -> None:
         engine = self.engine
@@ -145,6 +182,7 @@ class ReducerPlayground(widgets.VBox):
             if box_widget.value != engine.writes[node]:
                 box_widget.value = engine.writes[node]
         self.declaration.value = block(engine.declaration(), css_class="course-declaration")
+        self._render_stale()
         if not engine.results:
             self.result_view.value = muted(_START, css_class="course-start")
             self.history_view.value = ""
