@@ -10,7 +10,6 @@ question, not the verifier. (Kept in a module of their own, registered into ``VE
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
@@ -29,25 +28,9 @@ from helpers import scripted_model, tool_call
 from helpers.domain import DomainError, RefundService, refund_key
 from helpers.error_contract import CONTRACT, ErrorView, ToolRefusal, error_mapping, read_error
 from helpers.exercises import nb10
-from helpers.selfcheck import Question
 from tests.solutions import nb10 as nb10_solutions
 
-#: (notebook, question id) -> a function of the question that returns its true choice.
-VERIFIERS: dict[tuple[str, str], Callable[[Question], str]] = {}
-
-
-def verifies(number: str, question_id: str):
-    def register(function):
-        VERIFIERS[(number, question_id)] = function
-        return function
-    return register
-
-
-def pick(question: Question, fragment: str) -> str:
-    """The one choice of ``question`` that contains ``fragment``."""
-    found = [choice for choice in question.choices if fragment in choice]
-    assert len(found) == 1, f"{question.id}: {fragment!r} is in {len(found)} choices"
-    return found[0]
+from tests.selfcheck_registry import pick, verifies
 
 
 # -- fixtures shared by 09 and 10 ---------------------------------------------------------------

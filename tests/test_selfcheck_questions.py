@@ -25,13 +25,12 @@ import io
 import json
 import operator
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
 import pytest
 
-from helpers.selfcheck import Question, available_notebooks, questions_for
+from helpers.selfcheck import available_notebooks, questions_for
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -135,23 +134,9 @@ def notebook_cells_namespace(number: str, *markers: str) -> dict:
     return namespace
 
 
-def pick(question: Question, fragment: str) -> str:
-    """The one choice of ``question`` that contains ``fragment``."""
-    found = [choice for choice in question.choices if fragment in choice]
-    assert len(found) == 1, f"{question.id}: {fragment!r} is in {len(found)} choices"
-    return found[0]
-
-
 # -- verifiers: run the behaviour, return the choice that is true ------------------------------
 
-VERIFIERS: dict[tuple[str, str], Callable[[Question], str]] = {}
-
-
-def verifies(number: str, question_id: str):
-    def register(function):
-        VERIFIERS[(number, question_id)] = function
-        return function
-    return register
+from tests.selfcheck_registry import VERIFIERS, pick, verifies  # noqa: E402
 
 
 @verifies("00", "which-cells-change")
@@ -722,9 +707,8 @@ def _08_two_interrupts_at_once(q):
 
 
 # Notebooks 09-11: their verifiers live in a module of their own (real agent runs, longer than these).
-from tests.selfcheck_verifiers_09_11 import VERIFIERS as VERIFIERS_09_11  # noqa: E402
+import tests.selfcheck_verifiers_09_11  # noqa: E402,F401 - registers the 09-11 verifiers
 
-VERIFIERS.update(VERIFIERS_09_11)
 
 
 # -- the tests ---------------------------------------------------------------------------------
