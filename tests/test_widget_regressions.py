@@ -198,6 +198,24 @@ def test_one_request_listing_an_order_twice_is_refused_clearly(amounts):
     assert all(button.disabled for button in (panel.approve_button, panel.edit_button))
 
 
+def test_an_order_listed_twice_later_in_the_request_is_named_right_after_the_send():
+    """The first pause (A1029) is answerable; the next one asks for A1024, listed twice: the result of the
+    approve says so at once, with the way out, instead of a bare 'paused again' beside dead buttons."""
+    graph = nb08.build_approval_graph(InMemorySaver())
+    config = {"configurable": {"thread_id": "twice-later"}}
+    graph.invoke({"items": [{"order_id": o, "amount": 10.0} for o in ("A1029", "A1024", "A1024")]}, config)
+    panel = ApprovalPanel(graph, config)
+    assert panel.last.outcome == "paused"
+    result = panel.approve()
+    assert result.outcome == "unanswerable" and result.sent is not None
+    assert result.message.startswith("Sent. The run paused again at the next interrupt, which the panel cannot "
+                                     "answer. This request lists order A1024 2 times")
+    assert "Start a new run" in result.message
+    shown = _visible_text(panel)
+    assert "CANNOT ANSWER" in shown and "Start a new run" in shown
+    assert all(button.disabled for button in (panel.approve_button, panel.edit_button))
+
+
 def test_a_hitl_pause_gets_a_decisions_list_and_the_thread_is_not_poisoned():
     runs = []
 

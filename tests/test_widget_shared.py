@@ -113,11 +113,15 @@ def test_parse_amount_accepts(value, amount):
     ("abc", "is not a number"), ("", "is not a number"), ("0x10", "is not a number"),
     (True, "The amount True is not a number."), (None, "The amount None is not a number."),
     ("nan", "is not a finite number"), ("-inf", "is not a finite number"), (float("nan"), "is not a finite number"),
-    (10**400, "is not a finite number"), ("9" * 400, "is not a finite number"),
+    (10**400, "is too large: an amount is at most 999,999,999,999.99."),
+    ("9" * 400, "is too large: an amount is at most 999,999,999,999.99."),
+    ("12345678901234567.89", "is too large"), ("9007199254740993", "is too large"),
+    ("\u200b120", "The amount '\\u200b120' is not a number: write digits"),
     ("-5", "must be more than 0, got -5.0"), ("0", "must be more than 0, got 0.0"),
     ("120.555", "has more than 2 decimals"), (1e-320, "rounds to 0.00"),
 ])
 def test_parse_amount_refuses(value, message):
+    """Each refusal is an AmountError with a clear sentence (values past 60 characters are shortened)."""
     with pytest.raises(AmountError, match=None) as caught:
         parse_amount(value)
     assert message in str(caught.value)
@@ -168,3 +172,18 @@ def test_the_engines_and_shared_pieces_never_import_ipywidgets():
                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "False"
+
+
+def test_a_huge_amount_text_is_shortened_in_the_message():
+    with pytest.raises(AmountError) as caught:
+        parse_amount("1" * 100_000)
+    assert len(str(caught.value)) < 200 and "more characters)" in str(caught.value)
+
+
+def test_the_largest_amount_is_taken_with_its_cents():
+    assert parse_amount("999999999999.99") == 999_999_999_999.99
+
+
+def test_an_int_past_pythons_digit_limit_is_too_large_not_a_crash():
+    with pytest.raises(AmountError, match="^The amount <a int> is too large"):
+        parse_amount(10**5000)

@@ -15,12 +15,27 @@ import re
 from decimal import Decimal
 from typing import Any
 
+from .text import shorten
+
 __all__ = ["AmountError", "parse_amount"]
 
 #: Plain decimal notation in ASCII digits only: ``\d`` would also accept full-width ``１２０`` and other
 #: scripts' digits, which ``float()`` reads but a reviewer may not recognise as the amount sent.
 _PLAIN = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 _TOLERANCE = 1e-9  # the tolerance of helpers.domain._cents: float noise, not a third decimal
+#: The largest amount taken: above about 2**53 / 100 a float cannot hold every cent, so a larger typed
+#: amount would be sent changed without a word.
+MAX_AMOUNT = 999_999_999_999.99
+_TOO_LARGE = f"is too large: an amount is at most {MAX_AMOUNT:,.2f}."
+
+
+def _shown(value: Any) -> str:
+    """``repr(value)`` for a message, at most 60 characters (a pasted megabyte stays out of it)."""
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - an int past Python's digit limit, a broken __repr__
+        text = f"<a {type(value).__name__}>"
+    return shorten(text, 60)
 
 
 class AmountError(ValueError):
@@ -40,33 +55,40 @@ def parse_amount(value: Any) -> float:
     Raises:
         AmountError: not a plain number (``"abc"``, ``"1_20"``, ``"1e2"``, ``"120,50"``, full-width
             ``"１２０"``, ``True``),
-            not finite, not above 0, more than 2 decimals, or rounding to 0.00.
+            not finite, not above 0, above :data:`MAX_AMOUNT`, more than 2 decimals, or rounding to
+            0.00. The message shows at most 60 characters of the value.
     """
     if isinstance(value, str):
         text = value.strip()
         if not _PLAIN.fullmatch(text):
             hint = " (use a decimal point)" if re.fullmatch(r"[+-]?[0-9]+,[0-9]+", text) else ""
-            if not hint and not text.isascii() and any(ch.isdigit() for ch in text):
+            if not hint and any(ch.isdigit() and ch not in "0123456789" for ch in text):
                 hint = " (type the digits 0-9)"
             if text.lower().lstrip("+-") in ("nan", "inf", "infinity"):
-                raise AmountError(f"The amount {value!r} is not a finite number.")
-            raise AmountError(f"The amount {value!r} is not a number{hint}: write digits with an optional "
+                raise AmountError(f"The amount {_shown(value)} is not a finite number.")
+            raise AmountError(f"The amount {_shown(value)} is not a number{hint}: write digits with an optional "
                               "decimal point, e.g. 120 or 120.50.")
         amount = float(text)
+        if math.isinf(amount):
+            raise AmountError(f"The amount {_shown(value)} {_TOO_LARGE}")
     elif isinstance(value, (numbers.Real, Decimal)) and not isinstance(value, bool):
         try:
             amount = float(value)
-        except (OverflowError, ValueError):
-            raise AmountError(f"The amount {value!r} is not a finite number.") from None
+        except OverflowError:
+            raise AmountError(f"The amount {_shown(value)} {_TOO_LARGE}") from None
+        except ValueError:
+            raise AmountError(f"The amount {_shown(value)} is not a finite number.") from None
     else:
-        raise AmountError(f"The amount {value!r} is not a number.")
+        raise AmountError(f"The amount {_shown(value)} is not a number.")
     if not math.isfinite(amount):
-        raise AmountError(f"The amount {value!r} is not a finite number.")
+        raise AmountError(f"The amount {_shown(value)} is not a finite number.")
+    if amount > MAX_AMOUNT:
+        raise AmountError(f"The amount {_shown(value)} {_TOO_LARGE}")
     if amount <= 0:
         raise AmountError(f"The amount must be more than 0, got {amount}.")
     cents = round(amount, 2)
     if abs(cents - amount) > _TOLERANCE:
-        raise AmountError(f"The amount {value!r} has more than 2 decimals: refunds are paid in whole cents.")
+        raise AmountError(f"The amount {_shown(value)} has more than 2 decimals: refunds are paid in whole cents.")
     if cents <= 0:
-        raise AmountError(f"The amount {value!r} rounds to 0.00: it must be at least 0.01.")
+        raise AmountError(f"The amount {_shown(value)} rounds to 0.00: it must be at least 0.01.")
     return cents

@@ -765,6 +765,10 @@ class ApprovalEngine:
             self._read()
             if self._problem is not None and self._problem[0] == PanelOutcome.UNAVAILABLE:
                 result = PanelResult(decision, PanelOutcome.UNAVAILABLE, "Sent. " + self._problem[1], sent=resume)
+            elif self._problem is not None and self._problem[0] == PanelOutcome.UNANSWERABLE:
+                # the next pause asks for an order listed twice: say so now, not only on the next click
+                result = PanelResult(decision, PanelOutcome.UNANSWERABLE, "Sent. The run paused again at the next "
+                                     "interrupt, which the panel cannot answer. " + self._problem[1], sent=resume, interrupts=self.pending, state=self.state())
             elif getattr(out, "interrupts", ()) or self._interrupts:
                 result = PanelResult(decision, PanelOutcome.PAUSED, "Sent. The run paused again at the next interrupt.",
                                      sent=resume, interrupts=self.pending, state=self.state())
