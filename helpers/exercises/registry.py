@@ -1,32 +1,33 @@
-"""The exercise registry: every exercise of the course, listed once.
+"""The exercise registry: every exercise of the course, found by its file name.
 
-Each :class:`ExerciseEntry` says where an exercise lives: its id, its notebook, its title, the
-checker (an :class:`~helpers.exercises.core.Exercise` in ``helpers/exercises/nbNN.py``) and its
-answers (an :class:`AnswerSet` in ``tests/solutions/nbNN.py``: reference solutions, known-wrong
-answers with the case each must fail, crashing answers). The contract test
-(``tests/test_exercise_contract.py``) runs over this list; the progress table
-(:mod:`helpers.progress`) reads it without importing any checker.
+A notebook ``NN``'s parts live in files named after it (one mechanism for the whole course, see
+CONTRIBUTING, "One registry: files named nbNN.py"):
 
-Adding an exercise (e.g. for notebook 09) takes three steps:
+* its checkers in ``helpers/exercises/nbNN.py``: every module-level ``NAME = Exercise("NN.k",
+  "title", [...])`` is an exercise of notebook ``NN``;
+* their answers in ``tests/solutions/nbNN.py``, under the same ``NAME``: an :class:`AnswerSet`
+  (reference solutions, known-wrong answers with the case each must fail, crashing answers,
+  ``answer_from``);
+* the notebook itself is the one ``notebooks/NN_*.ipynb``.
 
-1. the checker: ``helpers/exercises/nb09.py`` defines ``RETRY_SAFELY = Exercise("09.1", "title", [...])``
-   and notebook 09 calls ``nb09.RETRY_SAFELY.check(answer_name)`` on the stub the learner edits;
-2. the answers: ``tests/solutions/nb09.py`` defines ``RETRY_SAFELY = AnswerSet(solutions={...},
-   wrong={"name": KnownWrong(answer, fails=("case name",))}, crashing={...}, stub_names={...},
-   answer_from=lambda body: lambda request, handler: body())``;
-3. one line below: ``entry("09.1", "09_errors_and_high_risk_tools.ipynb", "title", "RETRY_SAFELY")``.
+:data:`EXERCISES` is read from the checker modules' source (:mod:`ast`, no import), so the progress
+table lists every exercise without importing a checker. There is no list to edit: adding
+``helpers/exercises/nb12.py`` and ``tests/solutions/nb12.py`` registers notebook 12's exercises.
 
-The contract test then checks that the references pass, each wrong answer fails its case, each
-crashing answer becomes feedback, hostile answers leave no thread and the references still pass
-after them, the notebook's own stub says "not solved yet", the notebook calls the exercise, and
-no notebook calls an exercise that is not here.
+The contract test (``tests/test_exercise_contract.py``) then checks that the references pass, each
+wrong answer fails its case, each crashing answer becomes feedback, hostile answers leave no thread
+and the references still pass after them, the notebook's own stub says "not solved yet", the
+notebook calls the exercise, and no notebook calls an exercise that is not here.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .results import Verdict
@@ -34,7 +35,7 @@ from .results import Verdict
 if TYPE_CHECKING:
     from .core import Exercise
 
-__all__ = ["EXERCISES", "AnswerSet", "ExerciseEntry", "KnownWrong", "entry", "get", "notebook_key"]
+__all__ = ["EXERCISES", "AnswerSet", "ExerciseEntry", "KnownWrong", "discover", "entry", "get", "notebook_key"]
 
 
 def notebook_key(notebook: str) -> str:
@@ -83,8 +84,25 @@ class ExerciseEntry:
         return _load(self.checker)
 
     def answer_set(self) -> AnswerSet:
-        """Import and return the answers (needs the repository's ``tests`` package on the path)."""
-        return _load(self.answers)
+        """Import and return the answers (needs the repository's ``tests`` package on the path).
+
+        Raises:
+            LookupError: the answers module or its attribute does not exist; the message names the
+                file and the :class:`AnswerSet` to add.
+        """
+        module, _, attribute = self.answers.partition(":")
+        path = module.replace(".", "/") + ".py"
+        try:
+            return _load(self.answers)
+        except ModuleNotFoundError as exc:
+            if exc.name is None or not module.startswith(exc.name):
+                raise
+            raise LookupError(f"exercise {self.id} has no answers: {path} does not exist; create it with "
+                              f"{attribute} = AnswerSet(solutions=..., wrong=..., crashing=..., answer_from=...) "
+                              "(CONTRIBUTING.md, 'Adding an exercise')") from None
+        except AttributeError:
+            raise LookupError(f"exercise {self.id} has no answers: {path} defines no {attribute}; add "
+                              f"{attribute} = AnswerSet(...) named like the checker") from None
 
 
 def _load(target: str) -> Any:
@@ -140,23 +158,65 @@ def entry(id: str, notebook: str, title: str, attribute: str, *, module: str | N
     return ExerciseEntry(id, notebook, title, f"helpers.exercises.{name}:{attribute}", f"tests.solutions.{name}:{attribute}")
 
 
-#: Every exercise of the course, in course order.
-EXERCISES: tuple[ExerciseEntry, ...] = (
-    entry("00.1", "00_start_here.ipynb", "ids of the tool calls in an AIMessage", "TOOL_CALL_IDS"),
-    entry("01.1", "01_function_to_tool.ipynb", "a refund-request tool with a safe schema", "REFUND_TOOL"),
-    entry("02.1", "02_tool_calls_are_requests.ipynb", "execute the tool calls of one AIMessage", "EXECUTE_CALLS"),
-    entry("03.1", "03_toolmessage_pairing.ipynb", "run_tool_calls: answer every call with its own id", "RUN_TOOL_CALLS"),
-    entry("04.1", "04_tool_runtime.ipynb", "a user-scoped order tool", "USER_SCOPED_LOOKUP"),
-    entry("05.1", "05_return_values_and_tooloutputmixin.ipynb", "predict what comes out", "PREDICT_THEN_RUN"),
-    entry("06.1", "06_command_state_updates.ipynb", "mark_refund_submitted serves program state and the model",
-          "MARK_SUBMITTED"),
-    entry("07.1", "07_reducers_and_parallel_writes.ipynb", "a reducer for parallel refund quotes", "MERGE_QUOTES"),
-    entry("08.1", "08_interrupt_and_resume.ipynb", "answer the approval interrupts and finish the run", "FINISH_REFUND"),
-    entry("09.1", "09_errors_and_high_risk_tools.ipynb", "map domain errors to error ToolMessages", "MAP_ERRORS"),
-    entry("09.2", "09_errors_and_high_risk_tools.ipynb", "a key for refunds per order line", "CHOOSE_KEY"),
-    entry("10.1", "10_capstone_refund_agent.ipynb", "the write waits for the customer's confirmation", "CONFIRMATION_GUARD"),
-    entry("11.1", "11_deep_agents_control_plane.ipynb", "policy writes need a person's approval", "POLICY_APPROVAL"),
-)
+_ROOT = Path(__file__).resolve().parent.parent.parent
+_MODULE = re.compile(r"nb(\d\d)")
+
+
+def _notebook_file(number: str, notebooks: Path) -> str:
+    """The file name of notebook ``number`` in ``notebooks`` (``"NN.ipynb"`` when there is not exactly one)."""
+    found = sorted(p.name for p in notebooks.glob(f"{number}_*.ipynb"))
+    return found[0] if len(found) == 1 else f"{number}.ipynb"
+
+
+def _declared(path: Path) -> list[tuple[str, str, str]]:
+    """``(ATTRIBUTE, id, title)`` of every module-level ``ATTRIBUTE = Exercise("id", "title", ...)`` in ``path``.
+
+    Raises:
+        ValueError: an ``Exercise(...)`` whose id or title is not a string literal (the registry
+            reads them without importing the module), naming the file and line.
+    """
+    found = []
+    for node in ast.parse(path.read_text(encoding="utf-8"), str(path)).body:
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Name) and node.value.func.id == "Exercise"):
+            continue
+        call = node.value
+        given = dict(zip(("id", "title"), call.args)) | {k.arg: k.value for k in call.keywords if k.arg}
+        values = [given.get(name) for name in ("id", "title")]
+        if not all(isinstance(v, ast.Constant) and isinstance(v.value, str) for v in values):
+            raise ValueError(f"{path.name}, line {node.lineno}: write the exercise's id and title as string "
+                             "literals, Exercise(\"NN.k\", \"title\", [...]): the registry reads them without "
+                             "importing the module")
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                found.append((target.id, values[0].value, values[1].value))
+    return found
+
+
+def discover(root: Path = _ROOT) -> tuple[ExerciseEntry, ...]:
+    """Every exercise under ``root`` (a course checkout), in course order (by id).
+
+    Args:
+        root: the folder holding ``helpers/exercises/nbNN.py`` and ``notebooks/``.
+
+    Returns:
+        one :class:`ExerciseEntry` per module-level ``Exercise(...)`` in ``helpers/exercises/nbNN.py``;
+        its answers are ``tests.solutions.nbNN:ATTRIBUTE`` and its notebook ``notebooks/NN_*.ipynb``.
+
+    Raises:
+        ValueError: as :func:`_declared`.
+    """
+    entries = []
+    for path in sorted((root / "helpers" / "exercises").glob("nb[0-9][0-9].py")):
+        number = _MODULE.fullmatch(path.stem).group(1)
+        notebook = _notebook_file(number, root / "notebooks")
+        for attribute, exercise_id, title in _declared(path):
+            entries.append(entry(exercise_id, notebook, title, attribute, module=path.stem))
+    return tuple(sorted(entries, key=lambda e: tuple(int(part) for part in e.id.split(".") if part.isdigit())))
+
+
+#: Every exercise of the course, in course order (:func:`discover` on this checkout).
+EXERCISES: tuple[ExerciseEntry, ...] = discover()
 
 
 def get(exercise_id: str) -> ExerciseEntry:

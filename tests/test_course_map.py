@@ -1,0 +1,186 @@
+"""The course map is generated from each notebook's ``metadata["course"]`` (:mod:`helpers.coursemap`).
+
+On the course itself: the generated parts (00's course map, the README's table, every "Next" cell,
+the measured times) are up to date, and every notebook is in both maps and every map entry has a
+notebook. On a small course in a temporary folder: the generator writes what it should, and says
+what is stale or missing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from helpers import coursemap
+from helpers.coursemap import CourseMapError, Measure, estimate, format_minutes
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+REGENERATE = "run `python -m helpers.coursemap` (make course-map) and commit the result"
+
+
+def _region(text: str) -> str:
+    start, end = text.find(coursemap.START), text.find(coursemap.END)
+    assert 0 <= start < end, f"no '{coursemap.START} ... {coursemap.END}' region"
+    return text[start:end]
+
+
+def _linked(region: str) -> list[str]:
+    return re.findall(r"^\| \d\d \| \[[^\]]*\]\((?:notebooks/)?([^)]+\.ipynb)\)", region, re.MULTILINE)
+
+
+def _start_here_map() -> str:
+    cells = json.loads((ROOT / "notebooks" / "00_start_here.ipynb").read_text(encoding="utf-8"))["cells"]
+    return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+
+
+def test_the_generated_parts_are_up_to_date():
+    changes = coursemap.stale(ROOT)
+    assert not changes, "the course map is stale:\n" + "\n".join(changes) + f"\n{REGENERATE}"
+
+
+@pytest.mark.parametrize("where", ["00_start_here.ipynb", "README.md"])
+def test_every_notebook_is_in_the_map_and_every_entry_has_a_notebook(where):
+    text = _start_here_map() if where.endswith(".ipynb") else (ROOT / "README.md").read_text(encoding="utf-8")
+    linked = _linked(_region(text))
+    names = [p.name for p in NOTEBOOKS]
+    assert not set(names) - set(linked), f"{where}: notebooks missing from the map: {sorted(set(names) - set(linked))}; " \
+                                         + REGENERATE
+    assert not set(linked) - set(names), f"{where}: map entries with no notebook: {sorted(set(linked) - set(names))}; " \
+                                         + REGENERATE
+    assert linked == names, f"{where}: the map is not in course order; {REGENERATE}"
+
+
+def test_every_notebook_has_its_course_metadata_and_ends_with_its_next_cell():
+    entries = [coursemap.entry_of(p, json.loads(p.read_text(encoding="utf-8"))) for p in NOTEBOOKS]
+    for index, path in enumerate(NOTEBOOKS):
+        last = json.loads(path.read_text(encoding="utf-8"))["cells"][-1]
+        assert "".join(last["source"]) == coursemap.next_line(entries, index), f"{path.name}: {REGENERATE}"
+
+
+# -- the method --------------------------------------------------------------------------------
+
+
+def test_the_times_follow_the_stated_rates():
+    # 1300 words of prose at 130 wpm (10 min) + 400 output words at 200 wpm (2 min) -> reading 10 (to 5 min)
+    # 180 code lines at 18 a minute (10) + an exercise (18) + a widget (8) + 4 questions (6) = 42 -> doing 40
+    assert estimate(Measure(1300, 400, 180, 1, 1, 4)) == (10, 40)
+    assert estimate(Measure(0, 0, 0, 0, 0, 0)) == (5, 5)
+    assert [format_minutes(m) for m in (45, 60, 95)] == ["45 min", "1 h", "1 h 35 min"]
+
+
+def test_measure_counts_prose_code_outputs_exercises_widgets():
+    nb = {"cells": [
+        {"cell_type": "markdown", "source": "# 12 · Streaming\nfour more words here"},
+        {"cell_type": "code", "source": "# a comment\nx = 1\n\nnb12.STREAM.check(answer)\n",
+         "outputs": [{"output_type": "stream", "text": "three words out"}]},
+        {"cell_type": "code", "source": "panel", "outputs": [
+            {"output_type": "display_data", "data": {"application/vnd.jupyter.widget-view+json": {},
+                                                     "text/plain": "VBox()"}}]},
+        {"cell_type": "code", "source": 'self_check("12")', "outputs": [
+            {"output_type": "display_data", "data": {"application/vnd.jupyter.widget-view+json": {},
+                                                     "text/plain": "Check yourself (notebook 12, 3 questions)"}}]},
+    ]}
+    assert coursemap.measure(nb, 3) == Measure(prose_words=8, output_words=4, code_lines=4, exercises=1, widgets=1,
+                                               questions=3)
+
+
+def test_the_course_total_is_the_calibration_pass():
+    """The rates were calibrated so 00-11 sum to the measured careful pass (issue 17: about 16 h). A
+    notebook added later adds its own time; this pins the rates, not the course's length."""
+    first_twelve = [coursemap.entry_of(p, json.loads(p.read_text(encoding="utf-8"))) for p in NOTEBOOKS[:12]]
+    total = sum(e.minutes for e in first_twelve)
+    assert len(first_twelve) < 12 or 14 * 60 <= total <= 18 * 60, f"00-11 take {total} min"
+
+
+# -- the generator on a small course ---------------------------------------------------------------
+
+
+def _notebook(title: str, *sources: str, course: dict | None = None) -> dict:
+    cells = [{"cell_type": "markdown", "id": f"cell-{i + 1:03d}", "metadata": {}, "source": s}
+             for i, s in enumerate((f"# {title}\nIntro words.", *sources))]
+    metadata = {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}}
+    if course is not None:
+        metadata["course"] = course
+    return {"cells": cells, "metadata": metadata, "nbformat": 4, "nbformat_minor": 5}
+
+
+@pytest.fixture
+def course(tmp_path) -> Path:
+    notebooks = tmp_path / "notebooks"
+    notebooks.mkdir()
+    start = _notebook("00 · Start here", f"## Map\n\n{coursemap.START} -->\n{coursemap.END}\n\nAfter the map.",
+                      "## Recap\n- one\n\n[Next: 01 · Old title](01_first.ipynb)",
+                      course={"title": "Start here", "summary": "how it works", "reading": 5, "doing": 5})
+    first = _notebook("01 · First", "## Recap\n- two",
+                      course={"title": "First", "summary": "the first thing", "reading": 5, "doing": 5})
+    (notebooks / "00_start_here.ipynb").write_text(json.dumps(start), encoding="utf-8")
+    (notebooks / "01_first.ipynb").write_text(json.dumps(first), encoding="utf-8")
+    (tmp_path / "README.md").write_text(f"# Course\n\n{coursemap.START} -->\nold table\n{coursemap.END}\n\n## Next part\n",
+                                        encoding="utf-8")
+    return tmp_path
+
+
+def test_the_generator_writes_the_maps_and_next_cells(course):
+    changes = coursemap.apply(course)
+    assert "README.md: the notebook table" in changes and "01_first.ipynb: the Next cell" in changes
+    readme = (course / "README.md").read_text(encoding="utf-8")
+    assert "| 01 | [First](notebooks/01_first.ipynb) | the first thing | 10 min (5 + 5) |" in readme
+    assert "old table" not in readme and readme.endswith(f"{coursemap.END}\n\n## Next part\n")
+    start = json.loads((course / "notebooks" / "00_start_here.ipynb").read_text(encoding="utf-8"))["cells"]
+    assert "| 00 | [Start here](00_start_here.ipynb) | how it works |" in "".join(start[1]["source"])
+    assert "".join(start[1]["source"]).endswith(f"{coursemap.END}\n\nAfter the map.")
+    # the Next line left the Recap for a cell of its own, pointing at the notebook's real title
+    assert "".join(start[-2]["source"]) == "## Recap\n- one"
+    assert "".join(start[-1]["source"]) == "[Next: 01 · First](01_first.ipynb)"
+    first = json.loads((course / "notebooks" / "01_first.ipynb").read_text(encoding="utf-8"))["cells"]
+    assert "".join(first[-1]["source"]) == "[Back to 00 · Start here](00_start_here.ipynb)"
+    assert coursemap.stale(course) == [] and coursemap.apply(course) == []
+
+
+def test_a_stale_map_and_a_stale_time_are_named(course):
+    coursemap.apply(course)
+    readme = course / "README.md"
+    readme.write_text(readme.read_text(encoding="utf-8").replace("the first thing", "edited by hand"), encoding="utf-8")
+    path = course / "notebooks" / "01_first.ipynb"
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    nb["cells"].insert(1, {"cell_type": "markdown", "id": "x", "metadata": {}, "source": "word " * 3000})
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    changes = coursemap.stale(course)
+    assert "README.md: the notebook table" in changes
+    assert "01_first.ipynb: reading time 5 -> 25 min (measured)" in changes
+    assert coursemap.main(["--check", "--root", str(course)]) == 1
+
+
+def test_a_missing_metadata_or_marker_says_what_to_add(course, capsys):
+    path = course / "notebooks" / "01_first.ipynb"
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    del nb["metadata"]["course"]["summary"]
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    with pytest.raises(CourseMapError, match=r"01_first.ipynb: metadata.course needs .*wrong or missing: summary"):
+        coursemap.stale(course)
+    nb["metadata"]["course"]["summary"] = "ok"
+    nb["metadata"]["course"]["title"] = "Another"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    with pytest.raises(CourseMapError, match="title is 'Another' but the first cell's heading says 'First'"):
+        coursemap.stale(course)
+    nb["metadata"]["course"]["title"] = "First"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    (course / "README.md").write_text("# no markers\n", encoding="utf-8")
+    assert coursemap.main(["--root", str(course)]) == 2
+    assert "README.md has no generated region: put the lines" in capsys.readouterr().err
+
+
+def test_a_notebook_without_course_metadata_is_named(course):
+    shutil.copy(course / "notebooks" / "01_first.ipynb", course / "notebooks" / "02_second.ipynb")
+    path = course / "notebooks" / "02_second.ipynb"
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    del nb["metadata"]["course"]
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    # the times are measured, but title and summary have to be written by a person
+    with pytest.raises(CourseMapError, match=r"02_second.ipynb: metadata.course needs .*wrong or missing: title, summary"):
+        coursemap.stale(course)
