@@ -1,0 +1,94 @@
+"""``make new-notebook`` (:mod:`helpers.scaffold`) writes a skeleton that passes every test as it stands.
+
+The scaffold runs in a scratch copy of this checkout (a temporary folder); then, in that copy, the
+tests that cover the new files run in one pytest process: strict nbval on the new notebook, the
+course map, the hygiene rules, the exercise contract (hostile answers included), the self-check
+questions and widget checks, and the live track for the new notebook (about a minute on 2 cores).
+The messages for bad arguments are checked without executing anything.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import scaffold
+from helpers.scaffold import ScaffoldError
+
+ROOT = Path(__file__).resolve().parent.parent
+#: What a scratch copy leaves out: version control, the venv, the learner's workspace, caches.
+IGNORED = shutil.ignore_patterns(".git", ".venv", "workspace", "__pycache__", "*.pyc", ".pytest_cache",
+                                 ".ruff_cache", ".benchmarks", "build", "dist", "*.egg-info", "bench.json")
+
+
+@pytest.fixture
+def scratch(tmp_path) -> Path:
+    copy = tmp_path / "course"
+    shutil.copytree(ROOT, copy, ignore=IGNORED)
+    return copy
+
+
+def _env(root: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+def test_a_new_notebook_passes_the_tests_that_cover_it(scratch):
+    made = subprocess.run([sys.executable, "-m", "helpers.scaffold", "12", "Streaming tool calls"], cwd=scratch,
+                          env=_env(scratch), capture_output=True, text=True, timeout=600)
+    assert made.returncode == 0, made.stdout + made.stderr
+    names = ["notebooks/12_streaming_tool_calls.ipynb", "helpers/exercises/nb12.py", "tests/solutions/nb12.py",
+             "helpers/selfcheck/nb12.py", "tests/selfcheck_verifiers/nb12.py"]
+    assert [line.removeprefix("wrote ") for line in made.stdout.splitlines()[:5]] == names
+    readme = (scratch / "README.md").read_text(encoding="utf-8")
+    assert "| 12 | [Streaming tool calls](notebooks/12_streaming_tool_calls.ipynb) |" in readme
+    previous = sorted((scratch / "notebooks").glob("[0-9][0-9]_*.ipynb"))[-2]
+    last = json.loads(previous.read_text(encoding="utf-8"))["cells"][-1]
+    assert "".join(last["source"]) == "[Next: 12 · Streaming tool calls](12_streaming_tool_calls.ipynb)"
+
+    tests = [
+        "notebooks/12_streaming_tool_calls.ipynb",                       # strict nbval
+        "tests/test_course_map.py", "tests/test_notebook_hygiene.py", "tests/test_exercise_contract.py", "tests/test_selfcheck_questions.py",
+        "tests/test_widget_self_check.py", "tests/test_live_track.py",
+    ]
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", *tests,
+                          "-k", "12 or course_map or up_to_date or in_the_map or registered or unique "
+                                "or verifier_belongs or found_by_name or listed_in_start_here"],
+                         cwd=scratch, env=_env(scratch), capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
+    summary = run.stdout.strip().splitlines()[-1]
+    assert " passed" in summary and "skipped" not in summary and "deselected" in summary, summary
+    passed = int(summary.split(" passed")[0].split()[-1])
+    assert passed >= 40, f"too few tests covered the new files: {summary}"
+
+
+def test_bad_arguments_get_a_message_and_write_nothing(scratch):
+    before = sorted(p.relative_to(scratch) for p in scratch.rglob("*"))
+    for number, title, message in (
+        ("1", "Title", "NN is a two-digit notebook number, e.g. NN=12, got '1'"),
+        ("12", "", 'say the title: make new-notebook NN=12 TITLE="Streaming tool calls"'),
+        ("03", "Another", "notebook 03 exists already (03_toolmessage_pairing.ipynb): choose another NN"),
+        ("12", "!!!", "the title '!!!' has no letters or digits"),
+    ):
+        with pytest.raises(ScaffoldError, match=message.replace("(", r"\(").replace(")", r"\)")):
+            scaffold.new_notebook(number, title, root=scratch, execute=False)
+    (scratch / "tests" / "solutions" / "nb12.py").write_text("# someone's work\n", encoding="utf-8")
+    with pytest.raises(ScaffoldError, match="these files exist already, nothing was written: tests/solutions/nb12.py"):
+        scaffold.new_notebook("12", "Streaming", root=scratch, execute=False)
+    after = sorted(p.relative_to(scratch) for p in scratch.rglob("*"))
+    assert set(after) ^ set(before) == {Path("tests/solutions/nb12.py")}
+    assert (scratch / "tests" / "solutions" / "nb12.py").read_text(encoding="utf-8") == "# someone's work\n"
+
+
+def test_the_file_names_follow_the_title():
+    assert scaffold.slug("Streaming tool calls: chunks!") == "streaming_tool_calls_chunks"
+    files = scaffold.planned_files(Path("/r"), "12", "Streaming")
+    assert files["notebook"] == Path("/r/notebooks/12_streaming.ipynb")
+    assert files["verifiers"] == Path("/r/tests/selfcheck_verifiers/nb12.py")
