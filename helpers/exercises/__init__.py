@@ -8,9 +8,9 @@ A notebook imports its exercise and calls ``check`` on the learner's answer, e.g
 ``check`` records the outcome in the learner's progress; ``evaluate`` shows the same feedback
 without recording (for a demo cell whose answer is not the learner's own).
 
-Every exercise is listed once in :mod:`helpers.exercises.registry` (id, notebook, title, checker,
-where its reference solutions and known-wrong answers live); the reference solutions and
-known-wrong answers live in ``tests/solutions/nbNN.py``.
+Every module-level ``Exercise`` in an ``nbNN.py`` here is registered by that file's name
+(:mod:`helpers.exercises.registry` finds them: id, notebook, title, checker); its reference
+solutions and known-wrong answers live under the same name in ``tests/solutions/nbNN.py``.
 """
 
 from .core import DEFAULT_TIMEOUT, Case, CaseResult, CheckResult, Exercise, Verdict

@@ -15,7 +15,11 @@ shuffled order (:func:`helpers.selfcheck.order.shown_choices`), whatever order a
 
 To add a notebook's questions: create ``helpers/selfcheck/nbNN.py`` with
 ``QUESTIONS = (Question(...), ...)`` (format: :class:`Question`), then add the section to the
-notebook. ``tests/test_widget_self_check.py`` checks every question module.
+notebook. The file name is the registration (the course's one mechanism, like the exercises'
+``helpers/exercises/nbNN.py``): :func:`available_notebooks` finds it. Each answer is proven on the
+pins by ``tests/test_selfcheck_questions.py``: a "predict the output" snippet runs after the
+module's ``CODE_CONTEXT``; any other question has a verifier ``verify_<id>`` in
+``tests/selfcheck_verifiers/nbNN.py``. ``tests/test_widget_self_check.py`` checks every question module.
 """
 
 from __future__ import annotations
