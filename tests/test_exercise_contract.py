@@ -191,11 +191,17 @@ def test_the_notebooks_own_stub_says_not_solved_yet(entry: ExerciseEntry):
         pytest.fail(f"the stub needs a name the notebook defines elsewhere ({exc}): add it to stub_names in "
                     f"{entry.answers.split(':')[0]}")
     stub = namespace[_stub_name(definition)]
-    result = entry.exercise().evaluate(stub)
-    assert not result.solved and "not solved yet" in result.summary(), (
-        f"{entry.notebook}: the stub {_stub_name(definition)!r} that the learner edits must raise "
-        "NotImplementedError(...) so that its committed check says 'not solved yet'; this one "
-        f"{'returns an answer' if result.solved else 'is not recognised as a stub'}:\n{result.text()}")
+    problem = stub_problem(entry.notebook, _stub_name(definition), entry.exercise().evaluate(stub))
+    assert problem is None, problem
+
+
+def stub_problem(notebook: str, name: str, result) -> str | None:
+    """Why the notebook's stub ``name`` (checked as ``result``) is not a stub that says "not solved yet"."""
+    if not result.solved and "not solved yet" in result.summary():
+        return None
+    how = "returns an answer instead of raising" if result.solved else "is not recognised as a stub"
+    return (f"{notebook}: the stub {name!r} that the learner edits {how}: its body must be "
+            f"raise NotImplementedError(...), so that its committed check says 'not solved yet'\n{result.text()}")
 
 
 def _stub_name(definition: str) -> str:
@@ -407,3 +413,15 @@ def test_a_missing_answers_file_names_the_file_to_create():
     fake = ExerciseEntry("00.9", "00_x.ipynb", "new", "helpers.exercises.nb00:TOOL_CALL_IDS", "tests.solutions.nb00:NEW")
     with pytest.raises(LookupError, match="tests/solutions/nb00.py defines no NEW"):
         fake.answer_set()
+
+
+def test_a_stub_that_returns_instead_of_raising_is_named():
+    exercise = get("00.1").exercise()
+
+    def raising(ai_message):
+        raise NotImplementedError("return a list of ids")
+
+    assert stub_problem("00_start_here.ipynb", "tool_call_ids", exercise.evaluate(raising)) is None
+    problem = stub_problem("00_start_here.ipynb", "tool_call_ids", exercise.evaluate(lambda ai_message: []))
+    assert problem.startswith("00_start_here.ipynb: the stub 'tool_call_ids' that the learner edits returns an "
+                              "answer instead of raising: its body must be raise NotImplementedError(...)")
