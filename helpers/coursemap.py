@@ -243,11 +243,12 @@ def table(entries: Sequence[CourseEntry], link_prefix: str) -> str:
         link_prefix: put before each file name in a link (``""`` in 00, ``"notebooks/"`` in the README).
     """
     reading, doing = sum(e.reading for e in entries), sum(e.doing for e in entries)
+    totals = (f"In all about **{_hours(reading + doing)}** ({reading + doing} minutes: {reading} reading the prose "
+              f"and outputs, {doing} running and reading the code, the exercises, widgets and self-checks), "
+              "measured from each notebook's length and calibrated on a careful learner's pass (CONTRIBUTING.md, "
+              "\"Honest times\").")
     lines = [
-        f"In all about **{_hours(reading + doing)}** ({reading + doing} minutes: {reading} reading the prose "
-        f"and outputs, {doing} running and reading the code, the exercises, widgets and self-checks), measured "
-        "from each notebook's length and calibrated on a careful learner's pass (CONTRIBUTING.md, \"Honest "
-        "times\").",
+        totals,
         "",
         "| # | notebook | what you learn | time (reading + doing) |",
         "|---|---|---|---|",

@@ -22,7 +22,6 @@ cover the new files.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import sys

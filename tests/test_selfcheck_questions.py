@@ -25,7 +25,14 @@ import pytest
 
 from helpers.selfcheck import available_notebooks, questions_for
 from tests.selfcheck_verifiers import function_name, verifiers_of
-from tests.selfcheck_verifiers.snippets import cells, context_namespace, context_of, notebook_path, run_snippet, source
+from tests.selfcheck_verifiers.snippets import (
+    cells,
+    context_namespace,
+    context_of,
+    notebook_path,
+    run_snippet,
+    source,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"

@@ -2,6 +2,7 @@
 ``tests/selfcheck_verifiers/__init__.py``."""
 
 import pytest
+
 from tests.selfcheck_verifiers import pick
 from tests.selfcheck_verifiers.snippets import context_namespace, run_snippet
 
@@ -18,8 +19,9 @@ def verify_which_cells_change(q):
 
 
 def verify_what_pairs_the_answer(q):
-    from helpers import ProviderRuleError
     from langchain.messages import AIMessage, HumanMessage, ToolMessage
+
+    from helpers import ProviderRuleError
 
     namespace = context_namespace("00")
     printed = run_snippet(q.code, namespace, "nb00.what-pairs-the-answer").strip()   # the snippet, as shown

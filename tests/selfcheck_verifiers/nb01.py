@@ -4,8 +4,14 @@
 import json
 
 import pytest
+
 from tests.selfcheck_verifiers import pick
-from tests.selfcheck_verifiers.snippets import cells, context_namespace, run_snippet, source
+from tests.selfcheck_verifiers.snippets import (
+    cells,
+    context_namespace,
+    run_snippet,
+    source,
+)
 
 
 def verify_what_the_model_receives(q):

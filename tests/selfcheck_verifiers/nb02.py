@@ -2,13 +2,15 @@
 ``tests/selfcheck_verifiers/__init__.py``."""
 
 import pytest
+
 from tests.selfcheck_verifiers import pick
 from tests.selfcheck_verifiers.snippets import context_namespace
 
 
 def verify_answer_by_id(q):
-    from helpers import ProviderRuleError, scripted_model, tool_call
     from langchain.messages import AIMessage, HumanMessage, ToolMessage
+
+    from helpers import ProviderRuleError, scripted_model, tool_call
     ns = context_namespace("02")
     call = tool_call("lookup_order", {"order_id": "A1024"}, id="call_7")
     assert ns["lookup_order"].invoke(call).tool_call_id == "call_7"
@@ -22,9 +24,10 @@ def verify_answer_by_id(q):
 
 
 def verify_invalid_json_ends_run(q):
-    from helpers import invalid_tool_call, reply, scripted_model
     from langchain.agents import create_agent
     from langchain.messages import AIMessage
+
+    from helpers import invalid_tool_call, reply, scripted_model
     ns = context_namespace("02")
     model = scripted_model([reply("", invalid_tool_call("lookup_order", '{"order_id": A1024}')), "never reached"])
     result = create_agent(model, ns["TOOLS"]).invoke({"messages": [("user", "Status of A1024?")]})
@@ -46,10 +49,11 @@ def verify_dependent_call(q):
 
 
 def verify_tool_call_limit_continues(q):
-    from helpers import scripted_model, tool_call
     from langchain.agents import create_agent
     from langchain.agents.middleware import ToolCallLimitMiddleware
     from langgraph.errors import GraphRecursionError
+
+    from helpers import scripted_model, tool_call
     ns = context_namespace("02")
     never_stops = [[tool_call("lookup_order", {"order_id": "A1024"})]] * 30   # always one more call
     limit = ToolCallLimitMiddleware(run_limit=3)

@@ -2,15 +2,17 @@
 ``tests/selfcheck_verifiers/__init__.py``."""
 
 import pytest
+
 from tests.selfcheck_verifiers import pick
 from tests.selfcheck_verifiers.snippets import context_namespace
 
 
 def verify_wrong_id_accepted(q):
-    from helpers import scripted_model, tool_call
-    from helpers.domain import OrderStore
     from langchain.messages import AIMessage, HumanMessage, ToolMessage
     from langchain.tools import tool
+
+    from helpers import scripted_model, tool_call
+    from helpers.domain import OrderStore
     store = OrderStore()
 
     @tool
@@ -32,8 +34,9 @@ def verify_wrong_id_accepted(q):
 
 
 def verify_unanswered_call(q):
-    from helpers import ProviderRuleError, scripted_model, tool_call
     from langchain.messages import AIMessage, HumanMessage, ToolMessage
+
+    from helpers import ProviderRuleError, scripted_model, tool_call
     ns = context_namespace("03")
     ai = AIMessage("", tool_calls=[tool_call("quote_refund", {"order_id": "A1024"}, id="call_1"),
                                    tool_call("quote_refund", {"order_id": "A1030"}, id="call_2")])

@@ -2,6 +2,7 @@
 ``tests/selfcheck_verifiers/__init__.py``."""
 
 import pytest
+
 from tests.selfcheck_verifiers import pick
 from tests.selfcheck_verifiers.snippets import context_namespace
 

@@ -5,7 +5,10 @@ import contextlib
 import io
 
 from tests.selfcheck_verifiers import pick
-from tests.selfcheck_verifiers.snippets import context_namespace, notebook_cells_namespace
+from tests.selfcheck_verifiers.snippets import (
+    context_namespace,
+    notebook_cells_namespace,
+)
 
 
 def verify_list_answers_once(q):

@@ -7,6 +7,7 @@ import operator
 from typing import Annotated, TypedDict
 
 import pytest
+
 from tests.selfcheck_verifiers import pick
 from tests.selfcheck_verifiers.snippets import notebook_cells_namespace
 
@@ -29,11 +30,12 @@ def verify_plain_key_two_writes(q):
 
 
 def verify_applied_in_task_order(q):
-    from helpers import scripted_model, tool_call
     from langchain.agents import AgentState, create_agent
     from langchain.messages import ToolMessage
     from langchain.tools import ToolRuntime, tool
     from langgraph.types import Command
+
+    from helpers import scripted_model, tool_call
 
     class LookupState(AgentState):
         checked: Annotated[list[str], operator.add]

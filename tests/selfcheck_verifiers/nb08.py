@@ -4,22 +4,25 @@
 from pathlib import Path
 
 import pytest
+
 from tests.selfcheck_verifiers import pick
 
 
 def _interrupting_agent(tools: list, script: list):
     """``create_agent`` on the scripted model (a protocol case) with an ``InMemorySaver``."""
-    from helpers import scripted_model
     from langchain.agents import create_agent
     from langgraph.checkpoint.memory import InMemorySaver
+
+    from helpers import scripted_model
     return create_agent(scripted_model(script), tools, checkpointer=InMemorySaver())
 
 
 def verify_new_message_while_paused(q):
-    from helpers import ProviderRuleError, tool_call
     from langchain.messages import AIMessage, HumanMessage, ToolMessage
     from langchain.tools import tool
     from langgraph.types import interrupt
+
+    from helpers import ProviderRuleError, tool_call
     submitted = []
 
     @tool
@@ -46,9 +49,10 @@ def verify_new_message_while_paused(q):
 def verify_what_process_b_needs(q):
     import tempfile
 
-    from helpers import durable_flow
     from langgraph.checkpoint.sqlite import SqliteSaver
     from langgraph.types import Command
+
+    from helpers import durable_flow
 
     process_b = durable_flow.SecondProcess.start()
     with tempfile.TemporaryDirectory() as folder:
@@ -72,10 +76,11 @@ def verify_what_process_b_needs(q):
 
 
 def verify_two_interrupts_at_once(q):
-    from helpers import tool_call
     from langchain.messages import ToolMessage
     from langchain.tools import tool
     from langgraph.types import Command, interrupt
+
+    from helpers import tool_call
 
     @tool
     def ask_manager(order_id: str, amount: float) -> str:

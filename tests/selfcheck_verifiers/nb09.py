@@ -2,15 +2,22 @@
 ``tests/selfcheck_verifiers/__init__.py``."""
 
 import pytest
-from helpers import scripted_model, tool_call
-from helpers.domain import DomainError, RefundService, refund_key
-from helpers.error_contract import CONTRACT, error_mapping
 from langchain.agents import create_agent
 from langchain.agents.middleware import ToolErrorMiddleware, ToolRetryMiddleware
 from langchain.messages import ToolMessage
 from langgraph.types import Command
+
+from helpers import scripted_model, tool_call
+from helpers.domain import DomainError, RefundService, refund_key
+from helpers.error_contract import CONTRACT, error_mapping
 from tests.selfcheck_verifiers import pick
-from tests.selfcheck_verifiers.refund_desk import ASK, Customer, gated_agent, submit, submit_refund_request
+from tests.selfcheck_verifiers.refund_desk import (
+    ASK,
+    Customer,
+    gated_agent,
+    submit,
+    submit_refund_request,
+)
 
 
 def verify_who_answers_a_bad_argument(q):

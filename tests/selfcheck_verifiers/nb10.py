@@ -2,14 +2,21 @@
 ``tests/selfcheck_verifiers/__init__.py``."""
 
 import pytest
-from helpers import scripted_model
-from helpers.domain import RefundService
-from helpers.error_contract import CONTRACT, ErrorView, ToolRefusal, error_mapping, read_error
-from helpers.exercises import nb10
 from langchain.agents import create_agent
 from langchain.messages import AIMessage
 from langchain.tools import tool
 from langgraph.types import Command
+
+from helpers import scripted_model
+from helpers.domain import RefundService
+from helpers.error_contract import (
+    CONTRACT,
+    ErrorView,
+    ToolRefusal,
+    error_mapping,
+    read_error,
+)
+from helpers.exercises import nb10
 from tests.selfcheck_verifiers import pick
 from tests.selfcheck_verifiers.refund_desk import ASK, Customer, gated_agent, submit
 from tests.solutions import nb10 as nb10_solutions

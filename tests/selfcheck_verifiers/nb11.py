@@ -2,7 +2,6 @@
 ``tests/selfcheck_verifiers/__init__.py``."""
 
 from deepagents import create_deep_agent
-from helpers import scripted_model, tool_call
 from langchain.agents.middleware import TodoListMiddleware
 from langchain.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain.tools import ToolRuntime
@@ -10,6 +9,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.types import Command
+
+from helpers import scripted_model, tool_call
 from tests.selfcheck_verifiers import pick
 
 PLAN = {"todos": [{"content": "Quote A1024", "status": "in_progress"}]}

@@ -2,13 +2,14 @@
 
 from dataclasses import dataclass
 
-from helpers import scripted_model, tool_call
-from helpers.domain import RefundService, refund_key
 from langchain.agents import create_agent
 from langchain.agents.middleware import HumanInTheLoopMiddleware
 from langchain.messages import HumanMessage
 from langchain.tools import ToolRuntime, tool
 from langgraph.checkpoint.memory import InMemorySaver
+
+from helpers import scripted_model, tool_call
+from helpers.domain import RefundService, refund_key
 
 
 @dataclass(frozen=True)
