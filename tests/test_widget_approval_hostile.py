@@ -284,10 +284,12 @@ def test_an_order_id_with_bidi_controls_is_shown_escaped():
 # -- issue 17: a reason-less reject, thousands separators -------------------------------------------
 
 
-def test_a_hitl_reject_without_a_message_is_sent_as_the_middleware_accepts_it():
-    agent, config = _agent([[_refund(id="call_r")], "Done."], {"submit_refund_request": True})
+@pytest.mark.parametrize("mode", ["batched", "per_call"])
+def test_a_hitl_reject_without_a_message_is_sent_as_the_middleware_accepts_it(mode):
+    agent, config = _agent([[_refund(id="call_r")], "Done."], {"submit_refund_request": True}, mode=mode)
     result = ApprovalPanel(agent, config).reject("")
-    assert result.outcome == "finished" and result.sent == {"decisions": [{"type": "reject"}]}
+    assert result.outcome == "finished"
+    assert result.sent == ({"decisions": [{"type": "reject"}]} if mode == "batched" else {"type": "reject"})
     answer = [m for m in result.state["messages"] if isinstance(m, ToolMessage)][0]
     assert answer.status == "error" and "The tool was not executed" in answer.content and EFFECTS == {}
 
@@ -305,3 +307,16 @@ def test_the_final_state_is_readable_rows_with_the_refund_ids():
     status = result.status_view.value
     assert "  messages: 4\n" in status and "tool call_1 success: refund request registered for A1024" in status
     assert "-&gt; submit_refund_request {&quot;order_id&quot;: &quot;A1024&quot;" in status
+
+
+def test_enter_in_the_amount_field_answers_only_the_pause_the_page_shows():
+    setup = SETUPS["plain_create_agent"]()
+    panel = ApprovalPanel(setup.graph, setup.config)
+    panel.approve_button.click()
+    panel.amount_field.value = "40"
+    panel._on_field_message(panel.amount_field, {"event": "submit"}, [])  # Enter, before the page drew A1030
+    assert panel.last.outcome == "refused" and panel.last.message.startswith("The run moved on")
+    drawn(panel)
+    panel._on_field_message(panel.amount_field, {"event": "submit"}, [])
+    assert panel.last.outcome == "finished" and dict(EFFECTS) == {("submit", "A1024", 100.0): 1,
+                                                                   ("submit", "A1030", 40.0): 1}

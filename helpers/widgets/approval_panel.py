@@ -16,7 +16,9 @@ Use it on any paused thread whose graph has a checkpointer::
     ``StateGraph`` whose node calls ``interrupt()``); ``config``: the thread's config with a
     ``thread_id``; ``decisions``: the decisions the panel may send (subset of ``"approve"``,
     ``"edit"``, ``"reject"``, ``"respond"``; each pause narrows them further: a HITL action by its
-    ``review_configs[i]["allowed_decisions"]``, a plain payload by its ``"allowed"`` list);
+    ``review_configs[i]["allowed_decisions"]``, a plain payload by its ``"allowed"`` list, else
+    its ``response_schema``, else approve and reject only: an edit its node cannot read would
+    poison the thread);
     ``tools``: tools to check edited arguments against when the graph has no ``tools`` node;
     ``context``: the run's context, passed to every resume (LangGraph does not checkpoint it: an
     agent built with a ``context_schema`` whose tools read ``runtime.context`` needs it on each
@@ -28,8 +30,9 @@ with ``action``, ``outcome``, ``message``, ``sent``, ``interrupts``, ``state``, 
 * ``approve()``; ``edit(value)``: the new amount for a plain payload (``120`` or ``"120.50"``), the
   new arguments for a HITL call (a dict or JSON text: plain JSON without ``NaN``/``Infinity``,
   checked strictly against the tool's schema, an ``amount`` by the refund amount rule, all before
-  anything is sent); ``reject(message)``; ``respond(message)`` (HITL only: the text goes back to
-  the model as the tool's result, the tool does not run); ``start_over()`` (drop the decisions
+  anything is sent); ``reject(message)`` (a plain payload needs the reason; a HITL reject may go
+  without one, as HumanInTheLoopMiddleware accepts it); ``respond(message)`` (HITL only: the text
+  goes back to the model as the tool's result, the tool does not run); ``start_over()`` (drop the decisions
   noted for a request with several calls, or, after an ``unknown`` outcome, say "I checked the
   state" so the pause can be answered again); ``refresh()`` (re-read the checkpoint, send nothing).
 The controls fit the kind of pause (:attr:`ApprovalEngine.kind`): an amount and a reason field for a
@@ -38,7 +41,16 @@ request with several calls. They stay the same once the run has finished, greyed
 can be sent; the list of decisions sent names each call and what it acts on
 (``call 1 (A1024): approve; call 2 (A1030): edit amount 40 -> finished``).
 
-* ``allowed()``: the decisions the current action accepts. ``pending``: the pending payloads.
+Each decision answers only the pause it was made on (``seen=``, a :data:`PauseKey`): a button
+passes the pause the page had drawn when it was clicked (the kernel numbers each rendered pause
+and the page echoes the number back through a ``jsdlink``), a call from code the pause the panel
+last rendered. When another pause is pending now (a double click after the run moved on, a second
+panel on the thread), nothing is sent and the panel says "The run moved on: review the new
+request" and shows it. Arguments cut in the list of calls can be opened whole
+(``whole_args_view``), and an approve of such arguments says how much was not shown.
+
+* ``allowed()``: the decisions a click can send now (an approve that is always refused is left
+  out; its button's tooltip says why). ``pending``: the pending payloads.
   ``current``: the action the next decision is for. ``history``: the decisions sent.
   ``summary()``: one line per decision sent. ``engine``: the :class:`ApprovalEngine`.
 
@@ -54,7 +66,6 @@ Handlers never ``print``.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -65,6 +76,7 @@ from .engines.approval import ApprovalEngine, PanelResult, PauseKey, SentDecisio
 from .engines.approval_results import visible
 from .engines.reviews import HITL_DESCRIPTION_PREFIX, ReviewAction
 from .outcomes import PanelOutcome
+from .approval_rows import MAX_EDITABLE, MAX_WHOLE, as_float, payload_text, state_rows
 from .style import badge, block, box, muted
 from .text import html_text, json_text, sendable, shorten
 
@@ -73,75 +85,6 @@ __all__ = ["ApprovalPanel"]
 _STYLES = {"approve": "success", "edit": "warning", "reject": "danger", "respond": "info"}
 #: ``seen=`` not given: a decision from code answers the pause the panel last rendered.
 _SHOWN: Any = object()
-
-
-#: The most payload keys shown; the rest are counted ("... and 3 more keys").
-MAX_KEYS = 20
-#: Edited arguments longer than this (as JSON) are not put into the args field; edit them in code.
-MAX_EDITABLE = 20_000
-#: The most characters of one call's arguments the "whole arguments" part holds (a write_file of
-#: 21,646 characters is shown whole; beyond this the panel says how much it cannot show, and the
-MAX_WHOLE = 30_000
-#: The most messages listed in the final state (the last ones); the rest are counted.
-MAX_MESSAGES = 30
-
-
-def _message_row(number: int, message: Any) -> str:
-    """One message of the state as one readable row: ``3 tool call_1 success: refund request ...``."""
-    kind = getattr(message, "type", None) or (message.get("role") if isinstance(message, dict) else "?")
-    content = getattr(message, "content", None) if not isinstance(message, dict) else message.get("content")
-    text = content if isinstance(content, str) else json_text(content, limit=300)
-    parts = [f"{number:>3} {kind}"]
-    if kind == "tool":
-        parts.append(f"{shorten(sendable(str(getattr(message, 'tool_call_id', ''))), 80)} "
-                     f"{getattr(message, 'status', '')}")
-    calls = getattr(message, "tool_calls", None) or []
-    line = " ".join(parts) + ": " + shorten(" ".join(sendable(text).split()), 300)
-    for call in calls:
-        line += f"\n      -> {shorten(sendable(str(call.get('name'))), 80)} {json_text(call.get('args'), limit=300)}"
-    return line
-
-
-def _state_rows(state: dict) -> list[str]:
-    """The state as readable rows: one per message, one per list entry or dict key of other keys."""
-    rows = []
-    for key, value in state.items():
-        name = shorten(sendable(str(key)), 200)
-        if key == "messages" and isinstance(value, list):
-            rows.append(f"  {name}: {len(value)}")
-            skipped = max(0, len(value) - MAX_MESSAGES)
-            if skipped:
-                rows.append(f"    ... {skipped} earlier messages")
-            rows += [f"  {_message_row(n, m)}" for n, m in enumerate(value[skipped:], skipped + 1)]
-        elif isinstance(value, list) and value:
-            rows.append(f"  {name}:")
-            rows += [f"    - {json_text(item, limit=300)}" for item in value[:MAX_KEYS]]
-            if len(value) > MAX_KEYS:
-                rows.append(f"    ... and {len(value) - MAX_KEYS:,} more")
-        elif isinstance(value, dict) and value:
-            rows.append(f"  {name}:")
-            rows += [f"    {shorten(sendable(str(k)), 200)}: {json_text(v, limit=300)}"
-                     for k, v in itertools.islice(value.items(), MAX_KEYS)]
-            if len(value) > MAX_KEYS:
-                rows.append(f"    ... and {len(value) - MAX_KEYS:,} more keys")
-        else:
-            rows.append(f"  {name}: {json_text(value)}")
-    return rows
-
-
-def _dumps(value: Any) -> str:
-    """A payload as text: one ``key: json`` line per key for a dict, else indented JSON; bounded.
-
-    Each key and value is cut by :func:`~helpers.widgets.text.json_text` / :func:`~helpers.widgets.text.shorten`
-    (a 200,000-character field shows its first 4,000), and at most :data:`MAX_KEYS` keys are listed.
-    """
-    if isinstance(value, dict):
-        lines = [f"{shorten(sendable(str(key)), 200)}: {json_text(item)}"
-                 for key, item in itertools.islice(value.items(), MAX_KEYS)]
-        if len(value) > MAX_KEYS:
-            lines.append(f"... and {len(value) - MAX_KEYS:,} more keys")
-        return "\n".join(lines)
-    return json_text(value, indent=2)
 
 
 class ApprovalPanel(widgets.VBox):
@@ -276,7 +219,7 @@ class ApprovalPanel(widgets.VBox):
             if isinstance(value, str):
                 text = value
             elif plain:
-                text = str(value) if isinstance(value, (int, float)) else str(_as_float(value))
+                text = str(value) if isinstance(value, (int, float)) else str(as_float(value))
             else:
                 text = json_text(value)
             field.value = sendable(text)
@@ -323,7 +266,7 @@ class ApprovalPanel(widgets.VBox):
 
     def _on_field_message(self, _widget: Any, content: dict, _buffers: Any) -> None:
         if isinstance(content, dict) and content.get("event") == "submit" and not self.edit_button.disabled:
-            self.edit()
+            self.edit(seen=self._page_key())  # Enter in the amount field: the pause the page shows
 
     def _plain(self) -> bool:
         """The panel shows the plain-interrupt controls (amount, reason), else the HITL ones (args, message).
@@ -400,7 +343,7 @@ class ApprovalPanel(widgets.VBox):
         if review.kind == "interrupt":
             for index, payload in enumerate(engine.pending, 1):
                 label = "" if count == 1 else f"{index}. ({'answered next' if index == 1 else 'waits'})"
-                parts.append(f"<div>{label}{block(visible(_dumps(payload)), css_class='course-payload')}</div>")
+                parts.append(f"<div>{label}{block(visible(payload_text(payload)), css_class='course-payload')}</div>")
         else:
             current = engine.current
             for action, noted in zip(review.actions, [*engine.staged, *[None] * len(review.actions)]):
@@ -445,7 +388,7 @@ class ApprovalPanel(widgets.VBox):
         lines.append(result.message)
         if result.outcome in (PanelOutcome.FINISHED, PanelOutcome.STUCK) and result.state is not None:
             lines.append("Final state:" if result.outcome == PanelOutcome.FINISHED else "State at the checkpoint:")
-            lines += _state_rows(result.state)
+            lines += state_rows(result.state)
         outcome = result.outcome
         return box(f"{badge(outcome.word, outcome.tone)}{block(visible(chr(10).join(lines)), css_class='course-result')}",
                    outcome.tone, css_class="course-status", data={"outcome": outcome})
@@ -459,11 +402,3 @@ class ApprovalPanel(widgets.VBox):
 
     def __repr__(self) -> str:
         return f"ApprovalPanel (thread {self.engine.thread_id!r}): run this cell to open the panel"
-
-
-def _as_float(value: Any) -> Any:
-    """A number that is not an int/float (``Decimal``, ``Fraction``) as a float, for the amount field's text."""
-    try:
-        return float(value)
-    except (TypeError, ValueError, OverflowError):
-        return value

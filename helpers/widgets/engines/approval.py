@@ -4,26 +4,8 @@ Plain Python, no ipywidgets: it reads what a thread waits for from its checkpoin
 answer **before** anything is sent, sends one real ``Command(resume=...)`` and reports what came
 next. :class:`helpers.widgets.ApprovalPanel` is its view; tests drive this engine directly.
 
-Three kinds of pause are understood (:data:`ReviewKind`):
-
-``"interrupt"``
-    A plain ``interrupt(payload)`` (notebook 08, ``helpers.exercises.nb08``): one decision per
-    interrupt, sent as ``{"type": "approve"}``, ``{"type": "edit", "amount": <float>}`` or
-    ``{"type": "reject", "reason": <text>}``. A payload's ``"allowed"`` list narrows the decisions;
-    its ``"amount"``/``"refundable"`` numbers are checked.
-``"hitl"``
-    A ``HumanInTheLoopMiddleware`` pause in its default ``interrupt_mode="batched"`` (langchain
-    1.5.2): one interrupt whose value is ``{"action_requests": [...], "review_configs": [...]}``,
-    one action per gated tool call of the model's reply. Each action's decisions come from its
-    ``review_configs`` entry (``allowed_decisions``). One decision per action, in order, is sent as
-    ``Command(resume={"decisions": [...]})``: ``{"type": "approve"}``, ``{"type": "edit",
-    "edited_action": {"name": <tool>, "args": {...}}}``, ``{"type": "reject", "message": <text>}``,
-    ``{"type": "respond", "message": <text>}``. With two gated calls, the first decision is noted
-    (outcome ``staged``) and both are sent together once the second is made.
-``"hitl_per_call"``
-    ``HumanInTheLoopMiddleware(..., interrupt_mode="per_call")``: one interrupt per gated call,
-    value ``{"type": "tool_approval", "name", "args", ...}``; its decisions are read from the
-    interrupt's ``response_schema``; each is answered alone, by interrupt id.
+The three kinds of pause it answers (a plain ``interrupt()``, HumanInTheLoopMiddleware batched and
+``per_call``) and what each is sent are described in :mod:`.reviews`.
 
 Why check first: LangGraph stores the first resume value a node receives with its task. If the
 node then raises, every later resume of that thread replays the stored value (api-facts items 8,
@@ -39,8 +21,9 @@ sent and the result says "the run moved on: review the new request".
 
 The engine's parts: :mod:`.reviews` (what a pause asks), :mod:`.approval_pause` (reading the
 checkpoint, and the texts that explain it), :mod:`.approval_checks` (building and checking each
-decision), :mod:`.approval_results` (results and their one-line texts), and this module (the
-engine: when to read, what to send).
+decision), :mod:`.approval_send` (sending a resume and reading what came of it),
+:mod:`.approval_results` (results and their one-line texts), and this module (the engine: what is
+pending, when to read, what may be sent).
 """
 
 
@@ -52,12 +35,13 @@ from typing import Any
 from langchain_core.tools import BaseTool
 
 from ..outcomes import PanelOutcome
-from ..text import MAX_SHOWN, error_text, json_text, sendable, shorten
+from ..text import MAX_SHOWN, json_text, sendable, shorten
 from .approval_checks import Refused, build_decision, graph_tools
-from .approval_pause import (call_ids, ignored_decisions, listed_twice, listed_twice_message, poisoned_message,
-                             shared_tool_task_message, stuck_message, unavailable_message, unknown_message, values_of)
+from .approval_pause import (listed_twice, listed_twice_message, poisoned_message, shared_tool_task_message,
+                             stuck_message, unavailable_message, values_of)
 from .approval_results import (ABOUT_LIMIT, ActionName, PanelResult, PauseKey, SentDecision, call_subject,
                                decision_text)
+from .approval_send import send
 from .reviews import DECISIONS, Decision, Review, ReviewAction, ReviewKind, read_review
 
 __all__ = ["ActionName", "ApprovalEngine", "PanelResult", "PauseKey", "SentDecision", "call_subject",
@@ -77,21 +61,13 @@ class ApprovalEngine:
     ``KeyboardInterrupt`` passes).
 
     Refused, with a message and nothing sent (outcome ``refused``): an action when nothing is
-    pending; a decision the current action does not allow; for a plain payload, an approval whose
-    ``"amount"`` is above its ``"refundable"``, an edit amount that :func:`~helpers.widgets.amounts.
-    parse_amount` refuses or that is above ``"refundable"``, an empty reason; for a HITL call,
-    edited arguments that are not a JSON object, are not plain JSON (``NaN``, ``Infinity``, a
-    function, a set), fail the tool's schema checked strictly as JSON (``true`` is not a number),
-    name an argument the tool does not take, or hold an ``amount`` that is not a refund amount
-    (above 0, whole cents; see :meth:`_edited_args`; the tool is looked up in the graph's ``tools``
-    node, or passed as ``tools=``), an empty message for reject or respond; an approval or edit of
-    an order the same HITL reply already approves (two gated calls for one order), because one
-    refund request per order and turn is what the refund service's idempotency key allows.
+    pending or when the pause pending now is not the one the decision was made on; a decision the
+    current action does not allow; every decision :func:`~.approval_checks.build_decision` refuses
+    (its docstring and :func:`~.approval_checks.edited_args` list the checks).
 
-    For the same reason a plain pause whose request lists its order twice (two items of one order
-    in the state) is read as outcome ``unanswerable`` as soon as the engine reads it (on opening
-    and on every re-read): no decision is allowed, every one is refused with the reason, and the
-    message says to start a new run that lists the order once.
+    A pause that cannot be answered safely is read as outcome ``unanswerable`` as soon as the engine
+    reads it: a plain request that lists its order twice, or a pause inside one ``ToolNode`` task
+    that runs several tool calls (:mod:`.approval_pause`); every decision is refused with the reason.
 
     A resume that raises while the checkpoint still shows the same pause (a checkpoint write that
     failed after the tool ran, a node that called ``exit()``) has an unknown outcome (``unknown``):
@@ -122,7 +98,6 @@ class ApprovalEngine:
         ValueError: the graph has no checkpointer, the config has no ``thread_id`` (missing, ``None``
             or empty text), or ``decisions`` is empty or holds an unknown decision.
     """
-
 
     def __init__(self, graph: Any, config: dict, *, decisions: Sequence[str] | None = None,
                  tools: Sequence[BaseTool] = (), context: Any = None):
@@ -424,80 +399,11 @@ class ApprovalEngine:
                               agent_tools=self.agent_tools)
 
     def _send(self, decision: Decision, review: Review, resume: Any) -> PanelResult:
-        from langgraph.types import Command
-
-        interrupt = review.interrupt
-        keyed = review.kind == "hitl_per_call" or len(self._interrupts) > 1
-        command = Command(resume={interrupt.id: resume} if keyed else resume)
-        ids = call_ids(review, self.state()) if review.kind != "interrupt" else []
+        """Send ``resume`` to ``review``'s pause and record what came next (:func:`~.approval_send.send`)."""
         self.staged = []
-        try:
-            extra = {"context": self.context} if self.context is not None else {}
-            out = self.graph.invoke(command, self.config, version="v2", **extra)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:  # noqa: BLE001 - the graph's error is shown, never raised from a click
-            result = self._failed(decision, review, resume, error_text(exc))
-        else:
-            self._read()
-            result = self._after(decision, resume, out)
-            sent = resume.get("decisions", [resume]) if review.kind != "interrupt" else []
-            ignored = ignored_decisions(review, sent, ids, result.state)
-            if ignored:
-                result = PanelResult(decision, PanelOutcome.IGNORED, "Sent, but the middleware did not apply every "
-                                     "decision: " + "; ".join(ignored) + ". HumanInTheLoopMiddleware evaluates its "
-                                     "`when` predicate again on resume; it no longer gated this call, so the decision "
-                                     "was never read. Check what the tool did.", sent=resume,
-                                     interrupts=self.pending, state=self.state())
+        result = send(self, decision, review, resume)
         self.history.append(SentDecision(review.value, resume, result.outcome))
         return self._record(result)
-
-    def _after(self, decision: Decision, resume: Any, out: Any) -> PanelResult:
-        """The result of a resume that returned, from the checkpoint as read after it."""
-        if self._problem is not None and self._problem[0] == PanelOutcome.UNAVAILABLE:
-            return PanelResult(decision, PanelOutcome.UNAVAILABLE, "Sent. " + self._problem[1], sent=resume)
-        if self._problem is not None and self._problem[0] == PanelOutcome.UNANSWERABLE:
-            # the next pause cannot be answered here: say so now, not only on the next click
-            return PanelResult(decision, PanelOutcome.UNANSWERABLE, "Sent. The run paused again at the next "
-                               "interrupt, which the panel cannot answer. " + self._problem[1], sent=resume,
-                               interrupts=self.pending, state=self.state())
-        if getattr(out, "interrupts", ()) or self._interrupts:
-            return PanelResult(decision, PanelOutcome.PAUSED, "Sent. The run paused again at the next interrupt.",
-                               sent=resume, interrupts=self.pending, state=self.state())
-        if self._problem is not None:
-            return PanelResult(decision, PanelOutcome.STUCK, "Sent. " + self._problem[1], sent=resume,
-                               state=self.state())
-        return PanelResult(decision, PanelOutcome.FINISHED, "Sent. The run finished; no interrupt is left.",
-                           sent=resume, state=self.state())
-
-    def _failed(self, decision: Decision, review: Review, resume: Any, error: str) -> PanelResult:
-        """The result of a resume that raised, from the checkpoint as it is now.
-
-        When the same pause is still pending (and its node did not store the resume: not
-        ``poisoned``), the resume may have run the tool and then failed to save the checkpoint (a
-        checkpoint write error, a node that called ``exit()``): the outcome is ``unknown``, as for
-        "sent, reply lost", and the panel sends nothing more to that pause until :meth:`start_over`.
-        """
-        self._read()
-        if "Number of human decisions" in error:
-            error += (" (HumanInTheLoopMiddleware evaluates its `when` predicates again on resume: they now gate a "
-                      "different number of calls than the request the panel showed, so the decisions cannot be "
-                      "matched to the calls)")
-        still_pending = self.review is not None and self.review.interrupt.id == review.interrupt.id
-        if still_pending and self._problem is None:
-            self._unknown = (review.interrupt.id, unknown_message(error))
-            self._problem = (PanelOutcome.UNKNOWN, self._unknown[1])
-            return PanelResult(decision, PanelOutcome.UNKNOWN, unknown_message(error, just_sent=True),
-                               sent=resume, interrupts=self.pending, state=self.state())
-        if self._problem is not None:
-            after = self._problem[1]
-        elif self.review is not None:
-            after = "The run is paused at another interrupt now: the tool may have run; check the state."
-        elif self.state():
-            after = "The checkpoint shows the run finished: the tool may have run; check the state."
-        else:
-            after = "The checkpoint cannot say what happened: the tool may have run; check the state."
-        return PanelResult(decision, PanelOutcome.ERROR, f"{error}\n{after}", sent=resume, interrupts=self.pending)
 
     def _refuse(self, action: ActionName, message: str) -> PanelResult:
         return self._record(PanelResult(action, PanelOutcome.REFUSED, message + " Nothing was sent.",

@@ -1,9 +1,28 @@
 """Reading a pause: what one pending interrupt asks a reviewer to decide (no ipywidgets).
 
-Three kinds of pause (:data:`ReviewKind`), described in :mod:`helpers.widgets.engines.approval`:
-a plain ``interrupt(payload)``, a ``HumanInTheLoopMiddleware`` batched request, and its
-``per_call`` interrupts. :func:`read_review` turns an ``Interrupt`` into a :class:`Review` of
-:class:`ReviewAction` objects, each with the decisions it allows.
+:func:`read_review` turns an ``Interrupt`` into a :class:`Review` of :class:`ReviewAction` objects,
+each with the decisions it allows. Three kinds of pause are understood (:data:`ReviewKind`), as the
+approval engine answers them:
+
+``"interrupt"``
+    A plain ``interrupt(payload)`` (notebook 08, ``helpers.exercises.nb08``): one decision per
+    interrupt, sent as ``{"type": "approve"}``, ``{"type": "edit", "amount": <float>}`` or
+    ``{"type": "reject", "reason": <text>}``. The payload's ``"allowed"`` list, else the decisions
+    its ``response_schema`` names, else :data:`SAFE_PLAIN_DECISIONS` decide what is offered; its
+    ``"amount"``/``"refundable"`` numbers are checked.
+``"hitl"``
+    A ``HumanInTheLoopMiddleware`` pause in its default ``interrupt_mode="batched"`` (langchain
+    1.5.2): one interrupt whose value is ``{"action_requests": [...], "review_configs": [...]}``,
+    one action per gated tool call of the model's reply. Each action's decisions come from its
+    ``review_configs`` entry (``allowed_decisions``). One decision per action, in order, is sent as
+    ``Command(resume={"decisions": [...]})``: ``{"type": "approve"}``, ``{"type": "edit",
+    "edited_action": {"name": <tool>, "args": {...}}}``, ``{"type": "reject"[, "message": <text>]}``,
+    ``{"type": "respond", "message": <text>}``. With two gated calls, the first decision is noted
+    (outcome ``staged``) and both are sent together once the second is made.
+``"hitl_per_call"``
+    ``HumanInTheLoopMiddleware(..., interrupt_mode="per_call")``: one interrupt per gated call,
+    value ``{"type": "tool_approval", "name", "args", ...}``; its decisions are read from the
+    interrupt's ``response_schema``; each is answered alone, by interrupt id.
 """
 
 from __future__ import annotations
