@@ -107,3 +107,28 @@ def test_a_second_panel_on_the_thread_never_answers_what_it_did_not_show(name):
     assert setup.effects() == after_a
     assert panel_b.reject("not this one").outcome == "finished"  # B has now shown the new pause
     assert not _repeats(setup)
+
+
+def test_two_interrupting_calls_under_create_agent_are_answered_by_id_in_the_order_shown():
+    """create_agent runs each call as its own task: two interrupts pend at once, each answered by its id."""
+    from langchain.agents import create_agent
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from helpers import scripted_model, tool_call
+    from tests.approval_suite import EFFECTS, refund_after_review
+
+    EFFECTS.clear()
+    calls = [tool_call("refund_after_review", {"order_id": order, "amount": amount})
+             for order, amount in (("A1024", 100.0), ("A1030", 50.0))]
+    graph = create_agent(scripted_model([calls, "Done."]), [refund_after_review], checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "two-at-once"}}
+    graph.invoke({"messages": [{"role": "user", "content": "Refund both."}]}, config)
+    panel = ApprovalPanel(graph, config)
+    first = panel.pending[0]["order_id"]
+    assert len(panel.pending) == 2 and "1. (answered next)" in panel.pending_view.value
+    result = panel.edit(40)
+    assert result.outcome == "paused" and dict(EFFECTS) == {("submit", first, 40.0): 1}
+    assert panel.history[0].line().startswith(f"{first}: ")  # the log names the call that was answered
+    second = panel.pending[0]["order_id"]
+    assert second != first and panel.reject("not this one").outcome == "finished"
+    assert dict(EFFECTS) == {("submit", first, 40.0): 1}
