@@ -143,12 +143,13 @@ def test_a_poisoned_tools_node_names_the_update_state_that_frees_it():
 # -- HITL: when flips, a tool the agent lacks, long arguments, partial refunds ---------------------
 
 
-def test_a_reject_the_middleware_ignored_because_when_flipped_is_reported():
+@pytest.mark.parametrize("mode", ["batched", "per_call"])
+def test_a_reject_the_middleware_ignored_because_when_flipped_is_reported(mode):
     """The reviewer's reject was ignored and the refund submitted while the panel said FINISHED."""
     gate = {"on": True}
     agent, config = _agent([[_refund()], "Done."],
                            {"submit_refund_request": {"allowed_decisions": ["approve", "reject"],
-                                                      "when": lambda request: gate["on"]}})
+                                                      "when": lambda request: gate["on"]}}, mode=mode)
     panel = ApprovalPanel(agent, config)
     gate["on"] = False  # the predicate reads something that changed while the run was paused
     result = panel.reject("too much")
@@ -168,6 +169,24 @@ def test_a_when_flip_for_one_of_two_calls_says_why_the_decisions_do_not_match():
     result = panel.reject("no")
     assert result.outcome == "error" and "Number of human decisions (2)" in result.message
     assert "evaluates its `when` predicates again on resume" in result.message
+
+
+@pytest.mark.parametrize("mode", ["batched", "per_call"])
+def test_an_edit_the_middleware_ignored_because_when_flipped_is_reported(mode):
+    gate = {"on": True}
+    agent, config = _agent([[_refund()], "Done."], {"submit_refund_request": {
+        "allowed_decisions": ["approve", "edit", "reject"], "when": lambda request: gate["on"]}}, mode=mode)
+    panel = ApprovalPanel(agent, config)
+    gate["on"] = False
+    result = panel.edit({"order_id": "A1024", "amount": 40})
+    assert result.outcome == "ignored" and "the edit was not applied" in result.message
+    assert dict(EFFECTS) == {("submit", "A1024", 100.0): 1}  # the model's amount, not the reviewer's
+
+
+def test_an_applied_edit_is_not_reported_as_ignored():
+    agent, config = _agent([[_refund()], "Done."], {"submit_refund_request": True})
+    result = ApprovalPanel(agent, config).edit({"order_id": "A1024", "amount": 40})
+    assert result.outcome == "finished" and dict(EFFECTS) == {("submit", "A1024", 40.0): 1}
 
 
 @pytest.mark.parametrize("mode", ["batched", "per_call"])

@@ -17,7 +17,7 @@ from ..text import error_text, json_text, sendable, shorten
 from .approval_results import about
 from .reviews import Review
 
-__all__ = ["call_ids", "ignored_decisions", "listed_twice", "listed_twice_message", "poisoned_message",
+__all__ = ["call_ids", "hitl_edit_notice", "ignored_decisions", "listed_twice", "listed_twice_message", "poisoned_message",
            "shared_tool_task_message", "stuck_message", "unavailable_message", "unknown_message", "values_of"]
 
 
@@ -190,25 +190,51 @@ def call_ids(review: Review, state: Mapping[str, Any] | None) -> list[str | None
     return ids
 
 
+def hitl_edit_notice(graph: Any) -> str:
+    """The text HumanInTheLoopMiddleware prepends to an edited call's result (``edit_notice``), or ``""``.
+
+    Read from the middleware behind the graph's ``HumanInTheLoopMiddleware.after_model`` node
+    (``create_agent`` binds that node to the middleware's method, langchain 1.5.2); ``""`` when
+    it cannot be found or the notice is switched off (``edit_notice=None``).
+    """
+    nodes = getattr(graph, "nodes", None)
+    for name, node in (nodes.items() if isinstance(nodes, Mapping) else ()):
+        if str(name).startswith("HumanInTheLoopMiddleware"):
+            middleware = getattr(getattr(getattr(node, "bound", None), "func", None), "__self__", None)
+            notice = getattr(middleware, "edit_notice", None)
+            return notice if isinstance(notice, str) else ""
+    return ""
+
+
 def ignored_decisions(review: Review, sent: Sequence[dict], ids: Sequence[str | None],
-                      state: Mapping[str, Any] | None) -> list[str]:
-    """The reject and respond decisions the middleware did not apply, as one line each.
+                      state: Mapping[str, Any] | None, edit_notice: str = "") -> list[str]:
+    """The reject, respond and edit decisions the middleware did not apply, as one line each.
 
     HumanInTheLoopMiddleware (langchain 1.5.2) marks the ToolMessage it writes for a reject or
-    respond (``additional_kwargs["lc_data"]["decision"]``). A call rejected by the panel whose
-    answer lacks that mark was run by its tool: on resume the middleware evaluates its ``when``
-    predicate again, and when it no longer gates the call, the decision is never read.
+    respond (``additional_kwargs["lc_data"]["decision"]``) and starts an edited call's result with
+    its ``edit_notice``. A call rejected by the panel whose answer lacks that mark was run by its
+    tool; an edited call whose result lacks the notice ran with the model's own arguments: on
+    resume the middleware evaluates its ``when`` predicate again, and when it no longer gates the
+    call, the decision is never read. Edits are checked only when ``edit_notice`` is known.
     """
     messages = state.get("messages") if isinstance(state, Mapping) else None
     answers = {getattr(m, "tool_call_id", None): m for m in (messages if isinstance(messages, list) else [])
                if getattr(m, "type", None) == "tool"}
     lines = []
     for action, decision, call_id in zip(review.actions, sent, ids):
-        if decision.get("type") not in ("reject", "respond") or call_id is None or call_id not in answers:
+        kind = decision.get("type")
+        if call_id is None or call_id not in answers or kind not in ("reject", "respond", "edit"):
             continue
-        marked = (getattr(answers[call_id], "additional_kwargs", None) or {}).get("lc_data") or {}
-        if marked.get("decision") != decision["type"]:
-            content = shorten(sendable(str(getattr(answers[call_id], "content", ""))), 200)
-            lines.append(f"{action.label} ({about((action.args or {}).get('order_id', action.tool))}): the "
-                         f"{decision['type']} was not applied and the tool ran (its result: {content})")
+        text = str(getattr(answers[call_id], "content", ""))
+        if kind == "edit":
+            if not edit_notice or edit_notice in text:
+                continue
+            what = "the edit was not applied and the tool ran with the model's own arguments"
+        else:
+            marked = (getattr(answers[call_id], "additional_kwargs", None) or {}).get("lc_data") or {}
+            if marked.get("decision") == kind:
+                continue
+            what = f"the {kind} was not applied and the tool ran"
+        lines.append(f"{action.label} ({about((action.args or {}).get('order_id', action.tool))}): {what} "
+                     f"(its result: {shorten(sendable(text), 200)})")
     return lines

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..outcomes import PanelOutcome
 from ..text import error_text
-from .approval_pause import call_ids, ignored_decisions, unknown_message
+from .approval_pause import call_ids, hitl_edit_notice, ignored_decisions, unknown_message
 from .approval_results import PanelResult
 from .reviews import Decision, Review
 
@@ -53,7 +53,7 @@ def send(engine: Any, decision: Decision, review: Review, resume: Any) -> PanelR
     engine._read()
     result = _after(engine, decision, resume, out)
     sent = resume.get("decisions", [resume]) if review.kind != "interrupt" else []
-    ignored = ignored_decisions(review, sent, ids, result.state)
+    ignored = ignored_decisions(review, sent, ids, result.state, hitl_edit_notice(engine.graph))
     if ignored:
         result = PanelResult(decision, PanelOutcome.IGNORED, "Sent, but the middleware did not apply every "
                              "decision: " + "; ".join(ignored) + ". HumanInTheLoopMiddleware evaluates its "
