@@ -1,8 +1,8 @@
 """Notebook 08's approval panel in real JupyterLab (headless Chromium, Playwright).
 
 Runs the notebook, then uses the panel through the page: a bad amount is refused, Approve resumes
-to the next interrupt, an amount above the refundable one is refused (sent with Enter), a correct
-edit finishes the run. One status is shown at a time; a button that is not allowed is grey.
+to the next interrupt (its Approve greyed out: the amount is above the refundable one), an amount
+above the refundable one is refused (sent with Enter), a correct edit finishes the run. One status is shown at a time; a button that is not allowed is grey.
 """
 
 from __future__ import annotations
@@ -43,6 +43,8 @@ def test_approval_panel_works_in_jupyterlab(lab_url, tmp_path):  # noqa: F811
         expect(widget).to_contain_text('order_id: "A1030"', timeout=30_000)
         expect(status).to_contain_text("The run paused again at the next interrupt.")
         expect(widget).not_to_contain_text('order_id: "A1024"')  # the answered payload is gone
+        expect(approve).to_be_disabled()  # A1030's 150 is above its refundable 120: approve is always refused
+        expect(widget).to_contain_text("Approve is off: Approving keeps the amount 150.0")
 
         amount.fill("150")
         amount.press("Enter")  # Enter sends the edit
@@ -53,7 +55,7 @@ def test_approval_panel_works_in_jupyterlab(lab_url, tmp_path):  # noqa: F811
         edit.click()
         expect(status).to_contain_text("The run finished; no interrupt is left.", timeout=30_000)
         expect(status.locator(".course-badge")).to_have_text("FINISHED")
-        expect(widget).to_contain_text('requests: ["RF-0001", "RF-0002"]')
+        expect(widget).to_contain_text('requests:\n    - "RF-0001"\n    - "RF-0002"')  # one row each
         expect(widget).to_contain_text('stage: "submitted"')
         expect(widget.locator(".course-history li")).to_have_count(2)
         expect(widget.locator(".course-history li").nth(1)).to_have_text(

@@ -21,6 +21,7 @@ from langgraph.types import Command
 from helpers import scripted_model, tool_call
 from helpers.widgets import ApprovalPanel, PanelOutcome
 from helpers.widgets.engines import ApprovalEngine
+from tests.approval_suite import drawn
 
 RUNS: list[tuple[str, str, float]] = []
 HITL_NODE = ("HumanInTheLoopMiddleware.after_model",)
@@ -160,7 +161,7 @@ def test_invalid_edited_args_are_refused_before_anything_is_sent(args, expected)
 
 def test_reject_sends_the_message_and_the_tool_does_not_run():
     engine = paused([refund(id="call_r")])
-    assert engine.reject("   ").outcome == "refused"
+    assert engine.reject("\u200b \u200d").outcome == "refused"  # only invisible characters
     result = engine.reject("Amount too high")
     assert result.sent == {"decisions": [{"type": "reject", "message": "Amount too high"}]}
     assert result.outcome == "finished" and RUNS == []
@@ -241,12 +242,14 @@ def test_each_call_offers_its_own_tools_decisions():
     assert engine.approve().outcome == "finished" and RUNS == [("submit", "A1024", 50.0)]
 
 
-def test_two_calls_for_one_order_cannot_both_be_approved():
-    engine = paused([refund("A1024", 50.0), refund("A1024", 70.0)])
+def test_two_calls_for_the_same_refund_cannot_both_be_approved():
+    engine = paused([refund("A1024", 50.0), refund("A1024", 50.0)])
     assert engine.approve().outcome == "staged"
+    assert "approve" not in engine.allowed()  # always refused: its button is not enabled
     refused = engine.approve()
-    assert refused.outcome == "refused" and "Calls 1 and 2 both ask submit_refund_request for order A1024" in refused.message
-    assert engine.edit('{"order_id": "A1024", "amount": 20}').outcome == "refused"
+    assert refused.outcome == "refused"
+    assert "Calls 1 and 2 both ask submit_refund_request for the same refund" in refused.message
+    assert engine.edit('{"order_id": "A1024", "amount": 50}').outcome == "refused"
     assert engine.reject("duplicate call").outcome == "finished" and RUNS == [("submit", "A1024", 50.0)]
 
 
@@ -368,6 +371,7 @@ def test_the_view_walks_through_two_calls():
     assert panel.last.outcome == "staged" and "noted: approve" in panel.pending_view.value
     assert panel.args_field.value == '{"order_id": "A1030", "amount": 20.0}'  # now the second call's args
     assert not panel.start_over_button.disabled
+    drawn(panel)  # the page has drawn call 2 as "deciding now"
     panel.message_field.value = "not this one"
     panel.respond_button.click()
     assert panel.last.outcome == "finished" and panel.message_field.value == ""

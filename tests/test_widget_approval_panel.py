@@ -19,6 +19,7 @@ from langgraph.types import interrupt
 from helpers.exercises import nb08
 from helpers.widgets import ApprovalPanel, PanelOutcome, PanelResult, SentDecision
 from helpers.widgets.engines import ApprovalEngine
+from tests.approval_suite import drawn
 
 TWO_ORDERS = {"items": [{"order_id": "A1024", "amount": 450.0}, {"order_id": "A1030", "amount": 150.0}]}
 
@@ -62,8 +63,9 @@ def _single(node, checkpointer=None):
 
 
 def _open_review(state: Decided) -> dict:
-    """A payload without an "allowed" list: every decision of the panel is accepted."""
-    return {"decision": interrupt({"order_id": state["order_id"], "question": "refund?"})}
+    """A payload whose "allowed" list names every decision of a plain pause."""
+    return {"decision": interrupt({"order_id": state["order_id"], "question": "refund?",
+                                   "allowed": ["approve", "edit", "reject"]})}
 
 
 def _paused(node, thread="t", *, view=ApprovalPanel, **kwargs):
@@ -180,7 +182,9 @@ def test_the_engine_alone_checks_and_runs_to_the_end(engine, counter):
     refused = engine.edit("abc")
     assert refused.outcome is PanelOutcome.REFUSED and refused.sent is None and engine.history == []
     assert engine.approve().outcome == "paused"
-    assert engine.current.payload["order_id"] == "A1030" and engine.allowed() == ("approve", "edit")
+    # A1030's amount (150) is above its refundable (120): its approve is always refused, so it is not offered
+    assert engine.current.payload["order_id"] == "A1030" and engine.allowed() == ("edit",)
+    assert "above the refundable 120.0" in engine.refusal("approve")
     assert engine.edit("150").outcome == "refused"
     result = engine.edit(" 120 ")
     assert result.outcome == "finished" and result.sent == {"type": "edit", "amount": 120.0}
@@ -242,7 +246,8 @@ def test_reject_with_a_reason_on_a_graph_that_accepts_it():
     for empty in ("", "   "):
         refused = panel.reject(empty)
         assert refused.outcome == "refused"
-        assert refused.message == "A rejection needs a reason: type one in the reason field. Nothing was sent."
+        assert refused.message.startswith("A rejection needs a reason: type one in the reason field (this pause is "
+                                          "a plain interrupt() whose node reads")
     assert panel.graph.get_state(panel.config).next == ("review",)
     result = panel.reject(" photo of the damage missing ")
     assert result.outcome == "finished"
@@ -270,7 +275,7 @@ def test_decisions_argument_limits_the_panel():
 
 def test_a_graph_error_after_sending_is_shown_not_raised():
     def strict(state: Decided) -> dict:
-        decision = interrupt({"order_id": state["order_id"]})
+        decision = interrupt({"order_id": state["order_id"], "allowed": ["approve", "edit"]})
         if decision["type"] != "approve":
             raise ValueError(f"only approvals are handled here, got {decision['type']!r}")
         return {"decision": decision}
@@ -330,12 +335,16 @@ def test_refresh_sees_a_resume_sent_elsewhere(panel):
     assert panel.history == []  # only the panel's own decisions are recorded
 
 
-def test_an_action_answers_what_is_pending_now_not_a_stale_view(panel):
+def test_an_action_never_answers_a_pause_the_panel_did_not_show(panel):
     from langgraph.types import Command
 
     panel.graph.invoke(Command(resume={"type": "approve"}), panel.config)  # answered elsewhere
-    result = panel.edit(120)  # the panel re-reads the checkpoint: this answers A1030, not A1024
-    assert result.outcome == "finished"
+    result = panel.edit(120)  # meant for A1024, which the panel showed: A1030 is pending now
+    assert result.outcome == "refused" and result.sent is None and panel.history == []
+    assert result.message.startswith("The run moved on: review the new request")
+    assert panel.graph.get_state(panel.config).interrupts[0].value["order_id"] == "A1030"
+    assert "A1030" in panel.pending_view.value  # re-rendered on the new request
+    assert panel.edit(120).outcome == "finished"  # now shown: the next decision answers it
     assert panel.history[0].payload["order_id"] == "A1030"
 
 
@@ -345,6 +354,7 @@ def test_buttons_call_the_methods_and_handlers_print_nothing(panel, capsys):
     assert panel.last.outcome == "refused" and panel.amount_field.value == "oops"
     panel.approve_button.click()
     assert panel.last.outcome == "paused"
+    drawn(panel)  # the page has drawn A1030's pause
     panel.amount_field.value = "120"
     panel.edit_button.click()
     assert panel.last.outcome == "finished"
@@ -479,8 +489,7 @@ def test_message_ids_never_show_in_the_final_state():
     ids = [m.id for m in graph.get_state(config).values["messages"]]
     assert all(ids) and not any(i in panel.status_view.value for i in ids)
     assert "id=" not in panel.status_view.value
-    assert ('messages: [{&quot;type&quot;: &quot;human&quot;, &quot;content&quot;: &quot;refund&quot;}, '
-            '{&quot;type&quot;: &quot;ai&quot;, &quot;content&quot;: &quot;done: approve&quot;}]') in panel.status_view.value
+    assert "messages: 2\n    1 human: refund\n    2 ai: done: approve" in panel.status_view.value  # one row each
 
 
 def test_a_lone_surrogate_is_escaped_in_every_widget_value():

@@ -53,7 +53,8 @@ def parse_amount(value: Any) -> float:
         the amount as a float rounded to cents, e.g. ``120.5``.
 
     Raises:
-        AmountError: not a plain number (``"abc"``, ``"1_20"``, ``"1e2"``, ``"120,50"``, full-width
+        AmountError: not a plain number (``"abc"``, ``"1_20"``, ``"1e2"``, ``"120,50"``, ``"1,000.50"``
+            (thousands separators: the message says to type ``1000.50``), full-width
             ``"１２０"``, ``True``),
             not finite, not above 0, above :data:`MAX_AMOUNT`, more than 2 decimals, or rounding to
             0.00. The message shows at most 60 characters of the value.
@@ -61,6 +62,10 @@ def parse_amount(value: Any) -> float:
     if isinstance(value, str):
         text = value.strip()
         if not _PLAIN.fullmatch(text):
+            if re.fullmatch(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]*)?", text):
+                plain = text.replace(",", "")
+                raise AmountError(f"The amount {_shown(value)} has thousands separators, which are not accepted "
+                                  f"(a comma could also be a decimal comma): type {plain} instead.")
             hint = " (use a decimal point)" if re.fullmatch(r"[+-]?[0-9]+,[0-9]+", text) else ""
             if not hint and any(ch.isdigit() and ch not in "0123456789" for ch in text):
                 hint = " (type the digits 0-9)"

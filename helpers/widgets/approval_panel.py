@@ -16,7 +16,9 @@ Use it on any paused thread whose graph has a checkpointer::
     ``StateGraph`` whose node calls ``interrupt()``); ``config``: the thread's config with a
     ``thread_id``; ``decisions``: the decisions the panel may send (subset of ``"approve"``,
     ``"edit"``, ``"reject"``, ``"respond"``; each pause narrows them further: a HITL action by its
-    ``review_configs[i]["allowed_decisions"]``, a plain payload by its ``"allowed"`` list);
+    ``review_configs[i]["allowed_decisions"]``, a plain payload by its ``"allowed"`` list, else
+    its ``response_schema``, else approve and reject only: an edit its node cannot read would
+    poison the thread);
     ``tools``: tools to check edited arguments against when the graph has no ``tools`` node;
     ``context``: the run's context, passed to every resume (LangGraph does not checkpoint it: an
     agent built with a ``context_schema`` whose tools read ``runtime.context`` needs it on each
@@ -28,8 +30,9 @@ with ``action``, ``outcome``, ``message``, ``sent``, ``interrupts``, ``state``, 
 * ``approve()``; ``edit(value)``: the new amount for a plain payload (``120`` or ``"120.50"``), the
   new arguments for a HITL call (a dict or JSON text: plain JSON without ``NaN``/``Infinity``,
   checked strictly against the tool's schema, an ``amount`` by the refund amount rule, all before
-  anything is sent); ``reject(message)``; ``respond(message)`` (HITL only: the text goes back to
-  the model as the tool's result, the tool does not run); ``start_over()`` (drop the decisions
+  anything is sent); ``reject(message)`` (a plain payload needs the reason; a HITL reject may go
+  without one, as HumanInTheLoopMiddleware accepts it); ``respond(message)`` (HITL only: the text
+  goes back to the model as the tool's result, the tool does not run); ``start_over()`` (drop the decisions
   noted for a request with several calls, or, after an ``unknown`` outcome, say "I checked the
   state" so the pause can be answered again); ``refresh()`` (re-read the checkpoint, send nothing).
 The controls fit the kind of pause (:attr:`ApprovalEngine.kind`): an amount and a reason field for a
@@ -38,7 +41,16 @@ request with several calls. They stay the same once the run has finished, greyed
 can be sent; the list of decisions sent names each call and what it acts on
 (``call 1 (A1024): approve; call 2 (A1030): edit amount 40 -> finished``).
 
-* ``allowed()``: the decisions the current action accepts. ``pending``: the pending payloads.
+Each decision answers only the pause it was made on (``seen=``, a :data:`PauseKey`): a button
+passes the pause the page had drawn when it was clicked (the kernel numbers each rendered pause
+and the page echoes the number back through a ``jsdlink``), a call from code the pause the panel
+last rendered. When another pause is pending now (a double click after the run moved on, a second
+panel on the thread), nothing is sent and the panel says "The run moved on: review the new
+request" and shows it. Arguments cut in the list of calls can be opened whole
+(``whole_args_view``), and an approve of such arguments says how much was not shown.
+
+* ``allowed()``: the decisions a click can send now (an approve that is always refused is left
+  out; its button's tooltip says why). ``pending``: the pending payloads.
   ``current``: the action the next decision is for. ``history``: the decisions sent.
   ``summary()``: one line per decision sent. ``engine``: the :class:`ApprovalEngine`.
 
@@ -54,43 +66,25 @@ Handlers never ``print``.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as widgets
 from langchain_core.tools import BaseTool
 
-from .engines.approval import ApprovalEngine, PanelResult, SentDecision
+from .engines.approval import ApprovalEngine, PanelResult, PauseKey, SentDecision
+from .engines.approval_results import visible
 from .engines.reviews import HITL_DESCRIPTION_PREFIX, ReviewAction
 from .outcomes import PanelOutcome
+from .approval_rows import MAX_EDITABLE, MAX_WHOLE, as_float, payload_text, state_rows
 from .style import badge, block, box, muted
 from .text import html_text, json_text, sendable, shorten
 
 __all__ = ["ApprovalPanel"]
 
 _STYLES = {"approve": "success", "edit": "warning", "reject": "danger", "respond": "info"}
-
-
-#: The most payload keys shown; the rest are counted ("... and 3 more keys").
-MAX_KEYS = 20
-#: Edited arguments longer than this (as JSON) are not put into the args field; edit them in code.
-MAX_EDITABLE = 20_000
-
-
-def _dumps(value: Any) -> str:
-    """A payload as text: one ``key: json`` line per key for a dict, else indented JSON; bounded.
-
-    Each key and value is cut by :func:`~helpers.widgets.text.json_text` / :func:`~helpers.widgets.text.shorten`
-    (a 200,000-character field shows its first 4,000), and at most :data:`MAX_KEYS` keys are listed.
-    """
-    if isinstance(value, dict):
-        lines = [f"{shorten(sendable(str(key)), 200)}: {json_text(item)}"
-                 for key, item in itertools.islice(value.items(), MAX_KEYS)]
-        if len(value) > MAX_KEYS:
-            lines.append(f"... and {len(value) - MAX_KEYS:,} more keys")
-        return "\n".join(lines)
-    return json_text(value, indent=2)
+#: ``seen=`` not given: a decision from code answers the pause the panel last rendered.
+_SHOWN: Any = object()
 
 
 class ApprovalPanel(widgets.VBox):
@@ -107,7 +101,8 @@ class ApprovalPanel(widgets.VBox):
     Attributes:
         engine: the :class:`ApprovalEngine`. header, pending_view, approve_button, amount_field,
         args_field, edit_button, message_field, reject_button, respond_button, start_over_button,
-        refresh_button, status_view, history_view: the controls.
+        refresh_button, status_view, history_view: the controls. whole_args_view: the arguments the
+        pending list cuts (over 4,000 characters), whole, in a part that opens.
 
     Raises:
         ValueError: the graph has no checkpointer, the config has no ``thread_id``, or
@@ -119,6 +114,7 @@ class ApprovalPanel(widgets.VBox):
         self.engine = ApprovalEngine(graph, config, decisions=decisions, tools=tools, context=context)
         self.header = widgets.HTML(f"<b>{html_text(title)}</b> · thread <code>{html_text(self.engine.thread_id)}</code>")
         self.pending_view = widgets.HTML()
+        self.whole_args_view = widgets.HTML()  # arguments the pending list cuts, whole, in an opening part
         self.approve_button = widgets.Button(description="Approve")
         self.amount_field = widgets.Text(value="", description="amount:", placeholder="e.g. 120.50, Enter sends")
         self.args_field = widgets.Textarea(value="", description="args (JSON):",
@@ -131,24 +127,33 @@ class ApprovalPanel(widgets.VBox):
         self.refresh_button = widgets.Button(description="Refresh", tooltip="Read the checkpoint again; sends nothing")
         self.status_view = widgets.HTML()
         self.history_view = widgets.HTML()
-        self.approve_button.on_click(lambda _button: self.approve())
-        self.edit_button.on_click(lambda _button: self.edit())
-        self.reject_button.on_click(lambda _button: self.reject())
-        self.respond_button.on_click(lambda _button: self.respond())
+        # Which pause the page shows: the kernel numbers each rendered pause (``_rendered``); the page
+        # copies the number into ``_seen`` when it has drawn it (jsdlink: the copy is made in the page
+        # and synced back), so a click carries the pause the reviewer could see, even when two clicks
+        # were queued before the first re-render reached the page.
+        self._rendered = widgets.IntText(value=0, layout=widgets.Layout(display="none"))
+        self._seen = widgets.IntText(value=0, layout=widgets.Layout(display="none"))
+        self._link = widgets.jsdlink((self._rendered, "value"), (self._seen, "value"))
+        self._shown_keys: dict[int, PauseKey | None] = {}
+        self.approve_button.on_click(lambda _button: self.approve(seen=self._page_key()))
+        self.edit_button.on_click(lambda _button: self.edit(seen=self._page_key()))
+        self.reject_button.on_click(lambda _button: self.reject(seen=self._page_key()))
+        self.respond_button.on_click(lambda _button: self.respond(seen=self._page_key()))
         self.start_over_button.on_click(lambda _button: self.start_over())
         self.refresh_button.on_click(lambda _button: self.refresh())
         self.amount_field.on_msg(self._on_field_message)  # the front end sends {"event": "submit"} on Enter
         self._args_for: tuple | None = None  # which action the args field was filled for
         super().__init__([
-            self.header, self.pending_view,
+            self.header, self.pending_view, self.whole_args_view,
             widgets.HBox([self.approve_button]),
             widgets.HBox([self.amount_field, self.args_field, self.edit_button]),
             widgets.HBox([self.message_field, self.reject_button, self.respond_button]),
             widgets.HBox([self.start_over_button, self.refresh_button]),
-            self.status_view, self.history_view,
+            self.status_view, self.history_view, self._rendered, self._seen,
         ])
         self.add_class("course-approval-panel")
         self._render()
+        self._seen.value = self._rendered.value  # the first drawing of the page shows the first render
 
     # -- plain methods: what the mouse does ---------------------------------------------------
 
@@ -194,11 +199,16 @@ class ApprovalPanel(widgets.VBox):
         """Read the checkpoint again and show it; sends nothing."""
         return self._show(self.engine.refresh())
 
-    def approve(self) -> PanelResult:
-        """Approve the current action (see :meth:`ApprovalEngine.approve`)."""
-        return self._show(self.engine.approve())
+    def approve(self, *, seen: Any = _SHOWN) -> PanelResult:
+        """Approve the current action (see :meth:`ApprovalEngine.approve`).
 
-    def edit(self, value: Any = None) -> PanelResult:
+        Every decision method takes ``seen``: the pause the decision was made on. A button passes
+        the pause the page had drawn when it was clicked; a call from code answers the pause the
+        panel last rendered. When another pause is pending now, nothing is sent.
+        """
+        return self._show(self.engine.approve(seen=self._key(seen)))
+
+    def edit(self, value: Any = None, *, seen: Any = _SHOWN) -> PanelResult:
         """Edit the current action; ``None`` uses what is typed (the amount or the args field).
 
         A given value is written into the field first, as if typed (a number as its text).
@@ -209,23 +219,23 @@ class ApprovalPanel(widgets.VBox):
             if isinstance(value, str):
                 text = value
             elif plain:
-                text = str(value) if isinstance(value, (int, float)) else str(_as_float(value))
+                text = str(value) if isinstance(value, (int, float)) else str(as_float(value))
             else:
                 text = json_text(value)
             field.value = sendable(text)
             value = value if not isinstance(value, str) else field.value
-        result = self.engine.edit(field.value if value is None else value)
+        result = self.engine.edit(field.value if value is None else value, seen=self._key(seen))
         if result.sent is not None and plain:
             self.amount_field.value = ""
         return self._show(result)
 
-    def reject(self, message: Any = None) -> PanelResult:
+    def reject(self, message: Any = None, *, seen: Any = _SHOWN) -> PanelResult:
         """Reject the current action; ``None`` uses the message (reason) field."""
-        return self._answer("reject", message)
+        return self._answer("reject", message, seen)
 
-    def respond(self, message: Any = None) -> PanelResult:
+    def respond(self, message: Any = None, *, seen: Any = _SHOWN) -> PanelResult:
         """Respond on the tool's behalf (HITL); ``None`` uses the message field."""
-        return self._answer("respond", message)
+        return self._answer("respond", message, seen)
 
     def start_over(self) -> PanelResult:
         """Drop the decisions noted for the current request; sends nothing."""
@@ -233,18 +243,30 @@ class ApprovalPanel(widgets.VBox):
 
     # -- rendering ------------------------------------------------------------------------------
 
-    def _answer(self, decision: str, message: Any) -> PanelResult:
+    def _key(self, seen: Any) -> PauseKey | None:
+        """The pause a decision answers: ``seen`` when given, else the one this panel last rendered."""
+        return self._shown_keys.get(self._rendered.value) if seen is _SHOWN else seen
+
+    def _page_key(self) -> PauseKey | None:
+        """The pause the page had drawn when a button was clicked (see ``_rendered`` / ``_seen``)."""
+        return self._shown_keys.get(self._seen.value, ("not drawn yet", 0))
+
+    def _answer(self, decision: str, message: Any, seen: Any) -> PanelResult:
         if message is not None:
-            self.message_field.value = sendable(str(message))
+            try:
+                self.message_field.value = sendable(message if isinstance(message, str) else str(message))
+            except Exception:  # noqa: BLE001 - an object whose __str__ raises: the engine says so
+                pass
         method = self.engine.reject if decision == "reject" else self.engine.respond
-        result = method(self.message_field.value)
+        result = method(self.message_field.value if message is None or isinstance(message, str) else message,
+                        seen=self._key(seen))
         if result.outcome != PanelOutcome.REFUSED:
             self.message_field.value = ""
         return self._show(result)
 
     def _on_field_message(self, _widget: Any, content: dict, _buffers: Any) -> None:
         if isinstance(content, dict) and content.get("event") == "submit" and not self.edit_button.disabled:
-            self.edit()
+            self.edit(seen=self._page_key())  # Enter in the amount field: the pause the page shows
 
     def _plain(self) -> bool:
         """The panel shows the plain-interrupt controls (amount, reason), else the HITL ones (args, message).
@@ -260,8 +282,17 @@ class ApprovalPanel(widgets.VBox):
 
     def _render(self) -> None:
         engine, result = self.engine, self.engine.last
+        key = engine.pause_key
+        if self._shown_keys.get(self._rendered.value, "none yet") != key:  # a new pause: number it first
+            number = self._rendered.value + 1
+            self._shown_keys = {k: v for k, v in self._shown_keys.items() if k >= number - 8}
+            self._shown_keys[number] = key
+            self._rendered.value = number
         plain = self._plain()
         self.pending_view.value = self._pending_html()
+        review = engine.review
+        self.whole_args_view.value = "".join(self._whole_args_html(action) for action in review.actions) \
+            if review is not None and review.kind != "interrupt" else ""
         self.status_view.value = self._status_html(result)
         self.history_view.value = self._history_html()
         # The fields and buttons that fit this kind of pause.
@@ -270,7 +301,8 @@ class ApprovalPanel(widgets.VBox):
         self.respond_button.layout.display = "none" if plain else None
         self.edit_button.description = "Edit amount" if plain else "Edit args"
         self.message_field.description = "reason:" if plain else "message:"
-        self.message_field.placeholder = "why it is rejected" if plain else "for reject or respond"
+        self.message_field.placeholder = ("why it is rejected" if plain
+                                          else "needed to respond; optional to reject")
         current = engine.current
         key = (engine.review.interrupt.id, current.position) if current is not None and not plain else None
         if key != self._args_for:
@@ -290,7 +322,7 @@ class ApprovalPanel(widgets.VBox):
             on = decision in allowed
             button.disabled = not on
             button.button_style = _STYLES[decision] if on else ""  # a disabled button is grey, not coloured
-            button.tooltip = "" if on else f"{decision} is not allowed here"
+            button.tooltip = "" if on else shorten(engine.refusal(decision) or f"{decision} is not allowed here", 300)
         unknown = engine.outcome_unknown
         self.start_over_button.disabled = not (engine.staged or unknown)
         self.start_over_button.tooltip = ("I checked the state: answer this pause again" if unknown
@@ -311,7 +343,7 @@ class ApprovalPanel(widgets.VBox):
         if review.kind == "interrupt":
             for index, payload in enumerate(engine.pending, 1):
                 label = "" if count == 1 else f"{index}. ({'answered next' if index == 1 else 'waits'})"
-                parts.append(f"<div>{label}{block(_dumps(payload), css_class='course-payload')}</div>")
+                parts.append(f"<div>{label}{block(visible(payload_text(payload)), css_class='course-payload')}</div>")
         else:
             current = engine.current
             for action, noted in zip(review.actions, [*engine.staged, *[None] * len(review.actions)]):
@@ -324,13 +356,28 @@ class ApprovalPanel(widgets.VBox):
                 text = f"{action.label}({json_text(action.args)})  [{status}; allowed: {', '.join(action.allowed)}]"
                 if action.description and not action.description.startswith(HITL_DESCRIPTION_PREFIX):
                     text += f"\n  {shorten(action.description)}"
-                parts.append(block(text, css_class="course-action"))
+                parts.append(block(visible(text), css_class="course-action"))
             if count > 1:
                 parts.append(f"<p><small>{count - 1} more interrupt(s) wait after this one.</small></p>")
         allowed = engine.allowed()
+        refused = engine.refusal("approve")
+        if refused:
+            parts.append(f"<p style='margin: 2px 0'>Approve is off: {html_text(shorten(refused, 400))}</p>")
         parts.append(f"<p style='margin: 2px 0'>Allowed here: "
                      f"{html_text(', '.join(allowed) or 'none of approve, edit, reject, respond')}</p>")
         return "".join(parts)
+
+    def _whole_args_html(self, action: ReviewAction) -> str:
+        """For arguments cut in the list above: a part that opens to show them whole, saying how much was cut."""
+        hidden = self.engine.hidden_characters(action)
+        if not hidden:
+            return ""
+        whole = json_text(action.args, indent=2, limit=MAX_WHOLE)
+        size = len(json_text(action.args, limit=None))
+        note = "" if size <= MAX_WHOLE else f" (the first {MAX_WHOLE:,} characters; edit or reject what you cannot read)"
+        return (f"<details class='course-whole-args'><summary>{action.label}: {hidden:,} of {size:,} characters of "
+                f"its arguments are not shown above; approving sends them all. Open to read the whole arguments"
+                f"{note}.</summary>{block(visible(whole), css_class='course-whole-args-text')}</details>")
 
     @staticmethod
     def _status_html(result: PanelResult) -> str:
@@ -341,10 +388,9 @@ class ApprovalPanel(widgets.VBox):
         lines.append(result.message)
         if result.outcome in (PanelOutcome.FINISHED, PanelOutcome.STUCK) and result.state is not None:
             lines.append("Final state:" if result.outcome == PanelOutcome.FINISHED else "State at the checkpoint:")
-            lines += [f"  {shorten(sendable(str(key)), 200)}: {json_text(value)}"
-                      for key, value in result.state.items()]
+            lines += state_rows(result.state)
         outcome = result.outcome
-        return box(f"{badge(outcome.word, outcome.tone)}{block(chr(10).join(lines), css_class='course-result')}",
+        return box(f"{badge(outcome.word, outcome.tone)}{block(visible(chr(10).join(lines)), css_class='course-result')}",
                    outcome.tone, css_class="course-status", data={"outcome": outcome})
 
     def _history_html(self) -> str:
@@ -356,11 +402,3 @@ class ApprovalPanel(widgets.VBox):
 
     def __repr__(self) -> str:
         return f"ApprovalPanel (thread {self.engine.thread_id!r}): run this cell to open the panel"
-
-
-def _as_float(value: Any) -> Any:
-    """A number that is not an int/float (``Decimal``, ``Fraction``) as a float, for the amount field's text."""
-    try:
-        return float(value)
-    except (TypeError, ValueError, OverflowError):
-        return value

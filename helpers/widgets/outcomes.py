@@ -84,7 +84,11 @@ class PanelOutcome(_Shown):
     "sent, reply lost"), so nothing more is sent to that pause until the reviewer has checked.
     ``unanswerable``: an interrupt is pending, but the request lists its order more than once (two
     items of one order in the state); the panel sends one refund request per order, so it answers
-    nothing there and says to start a new run that lists the order once.
+    nothing there and says to start a new run that lists the order once; also several tool calls
+    paused in one ``ToolNode`` task, where no answer can be tied to the call shown.
+    ``ignored``: the resume was sent and the run went on, but the middleware did not apply a
+    reject or respond (its ``when`` predicate, evaluated again on resume, no longer gated the
+    call): the tool ran.
     """
 
     PAUSED = ("paused", "PAUSED", "info")
@@ -98,6 +102,7 @@ class PanelOutcome(_Shown):
     UNAVAILABLE = ("unavailable", "UNAVAILABLE", "bad")
     UNKNOWN = ("unknown", "OUTCOME UNKNOWN", "bad")
     UNANSWERABLE = ("unanswerable", "CANNOT ANSWER", "bad")
+    IGNORED = ("ignored", "DECISION IGNORED", "bad")
 
 
 class Answer(_Shown):

@@ -1,9 +1,28 @@
 """Reading a pause: what one pending interrupt asks a reviewer to decide (no ipywidgets).
 
-Three kinds of pause (:data:`ReviewKind`), described in :mod:`helpers.widgets.engines.approval`:
-a plain ``interrupt(payload)``, a ``HumanInTheLoopMiddleware`` batched request, and its
-``per_call`` interrupts. :func:`read_review` turns an ``Interrupt`` into a :class:`Review` of
-:class:`ReviewAction` objects, each with the decisions it allows.
+:func:`read_review` turns an ``Interrupt`` into a :class:`Review` of :class:`ReviewAction` objects,
+each with the decisions it allows. Three kinds of pause are understood (:data:`ReviewKind`), as the
+approval engine answers them:
+
+``"interrupt"``
+    A plain ``interrupt(payload)`` (notebook 08, ``helpers.exercises.nb08``): one decision per
+    interrupt, sent as ``{"type": "approve"}``, ``{"type": "edit", "amount": <float>}`` or
+    ``{"type": "reject", "reason": <text>}``. The payload's ``"allowed"`` list, else the decisions
+    its ``response_schema`` names, else :data:`SAFE_PLAIN_DECISIONS` decide what is offered; its
+    ``"amount"``/``"refundable"`` numbers are checked.
+``"hitl"``
+    A ``HumanInTheLoopMiddleware`` pause in its default ``interrupt_mode="batched"`` (langchain
+    1.5.2): one interrupt whose value is ``{"action_requests": [...], "review_configs": [...]}``,
+    one action per gated tool call of the model's reply. Each action's decisions come from its
+    ``review_configs`` entry (``allowed_decisions``). One decision per action, in order, is sent as
+    ``Command(resume={"decisions": [...]})``: ``{"type": "approve"}``, ``{"type": "edit",
+    "edited_action": {"name": <tool>, "args": {...}}}``, ``{"type": "reject"[, "message": <text>]}``,
+    ``{"type": "respond", "message": <text>}``. With two gated calls, the first decision is noted
+    (outcome ``staged``) and both are sent together once the second is made.
+``"hitl_per_call"``
+    ``HumanInTheLoopMiddleware(..., interrupt_mode="per_call")``: one interrupt per gated call,
+    value ``{"type": "tool_approval", "name", "args", ...}``; its decisions are read from the
+    interrupt's ``response_schema``; each is answered alone, by interrupt id.
 """
 
 from __future__ import annotations
@@ -14,13 +33,18 @@ from typing import Any, Literal, get_args
 
 from ..text import sendable, shorten
 
-__all__ = ["DECISIONS", "HITL_DESCRIPTION_PREFIX", "PLAIN_DECISIONS", "Decision", "Review", "ReviewAction", "ReviewKind", "read_review"]
+__all__ = ["DECISIONS", "HITL_DESCRIPTION_PREFIX", "PLAIN_DECISIONS", "SAFE_PLAIN_DECISIONS", "Decision", "Review", "ReviewAction", "ReviewKind", "read_review"]
 
 #: A reviewer's decision (``langchain.agents.middleware.human_in_the_loop.DecisionType``).
 Decision = Literal["approve", "edit", "reject", "respond"]
 DECISIONS: tuple[Decision, ...] = get_args(Decision)
 #: The decisions a plain ``interrupt()`` payload can get from the panel (no ``respond``).
 PLAIN_DECISIONS: tuple[Decision, ...] = ("approve", "edit", "reject")
+#: What a plain payload gets when neither it (an ``"allowed"`` list) nor the interrupt's
+#: ``response_schema`` declares its decisions: an edit carries fields (``"amount"``) a node may not
+#: read, and LangGraph keeps the first resume value a node got, so an unreadable edit poisons the
+#: thread (notebook 08's chat graph: ``KeyError: 'reason'``). Approve and reject are the safe set.
+SAFE_PLAIN_DECISIONS: tuple[Decision, ...] = ("approve", "reject")
 #: How HumanInTheLoopMiddleware's default description starts (``description_prefix``); it repeats the args.
 HITL_DESCRIPTION_PREFIX = "Tool execution requires approval"
 #: What kind of pause an interrupt is (see the module docstring).
@@ -89,8 +113,9 @@ def _per_call_decisions(schema: Any) -> tuple[Decision, ...]:
     mapping = (schema.get("discriminator") or {}).get("mapping")
     if isinstance(mapping, dict):
         return tuple(d for d in DECISIONS if d in mapping)
-    const = ((schema.get("properties") or {}).get("type") or {}).get("const")
-    return (const,) if const in DECISIONS else ()
+    kind = (schema.get("properties") or {}).get("type") or {}
+    listed = kind.get("enum") if isinstance(kind.get("enum"), list) else [kind.get("const")]
+    return tuple(d for d in DECISIONS if d in listed)
 
 
 def read_review(interrupt: Any, decisions: Sequence[Decision] = DECISIONS) -> Review:
@@ -105,7 +130,8 @@ def read_review(interrupt: Any, decisions: Sequence[Decision] = DECISIONS) -> Re
         a :class:`Review`: ``hitl`` for a ``HumanInTheLoopMiddleware`` batched request
         (``action_requests`` + ``review_configs``, matched by position, else by ``action_name``),
         ``hitl_per_call`` for a ``{"type": "tool_approval", ...}`` value, else ``interrupt``
-        (a plain payload; its ``"allowed"`` list, if any, narrows approve / edit / reject).
+        (a plain payload: its ``"allowed"`` list, else the decisions its ``response_schema``
+        names, else :data:`SAFE_PLAIN_DECISIONS`, narrowed to approve / edit / reject).
     """
     value = interrupt.value
     if isinstance(value, dict) and isinstance(value.get("action_requests"), list) \
@@ -131,6 +157,8 @@ def read_review(interrupt: Any, decisions: Sequence[Decision] = DECISIONS) -> Re
                               sendable(str(value.get("description", ""))), allowed, value)
         return Review("hitl_per_call", interrupt, (action,))
     listed = value.get("allowed") if isinstance(value, dict) else None
-    allowed = tuple(d for d in decisions if d in PLAIN_DECISIONS
-                    and (not isinstance(listed, (list, tuple)) or d in listed))
+    if not isinstance(listed, (list, tuple)):
+        schema = getattr(interrupt, "response_schema", None)
+        listed = _per_call_decisions(schema) if isinstance(schema, dict) else SAFE_PLAIN_DECISIONS
+    allowed = tuple(d for d in decisions if d in PLAIN_DECISIONS and d in listed)
     return Review("interrupt", interrupt, (ReviewAction(1, None, None, "", allowed, value),))

@@ -1,0 +1,240 @@
+"""Reading a paused thread for the approval engine: what the checkpoint says, and the texts that explain it.
+
+No ipywidgets. Each function reads a ``StateSnapshot`` (``graph.get_state(config)``, langgraph
+1.2.24) or a state dict and returns what the engine must know: the state values, whether the
+pending interrupt can be answered at all (a poisoned thread, an order listed twice, several tool
+calls paused in one ``ToolNode`` task), and which decisions the middleware did not apply. Part
+of :mod:`helpers.widgets.engines.approval`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..text import error_text, json_text, sendable, shorten
+from .approval_results import about
+from .reviews import Review
+
+__all__ = ["call_ids", "hitl_edit_notice", "ignored_decisions", "listed_twice", "listed_twice_message", "poisoned_message",
+           "shared_tool_task_message", "stuck_message", "unavailable_message", "unknown_message", "values_of"]
+
+
+def values_of(snapshot: Any) -> dict:
+    """A checkpoint's state values as a dict (``StateSnapshot.values``; a dataclass or model too)."""
+    values = snapshot.values
+    if isinstance(values, dict):
+        return dict(values)
+    if dataclasses.is_dataclass(values) and not isinstance(values, type):
+        return dataclasses.asdict(values)
+    if hasattr(values, "model_dump"):
+        return values.model_dump()
+    return dict(vars(values))
+
+
+def listed_twice(state: Mapping[str, Any] | None, order_id: Any) -> tuple[str, int] | None:
+    """``(state key, count)`` when a list in the state holds ``order_id`` in more than one entry."""
+    if order_id is None or not state:
+        return None
+    for key, value in state.items():
+        if isinstance(value, list):
+            count = sum(1 for entry in value if isinstance(entry, dict) and entry.get("order_id") == order_id)
+            if count > 1:
+                return key, count
+    return None
+
+
+def listed_twice_message(order_id: Any, key: str, count: int) -> str:
+    """Why a plain pause whose request lists ``order_id`` ``count`` times (state key ``key``) is not answered."""
+    return (f"This request lists order {about(order_id)} {count} times (state key {about(key)!r}). The panel "
+            "approves one refund request per order: a second one with the same idempotency key is merged into the "
+            "first or refused, so this run cannot finish from the panel and no decision can be sent. Start a new "
+            "run that lists the order once.")
+
+
+def _last_tool_calls(state: Mapping[str, Any] | None) -> list[dict]:
+    """The tool calls of the last ``AIMessage`` in ``state["messages"]`` (``[]`` when there is none)."""
+    messages = state.get("messages") if isinstance(state, Mapping) else None
+    for message in reversed(messages if isinstance(messages, list) else []):
+        calls = getattr(message, "tool_calls", None)
+        if getattr(message, "type", None) == "ai":
+            return [call for call in calls or [] if isinstance(call, dict)]
+    return []
+
+
+def shared_tool_task_message(graph: Any, snapshot: Any, state: Mapping[str, Any] | None) -> str:
+    """Why a pause inside one ``ToolNode`` task that runs several tool calls cannot be answered, or ``""``.
+
+    A hand-built ``model -> ToolNode`` graph runs every call of a reply in **one** task. LangGraph
+    numbers a task's interrupts by the order its ``interrupt()`` calls happen (``_interrupt_id(ns,
+    index)``, langgraph 1.2.24; the calls run in a thread pool), so neither a plain resume nor one
+    keyed by interrupt id is tied to the call the panel shows, and every resume runs the task
+    again from its top: the sibling calls run again. ``create_agent`` sends each call as a task of
+    its own (a ``Send``), where the ids are stable; there this returns ``""``.
+    """
+    from langgraph.prebuilt import ToolNode
+
+    nodes = getattr(graph, "nodes", None)
+    for task in getattr(snapshot, "tasks", ()):
+        path = getattr(task, "path", ()) or ()
+        node = nodes.get(task.name) if isinstance(nodes, Mapping) else None
+        if not task.interrupts or (path and path[0] != "__pregel_pull"):
+            continue
+        if not isinstance(getattr(node, "bound", None), ToolNode):
+            continue
+        calls = _last_tool_calls(state)
+        if len(calls) > 1:
+            names = ", ".join(about(call.get("name")) for call in calls)
+            return (f"The node {about(task.name)!r} is a ToolNode running {len(calls)} tool calls ({names}) in one "
+                    "task, and one of them paused. LangGraph gives that task's interrupts ids in the order its "
+                    "tools reach interrupt(), which can change from run to run, so the panel cannot make sure its "
+                    "answer reaches the call shown, and each resume runs the other calls again. Nothing can be "
+                    "sent from the panel. Let each call be a task of its own (create_agent does), or have the model "
+                    "send one such call per reply.")
+    return ""
+
+
+def poisoned_message(graph: Any, config: dict, snapshot: Any) -> str:
+    """Why the pending interrupt can never be answered (its task raised after a stored resume), or ``""``.
+
+    The message names the way out for this node: ``graph.update_state(config, values, as_node=...)``
+    (for a tools node: a ToolMessage answering each unanswered call), an earlier checkpoint, or a
+    new thread.
+    """
+    for task in getattr(snapshot, "tasks", ()):
+        if not (task.interrupts and task.error is not None):
+            continue
+        stored: list[Any] = []
+        try:
+            saved = graph.checkpointer.get_tuple(config)
+            for write in (saved.pending_writes or []) if saved else []:
+                if write[0] == task.id and write[1] == "__resume__":
+                    stored.extend(write[2] if isinstance(write[2], list) else [write[2]])
+        except KeyboardInterrupt:
+            raise
+        except BaseException:  # noqa: BLE001 - the message works without the stored values
+            pass
+        values = f" ({json_text(stored)})" if stored else ""
+        error = error_text(task.error) if isinstance(task.error, BaseException) else sendable(str(task.error))
+        calls = _last_tool_calls(values_of(snapshot)) if snapshot.values is not None else []
+        if calls and task.name in ("tools", *(name for name in (getattr(graph, "nodes", None) or {})
+                                              if str(name).startswith("HumanInTheLoopMiddleware"))):
+            ids = ", ".join(repr(shorten(str(call.get("id")), 80)) for call in calls)
+            example = (f"answer the model's calls yourself: graph.update_state(config, {{\"messages\": "
+                       f"[ToolMessage(\"not run: the review failed\", tool_call_id=...) for each of {ids}]}}, "
+                       f"as_node={task.name!r})")
+        else:
+            example = f"graph.update_state(config, <the values {task.name!r} would return>, as_node={task.name!r})"
+        return (f"The node {about(task.name)!r} raised after an earlier resume ({error}). "
+                f"LangGraph keeps the resume value it got{values} and replays it on every resume, so an "
+                "answer sent now would never reach the node: this thread is stuck. Ways out: write the state "
+                f"past the node, e.g. {example}; replay from an earlier checkpoint (graph.get_state_history(config)); "
+                "or start a new thread.")
+    return ""
+
+
+def stuck_message(next_nodes: Sequence[str]) -> str:
+    """Why nothing is pending although the run has not finished (a node raised, or a breakpoint)."""
+    names = ", ".join(repr(name) for name in next_nodes)
+    return (f"No interrupt is pending, but the run has NOT finished: it stopped before {names} "
+            "(a node raised after the last resume, or a breakpoint). There is nothing this panel can answer. "
+            "A tool may have committed its side effect before it raised: check the state (e.g. the refund "
+            "requests or the audit log) first, because graph.invoke(None, config, context=...) runs that node "
+            "again from its top (pass the run's context=, as the panel does, when its tools read "
+            "runtime.context). If the side effect happened, write its answer with graph.update_state(...) "
+            "instead of running the node again.")
+
+
+def unknown_message(error: str, *, just_sent: bool = False) -> str:
+    """A resume raised and the same pause is still pending: the tool may have run."""
+    lead = ("Sent, but the graph raised" if just_sent else
+            "The last decision sent to this pause has an unknown outcome: the graph raised")
+    return (f"{lead} ({error}) and the checkpoint still shows the same pause, so the outcome is unknown: "
+            "the tool may have run; check the state (e.g. the refund requests or the audit log) before "
+            "deciding again. The panel sends this pause nothing more on its own: after checking, press "
+            "Start over (start_over()) to decide again.")
+
+
+def unavailable_message(exc: BaseException) -> str:
+    """The checkpointer cannot be read (e.g. a closed SQLite connection)."""
+    text = f"The checkpointer cannot be read ({error_text(exc)}), so the panel cannot see or answer the pause."
+    if "closed database" in str(exc).lower():
+        text += (" Its SQLite connection was closed, e.g. the `with SqliteSaver.from_conn_string(...)` block "
+                 "ended. Build the graph on a saver that stays open, e.g. "
+                 "SqliteSaver(sqlite3.connect(path, check_same_thread=False)), and open a new panel.")
+    return text
+
+
+def call_ids(review: Review, state: Mapping[str, Any] | None) -> list[str | None]:
+    """The tool call id of each action of a HITL review, in order (``None`` where it cannot be told).
+
+    A batched request's action requests carry the call's name and arguments but not its id; they
+    are matched, in order, to the calls of the last ``AIMessage`` with the same name and arguments.
+    A ``per_call`` interrupt names its call's ``tool_call_id`` when the middleware sends it.
+    """
+    if review.kind == "hitl_per_call":
+        value = review.value if isinstance(review.value, dict) else {}
+        known = value.get("tool_call_id") or value.get("id")
+        if isinstance(known, str):
+            return [known]
+    calls = _last_tool_calls(state)
+    used: set[int] = set()
+    ids: list[str | None] = []
+    for action in review.actions:
+        match = next((index for index, call in enumerate(calls) if index not in used
+                      and call.get("name") == action.tool and call.get("args") == action.args), None)
+        if match is not None:
+            used.add(match)
+        ids.append(calls[match].get("id") if match is not None else None)
+    return ids
+
+
+def hitl_edit_notice(graph: Any) -> str:
+    """The text HumanInTheLoopMiddleware prepends to an edited call's result (``edit_notice``), or ``""``.
+
+    Read from the middleware behind the graph's ``HumanInTheLoopMiddleware.after_model`` node
+    (``create_agent`` binds that node to the middleware's method, langchain 1.5.2); ``""`` when
+    it cannot be found or the notice is switched off (``edit_notice=None``).
+    """
+    nodes = getattr(graph, "nodes", None)
+    for name, node in (nodes.items() if isinstance(nodes, Mapping) else ()):
+        if str(name).startswith("HumanInTheLoopMiddleware"):
+            middleware = getattr(getattr(getattr(node, "bound", None), "func", None), "__self__", None)
+            notice = getattr(middleware, "edit_notice", None)
+            return notice if isinstance(notice, str) else ""
+    return ""
+
+
+def ignored_decisions(review: Review, sent: Sequence[dict], ids: Sequence[str | None],
+                      state: Mapping[str, Any] | None, edit_notice: str = "") -> list[str]:
+    """The reject, respond and edit decisions the middleware did not apply, as one line each.
+
+    HumanInTheLoopMiddleware (langchain 1.5.2) marks the ToolMessage it writes for a reject or
+    respond (``additional_kwargs["lc_data"]["decision"]``) and starts an edited call's result with
+    its ``edit_notice``. A call rejected by the panel whose answer lacks that mark was run by its
+    tool; an edited call whose result lacks the notice ran with the model's own arguments: on
+    resume the middleware evaluates its ``when`` predicate again, and when it no longer gates the
+    call, the decision is never read. Edits are checked only when ``edit_notice`` is known.
+    """
+    messages = state.get("messages") if isinstance(state, Mapping) else None
+    answers = {getattr(m, "tool_call_id", None): m for m in (messages if isinstance(messages, list) else [])
+               if getattr(m, "type", None) == "tool"}
+    lines = []
+    for action, decision, call_id in zip(review.actions, sent, ids):
+        kind = decision.get("type")
+        if call_id is None or call_id not in answers or kind not in ("reject", "respond", "edit"):
+            continue
+        text = str(getattr(answers[call_id], "content", ""))
+        if kind == "edit":
+            if not edit_notice or edit_notice in text:
+                continue
+            what = "the edit was not applied and the tool ran with the model's own arguments"
+        else:
+            marked = (getattr(answers[call_id], "additional_kwargs", None) or {}).get("lc_data") or {}
+            if marked.get("decision") == kind:
+                continue
+            what = f"the {kind} was not applied and the tool ran"
+        lines.append(f"{action.label} ({about((action.args or {}).get('order_id', action.tool))}): {what} "
+                     f"(its result: {shorten(sendable(text), 200)})")
+    return lines
