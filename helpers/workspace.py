@@ -23,10 +23,19 @@ The rules:
   learner deleted), updates a copy the learner has not edited when the course version changed, and
   keeps every edited copy (saying when the course version changed, so the learner can ``reset``).
   A copy the manifest has no record of is left alone unless it equals the course version; a file
-  that is not a readable notebook is left alone; a notebook that left the course is kept.
+  that is not a readable notebook is left alone; a notebook that left the course is kept. The copy
+  is checked again right before it is replaced, so a save that lands meanwhile is kept. A course
+  notebook that is not readable itself (merge-conflict markers after ``git pull``) is never copied.
+  A workspace notebook that is a link to the course's own (a symlink or a hard link) is replaced by
+  a copy of its own, so edits stop landing in ``notebooks/``.
 * **Reset keeps what it replaces.** ``reset`` moves the workspace copy to
-  ``workspace/.replaced/NN_x.ipynb.1`` (``.2``, ... for later resets) before copying the course
-  version, and says so; a copy identical to the course version is not backed up.
+  ``workspace/replaced/NN_x.1.ipynb`` (``.2``, ... for later resets; a visible folder, so JupyterLab's
+  file browser shows it and opens the copy as a notebook) before copying the course version, and
+  says so; a copy identical to the course version is not backed up. A ``replaced`` that is a
+  symlink or a file is refused before anything moves.
+* **One command at a time.** ``sync`` and ``reset`` hold the workspace's lock (:data:`LOCK_NAME`,
+  :func:`helpers.filelock.exclusive`) while they change it, and a kept copy's name is claimed
+  atomically: two ``make reset NB=03`` at once never pick one name.
 * **A damaged manifest loses nothing.** ``sync`` keeps it as ``.course-manifest.json.damaged`` and
   rebuilds the record from the notebooks: a copy equal to the course version counts as not edited,
   any other as the learner's (kept). ``status`` only reports it.
@@ -35,7 +44,9 @@ The rules:
   ``reset`` refuses it (changing nothing) until the learner renames it.
 * **The workspace is a folder of its own.** It may not be the course's ``notebooks/`` (or a folder
   inside it), nor the repository root or any folder that contains ``notebooks/``, nor a folder inside
-  the repository other than the git-ignored ``workspace/``: :func:`workspace_problem` says why, the
+  the repository other than the git-ignored ``workspace/``, nor a relative ``COURSE_WORKSPACE`` (each
+  kernel would read it from its own folder), a symlink loop or a path the system cannot use (a
+  300-character name): :func:`workspace_problem` says why, the
   command line refuses such a ``COURSE_WORKSPACE`` and :func:`in_workspace` is false there, so the
   course's own notebooks never record progress and their committed outputs never change.
 
@@ -48,17 +59,20 @@ one ``error: ...`` line on stderr and exit status 1, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import enum
 import hashlib
 import json
 import os
 import re
+import stat
 import sys
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .filelock import LockTimeout, NotALockFile, exclusive
 from .files import NotARegularFile, read_regular, special_kind
 
 __all__ = [
@@ -74,6 +88,7 @@ __all__ = [
     "main",
     "reset",
     "resolve_names",
+    "shown_folder",
     "sources_hash",
     "status",
     "sync",
@@ -84,12 +99,31 @@ __all__ = [
 COURSE_ROOT = Path(__file__).resolve().parent.parent
 #: The course's own notebooks (what the tests run).
 NOTEBOOK_DIR = COURSE_ROOT / "notebooks"
-#: The learner's copies; ``COURSE_WORKSPACE`` overrides the location (tests use a temporary folder).
-WORKSPACE_DIR = Path(os.environ.get("COURSE_WORKSPACE") or COURSE_ROOT / "workspace").resolve()
+#: The variable that puts the workspace elsewhere (an absolute path; tests use a temporary folder).
+WORKSPACE_ENV = "COURSE_WORKSPACE"
+
+
+def _absolute(path: Path) -> Path:
+    """``path`` resolved, or only made absolute when it cannot be resolved (a symlink loop, a name
+    longer than the system allows): :func:`workspace_problem` then says why. Never raises."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError, ValueError):
+        try:
+            return Path(os.path.abspath(path))
+        except (OSError, ValueError):  # a deleted current directory, a NUL byte
+            return path
+
+
+#: The learner's copies; ``COURSE_WORKSPACE`` overrides the location.
+WORKSPACE_DIR = _absolute(Path(os.environ.get(WORKSPACE_ENV) or COURSE_ROOT / "workspace"))
 #: The manifest in the workspace: which course version each copy was made from.
 MANIFEST_NAME = ".course-manifest.json"
-#: The folder in the workspace where ``reset`` keeps the copies it replaces.
-REPLACED_DIR = ".replaced"
+#: The folder in the workspace where ``reset`` keeps the copies it replaces (not hidden: JupyterLab's
+#: file browser shows it, and each kept copy opens as a notebook: ``replaced/03_x.1.ipynb``).
+REPLACED_DIR = "replaced"
+#: The side file that ``sync`` and ``reset`` lock, so two of them never run at once.
+LOCK_NAME = ".course-workspace.lock"
 _MANIFEST_FORMAT = 1
 _COURSE_NAME = re.compile(r"\d\d_[\w-]+\.ipynb")
 #: The workspace's default place: the only folder inside the repository a workspace may be in.
@@ -116,11 +150,22 @@ def workspace_problem(folder: Path | str | None = None, course: Path | str | Non
         is inside) a course notebooks folder, contains one (the repository root, ``/``), is inside
         the repository but not in its git-ignored ``workspace/``, or is a file.
     """
+    if folder is None and not os.path.isabs(os.environ.get(WORKSPACE_ENV) or "/"):
+        return (f"{WORKSPACE_ENV} is a relative path ({_shown(os.environ[WORKSPACE_ENV])}), which each kernel would "
+                "read from its own folder; give an absolute path")
     try:
         here = Path(folder if folder is not None else WORKSPACE_DIR).resolve()
         courses = {NOTEBOOK_DIR.resolve(), Path(course if course is not None else NOTEBOOK_DIR).resolve()}
-    except (OSError, ValueError, RuntimeError) as exc:  # a NUL byte, a symlink loop, a deleted cwd
-        return f"its path cannot be used ({type(exc).__name__})"
+    except RuntimeError:
+        return "its path is a symlink loop"
+    except (OSError, ValueError) as exc:  # a NUL byte, a deleted cwd
+        return f"its path cannot be used ({_reason(exc)})"
+    try:
+        mode = os.stat(here).st_mode
+    except FileNotFoundError:
+        mode = None
+    except (OSError, ValueError) as exc:  # a name longer than the system allows, a path through a file
+        return f"its path cannot be used ({_reason(exc)})"
     for notebooks in sorted(courses):
         if here == notebooks:
             return "it is the course's own notebooks folder"
@@ -130,9 +175,14 @@ def workspace_problem(folder: Path | str | None = None, course: Path | str | Non
             return "it contains the course's own notebooks folder (the repository root or a folder above it)"
     if _within(here, COURSE_ROOT) and not _within(here, _DEFAULT_WORKSPACE):
         return "it is inside the course's repository but not in its git-ignored workspace/ folder"
-    if here.exists() and not here.is_dir():
+    if mode is not None and not stat.S_ISDIR(mode):
         return "it is a file, not a folder"
     return None
+
+
+def _reason(exc: BaseException) -> str:
+    """An OSError's reason in words (``"File name too long"``), else the exception's type."""
+    return getattr(exc, "strerror", None) or type(exc).__name__
 
 
 def in_workspace(cwd: Path | str | None = None) -> bool:
@@ -151,6 +201,13 @@ def in_workspace(cwd: Path | str | None = None) -> bool:
     if _within(here, NOTEBOOK_DIR.resolve()):
         return False
     return _within(here, WORKSPACE_DIR)
+
+
+def shown_folder(path: Path | str) -> str:
+    """A folder as messages show it: in full up to 100 characters, else its start and end around
+    ``...`` (a 300-character name stays readable)."""
+    text = str(path)
+    return text if len(text) <= 100 else f"{text[:40]}...{text[-57:]}"
 
 
 def _shown(request: object) -> str:
@@ -174,6 +231,8 @@ class NotebookState(enum.Enum):
     UNRECORDED = "yours (differs from the course version; not in the manifest)"
     UNREADABLE = "not a readable notebook"
     NOT_A_FILE = "not a notebook file"
+    LINKED = "a link to the course's own notebook (your edits would change the course)"
+    COURSE_UNREADABLE = "the course's version is not a readable notebook"
     RETIRED = "no longer in the course"
 
 
@@ -195,6 +254,8 @@ _SYNC_ACTION = {
     NotebookState.UNRECORDED: Action.KEEP,
     NotebookState.UNREADABLE: Action.KEEP,
     NotebookState.NOT_A_FILE: Action.KEEP,
+    NotebookState.LINKED: Action.UPDATE,
+    NotebookState.COURSE_UNREADABLE: Action.NONE,
     NotebookState.RETIRED: Action.KEEP,
 }
 
@@ -345,16 +406,61 @@ def _course_notebooks(course: Path) -> dict[str, Path]:
             if _COURSE_NAME.fullmatch(p.name) and special_kind(p) is None}
 
 
+def _replaced_problem(workspace: Path) -> str | None:
+    """Why ``workspace/replaced`` cannot hold kept copies (a symlink would send them out of the
+    workspace, e.g. into ``notebooks/`` where ``git clean`` deletes them; a file is in the way), or
+    ``None``."""
+    folder = workspace / REPLACED_DIR
+    if os.path.islink(folder):
+        return f"{REPLACED_DIR}/ is a symlink (the kept copy would leave the workspace)"
+    if os.path.lexists(folder) and not os.path.isdir(folder):
+        return f"{REPLACED_DIR} is {special_kind(folder) or 'a file'}, not a folder"
+    return None
+
+
 def _backup(workspace: Path, copy: Path) -> Path:
-    """Move ``copy`` to ``workspace/.replaced/NAME.N`` (the next free N) and return the new path."""
+    """Move ``copy`` to ``workspace/replaced/NN_x.N.ipynb`` (the next free N) and return the new path.
+
+    The name is claimed atomically (``O_CREAT | O_EXCL``) before the copy is moved onto it, so two
+    processes never pick one name, even without the workspace lock."""
     folder = workspace / REPLACED_DIR
     folder.mkdir(parents=True, exist_ok=True)
+    stem = copy.name.removesuffix(".ipynb")
     number = 1
-    while (folder / f"{copy.name}.{number}").exists():
-        number += 1
-    target = folder / f"{copy.name}.{number}"
-    os.replace(copy, target)
+    while True:
+        target = folder / f"{stem}.{number}.ipynb"
+        try:
+            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644))
+        except FileExistsError:
+            number += 1
+            continue
+        break
+    try:
+        os.replace(copy, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(target)
+        raise
     return target
+
+
+@contextlib.contextmanager
+def _locked(workspace: Path) -> Iterator[None]:
+    """Hold the workspace's lock (:data:`LOCK_NAME`) while a sync or a reset changes it.
+
+    Raises:
+        WorkspaceError: another sync or reset held it for :data:`helpers.filelock.DEFAULT_TIMEOUT`
+            seconds, or the lock's place is not a file.
+    """
+    workspace.mkdir(parents=True, exist_ok=True)
+    try:
+        with exclusive(workspace / LOCK_NAME):
+            yield
+    except LockTimeout:
+        raise WorkspaceError("another `make lab` or `make reset` is changing the workspace right now; "
+                             "run this again when it has finished (nothing was changed)") from None
+    except NotALockFile as exc:
+        raise WorkspaceError(f"in the workspace {exc}: remove it, then try again (nothing was changed)") from None
 
 
 # -- the manifest -----------------------------------------------------------------------------
@@ -369,7 +475,7 @@ class _Manifest:
     @classmethod
     def load(cls, workspace: Path) -> _Manifest:
         path = workspace / MANIFEST_NAME
-        if not path.exists() and not path.is_symlink():
+        if not os.path.lexists(path):
             return cls(path, {})
         try:
             data = json.loads(_read_bytes(path).decode("utf-8"))
@@ -378,6 +484,8 @@ class _Manifest:
                 raise ValueError(f"unknown layout (format {data.get('format')!r})")
             notebooks = {}
             for name, entry in entries.items():
+                if not isinstance(name, str) or not _COURSE_NAME.fullmatch(name):
+                    raise ValueError(f"the entry {_shown(name)} is not the name of a notebook in the workspace")
                 digest = entry.get("sources_sha256") if isinstance(entry, dict) else None
                 if not isinstance(digest, str) or not re.fullmatch(r"[0-9a-f]{64}", digest):
                     raise ValueError(f"the entry for {name!r} has no sources_sha256")
@@ -399,12 +507,27 @@ class _Manifest:
 # -- status, sync, reset ----------------------------------------------------------------------
 
 
+def _is_link_to(copy: Path, course_file: Path) -> bool:
+    """``copy`` is a symlink into the course's folder, or the course file itself (a hard link)."""
+    try:
+        if os.path.islink(copy) and _within(Path(os.path.realpath(copy)), course_file.parent.resolve()):
+            return True
+        return os.path.samefile(copy, course_file)
+    except (OSError, ValueError):
+        return False
+
+
 def _classify(name: str, course_file: Path | None, copy: Path, recorded: str | None) -> Entry:
-    course_hash = _hash_or_none(course_file) if course_file is not None else None
     if course_file is None:
         return Entry(name, NotebookState.RETIRED)
-    if not copy.exists():
+    try:
+        course_hash = _digest(_read_sources(course_file))
+    except _Unreadable as exc:
+        return Entry(name, NotebookState.COURSE_UNREADABLE, reason=str(exc))
+    if not os.path.lexists(copy):
         return Entry(name, NotebookState.NEW if recorded is None else NotebookState.MISSING)
+    if _is_link_to(copy, course_file):
+        return Entry(name, NotebookState.LINKED)
     try:
         copy_hash = _digest(_read_sources(copy))
     except _NotAFile as exc:
@@ -423,7 +546,7 @@ def _classify(name: str, course_file: Path | None, copy: Path, recorded: str | N
 
 def _entries(workspace: Path, course: Path, manifest: _Manifest) -> list[Entry]:
     course_files = _course_notebooks(course)
-    names = set(course_files) | {n for n in manifest.notebooks if (workspace / n).exists()}
+    names = set(course_files) | {n for n in manifest.notebooks if os.path.lexists(workspace / n)}
     return [_classify(name, course_files.get(name), workspace / name, manifest.notebooks.get(name))
             for name in sorted(names)]
 
@@ -452,7 +575,7 @@ def _checked(workspace: Path | str | None, course: Path | str | None) -> Path:
     folder = Path(workspace or WORKSPACE_DIR)
     problem = workspace_problem(folder, course)
     if problem is not None:
-        raise WorkspaceError(f"{folder} cannot be the workspace: {problem}. Use a folder of its own "
+        raise WorkspaceError(f"{shown_folder(folder)} cannot be the workspace: {problem}. Use a folder of its own "
                              "(unset COURSE_WORKSPACE to use the course's workspace/ folder)")
     return folder
 
@@ -470,6 +593,9 @@ def _advice(entry: Entry) -> str:
         return f"{entry.reason}; rename or move it, then `make reset NB={number}` copies the course version"
     if entry.state is NotebookState.RETIRED:
         return "kept; it is yours now"
+    if entry.state is NotebookState.COURSE_UNREADABLE:
+        return (f"notebooks/{entry.name}: {entry.reason}. After a `git pull`, look for merge-conflict markers "
+                "(`git status`); your copy is untouched until the course's is readable again")
     return ""
 
 
@@ -483,7 +609,7 @@ def _open_manifest(workspace: Path, course: Path) -> tuple[_Manifest, list[str]]
         return manifest, []
     kept = manifest.path.with_name(MANIFEST_NAME + ".damaged")
     number = 1
-    while kept.exists():
+    while os.path.lexists(kept):
         number += 1
         kept = manifest.path.with_name(f"{MANIFEST_NAME}.damaged.{number}")
     os.replace(manifest.path, kept)
@@ -514,19 +640,51 @@ def sync(workspace: Path | None = None, course: Path | None = None) -> list[str]
     """
     workspace = _checked(workspace, course)
     course = Path(course or NOTEBOOK_DIR)
+    with _locked(workspace):
+        return _sync(workspace, course)
+
+
+_SYNC_VERB = {NotebookState.NEW: "copied (new)", NotebookState.MISSING: "copied again (it was missing)",
+              NotebookState.OUTDATED: "updated to the new course version (you had not edited it)",
+              NotebookState.LINKED: "replaced the link to the course's own notebook with a copy of its own "
+                                    "(edits made through the link are in notebooks/: `git diff notebooks/`)"}
+
+
+def _unchanged_since(entry: Entry, copy: Path, recorded: str | None) -> bool:
+    """The copy is still what ``entry`` was classified from (checked right before it is replaced, so a
+    save that landed meanwhile is kept): still absent, still a link, or still unedited."""
+    if entry.state in (NotebookState.NEW, NotebookState.MISSING):
+        return not os.path.lexists(copy)
+    if entry.state is NotebookState.LINKED:
+        return os.path.islink(copy) or os.path.lexists(copy) and _hash_or_none(copy) is not None
+    return recorded is not None and _hash_or_none(copy) == recorded
+
+
+def _sync(workspace: Path, course: Path) -> list[str]:
     manifest, lines = _open_manifest(workspace, course)
     course_files = _course_notebooks(course)
     for entry in _entries(workspace, course, manifest):
         copy = workspace / entry.name
         if entry.action in (Action.COPY, Action.UPDATE):
-            _write_atomically(copy, _read_bytes(course_files[entry.name]))
-            manifest.notebooks[entry.name] = sources_hash(course_files[entry.name])
-            verb = {NotebookState.NEW: "copied (new)", NotebookState.MISSING: "copied again (it was missing)",
-                    NotebookState.OUTDATED: "updated to the new course version (you had not edited it)"}[entry.state]
-            lines.append(f"{entry.name}: {verb}")
+            source = course_files[entry.name]
+            tmp = _stage(copy, _read_bytes(source))
+            try:
+                if not _unchanged_since(entry, copy, manifest.notebooks.get(entry.name)):
+                    _discard(tmp)
+                    lines.append(f"{entry.name}: kept, you saved it while sync ran (run `make lab` again to see "
+                                 "its state)")
+                    continue
+                os.replace(tmp, copy)
+            except BaseException:
+                _discard(tmp)
+                raise
+            manifest.notebooks[entry.name] = sources_hash(source)
+            lines.append(f"{entry.name}: {_SYNC_VERB[entry.state]}")
         elif entry.state is NotebookState.UNTOUCHED:
             manifest.notebooks[entry.name] = sources_hash(course_files[entry.name])
             lines.append(f"{entry.name}: up to date")
+        elif entry.state is NotebookState.COURSE_UNREADABLE:
+            lines.append(f"{entry.name}: not updated, {entry.state.value}: {_advice(entry)}")
         else:
             advice = _advice(entry)
             lines.append(f"{entry.name}: kept, {entry.state.value}" + (f": {advice}" if advice else ""))
@@ -588,13 +746,38 @@ def reset(names: Sequence[str] | None, workspace: Path | None = None, course: Pa
         listed = ", ".join(f"{name} is {kind}" for name, kind in blocked)
         raise WorkspaceError(f"in the workspace {listed}, not a notebook file: rename or move it, then reset "
                              "again (nothing was changed)")
+    for name in chosen:
+        if (why := _hash_problem(course_files[name])) is not None:
+            raise WorkspaceError(f"the course's notebooks/{name} is not a readable notebook ({why}): after a "
+                                 "`git pull`, look for merge-conflict markers (`git status`); nothing was changed")
+    with _locked(workspace):
+        problem = _replaced_problem(workspace)
+        if problem is not None:
+            raise WorkspaceError(f"in the workspace {problem}: rename or move it, then reset again (nothing was "
+                                 "changed)")
+        return _reset(chosen, workspace, course, course_files)
+
+
+def _hash_problem(path: Path) -> str | None:
+    """Why ``path`` is not a readable notebook, or ``None``."""
+    try:
+        _read_sources(path)
+    except _Unreadable as exc:
+        return str(exc)
+    return None
+
+
+def _reset(chosen: list[str], workspace: Path, course: Path, course_files: dict[str, Path]) -> list[str]:
     manifest, lines = _open_manifest(workspace, course)
     for name in chosen:
         copy, source = workspace / name, course_files[name]
         course_bytes = _read_bytes(source)
-        if copy.exists() and _read_bytes(copy) == course_bytes:
+        if _is_link_to(copy, source):
+            _write_atomically(copy, course_bytes)  # replaces the link itself; its target is the course's
+            lines.append(f"{name}: {_SYNC_VERB[NotebookState.LINKED]}")
+        elif os.path.exists(copy) and _read_bytes(copy) == course_bytes:
             lines.append(f"{name}: already the course version")
-        elif copy.exists():
+        elif os.path.lexists(copy):
             was = _classify(name, source, copy, manifest.notebooks.get(name)).state.value
             tmp = _stage(copy, course_bytes)  # first, so a read-only workspace fails before anything moves
             try:
@@ -618,7 +801,7 @@ def reset(names: Sequence[str] | None, workspace: Path | None = None, course: Pa
 
 def _status_lines(workspace: Path) -> list[str]:
     entries, damage = status(workspace, NOTEBOOK_DIR)
-    lines = [f"workspace: {workspace}" + ("" if workspace.exists() else " (not created yet: `make lab` creates it)")]
+    lines = [f"workspace: {workspace}" + ("" if os.path.isdir(workspace) else " (not created yet: `make lab` creates it)")]
     if damage is not None:
         lines.append(f"the manifest {MANIFEST_NAME} is damaged ({damage}): `sync` keeps it as "
                      f"{MANIFEST_NAME}.damaged and rebuilds it; nothing is overwritten")
@@ -652,9 +835,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     workspace = WORKSPACE_DIR
     try:
-        problem = workspace_problem(workspace)
+        problem = workspace_problem()
         if problem is not None:
-            raise WorkspaceError(f"COURSE_WORKSPACE names {workspace}, which cannot be the workspace: {problem}. "
+            raise WorkspaceError(f"COURSE_WORKSPACE names {shown_folder(workspace)}, which cannot be the workspace: "
+                                 f"{problem}. "
                                  "Point it at a folder of its own, or unset it to use the course's workspace/ folder")
         if args.command == "path":
             print(workspace)

@@ -29,20 +29,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..progress_store import notebook_key  # how the progress file keys a notebook
 from .results import Verdict
 
 if TYPE_CHECKING:
     from .core import Exercise
 
 __all__ = ["EXERCISES", "AnswerSet", "ExerciseEntry", "KnownWrong", "entry", "get", "notebook_key"]
-
-
-def notebook_key(notebook: str) -> str:
-    """``"03"`` for ``"03"``, ``"03_toolmessage_pairing"`` or ``"03_toolmessage_pairing.ipynb"`` (a
-    path is reduced to its file name); any other text is returned stripped."""
-    name = notebook.replace("\\", "/").rsplit("/", 1)[-1].strip()
-    head = name.split("_", 1)[0].removesuffix(".ipynb")
-    return head if len(head) == 2 and head.isdigit() else name.removesuffix(".ipynb")
 
 
 @dataclass(frozen=True)
