@@ -30,10 +30,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..progress_store import notebook_key  # how the progress file keys a notebook
-from .results import Verdict
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only: the progress table reads this registry without the checkers
     from .core import Exercise
+    from .results import Verdict
 
 __all__ = ["EXERCISES", "AnswerSet", "ExerciseEntry", "KnownWrong", "entry", "get", "notebook_key"]
 
