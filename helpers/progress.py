@@ -44,7 +44,7 @@ from .progress_record import (
     recording_file,
 )
 from .progress_store import FILE_NAME, ExerciseRecord, Progress, SelfCheckRecord, notebook_key, score_line
-from .workspace import NOTEBOOK_DIR, WORKSPACE_DIR, shown_folder, workspace_problem
+from .workspace_place import NOTEBOOK_DIR, WORKSPACE_DIR, shown_folder, workspace_problem
 
 __all__ = [
     "FILE_NAME",

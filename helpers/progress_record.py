@@ -4,7 +4,7 @@ Recording (:func:`record_exercise`, called by every ``Exercise.check``; :func:`r
 called by the self-check engine) writes to the progress file only when
 
 * ``COURSE_PROGRESS_FILE`` names a file (tests), or
-* the kernel runs in the learner's workspace (:func:`helpers.workspace.in_workspace`): then the
+* the kernel runs in the learner's workspace (:func:`helpers.workspace_place.in_workspace`): then the
   file is ``WORKSPACE_DIR/.progress.json``.
 
 Anywhere else (the course's own ``notebooks/``, which the tests run) nothing is recorded, so no
@@ -13,7 +13,7 @@ committed output depends on it. Reading (:func:`load`, the table of :mod:`helper
 The file's format, its lock and what a damaged or hostile path does: :mod:`helpers.progress_store`.
 
 This floor sits between the store and everything that records: it imports the store and
-:mod:`helpers.workspace` (both import nothing of the course), never the exercises, the self-checks
+:mod:`helpers.workspace_place` (both import nothing of the course), never the exercises, the self-checks
 or the table, so the exercise core and the self-check engine import it at the top.
 """
 
@@ -35,7 +35,7 @@ from .progress_store import (
     read_file,
     update_file,
 )
-from .workspace import WORKSPACE_DIR, in_workspace
+from .workspace_place import WORKSPACE_DIR, in_workspace
 
 __all__ = [
     "PROGRESS_FILE_ENV",

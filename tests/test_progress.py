@@ -15,6 +15,7 @@ import pytest
 import helpers.progress as progress
 import helpers.progress_record as progress_record
 import helpers.workspace as workspace
+import helpers.workspace_place as place
 from helpers.exercises import nb00
 from helpers.exercises.registry import EXERCISES, notebook_key
 from helpers.progress import (
@@ -40,6 +41,7 @@ def space(tmp_path, monkeypatch):
     folder = tmp_path / "workspace"
     folder.mkdir()
     monkeypatch.setattr(workspace, "WORKSPACE_DIR", folder)
+    monkeypatch.setattr(place, "WORKSPACE_DIR", folder)
     monkeypatch.setattr(progress, "WORKSPACE_DIR", folder)
     monkeypatch.setattr(progress_record, "WORKSPACE_DIR", folder)
     monkeypatch.delenv(progress.PROGRESS_FILE_ENV, raising=False)

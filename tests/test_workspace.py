@@ -9,12 +9,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import tempfile
 from pathlib import Path
 
 import nbformat
 import pytest
 
 from helpers import workspace as ws
+from helpers import workspace_place as place
 from helpers.workspace import MANIFEST_NAME, NotebookState, WorkspaceError, reset, sources_hash, status, sync
 
 
@@ -210,6 +212,7 @@ def test_a_copy_the_manifest_does_not_know_is_kept_unless_it_equals_the_course(c
 
 def test_command_line(course, workspace, monkeypatch, capsys):
     monkeypatch.setattr(ws, "WORKSPACE_DIR", workspace)
+    monkeypatch.setattr(place, "WORKSPACE_DIR", workspace)
     monkeypatch.setattr(ws, "NOTEBOOK_DIR", course)
     assert ws.main(["status"]) == 0
     out = capsys.readouterr().out
@@ -228,7 +231,7 @@ def test_command_line(course, workspace, monkeypatch, capsys):
 
 
 def test_the_course_notebooks_all_have_a_workspace_name():
-    names = list(ws._course_notebooks(ws.NOTEBOOK_DIR))
+    names = list(ws.course_notebooks(ws.NOTEBOOK_DIR))
     assert names and names == sorted(p.name for p in ws.NOTEBOOK_DIR.glob("*.ipynb"))
 
 
@@ -251,6 +254,7 @@ def test_reset_with_a_damaged_manifest_keeps_it_and_the_copy(course, workspace):
 def _cli(monkeypatch, capsys, course, workspace, *argv):
     """Run the command line on this course and workspace: (status, stdout, stderr)."""
     monkeypatch.setattr(ws, "WORKSPACE_DIR", workspace)
+    monkeypatch.setattr(place, "WORKSPACE_DIR", workspace)
     monkeypatch.setattr(ws, "NOTEBOOK_DIR", course)
     status_code = ws.main(list(argv))
     out, err = capsys.readouterr()
@@ -356,7 +360,7 @@ def test_a_read_only_workspace_is_one_error_line(course, workspace, monkeypatch,
     sync(workspace, course)
     _edit(course / "00_start_here.ipynb", "a course update")
     _edit(workspace / "01_function_to_tool.ipynb", "my work")
-    real_mkstemp, real_replace = ws.tempfile.mkstemp, ws.os.replace
+    real_mkstemp, real_replace = tempfile.mkstemp, ws.os.replace
 
     def refused(path) -> bool:
         return workspace == Path(path).parent or workspace in Path(path).parents
@@ -371,7 +375,7 @@ def test_a_read_only_workspace_is_one_error_line(course, workspace, monkeypatch,
             raise PermissionError(1, "Operation not permitted", str(workspace / "x.tmp"))
         return real_replace(source, target)
 
-    monkeypatch.setattr(ws.tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
     monkeypatch.setattr(ws.os, "replace", replace)
     for request in (["sync"], ["reset", "00"], ["reset", "01"], ["reset", "--all"]):
         before = {p.name: p.read_bytes() for p in workspace.iterdir() if p.is_file()}
@@ -419,6 +423,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ])
 def test_the_courses_own_folders_cannot_be_the_workspace(monkeypatch, capsys, where, problem):
     monkeypatch.setattr(ws, "WORKSPACE_DIR", where.resolve())
+    monkeypatch.setattr(place, "WORKSPACE_DIR", where.resolve())
     assert ws.workspace_problem().startswith(problem)
     assert not ws.in_workspace(ROOT / "notebooks") and not ws.in_workspace(ROOT) and not ws.in_workspace(where)
     before = sorted(p.name for p in (ROOT / "notebooks").iterdir())
@@ -440,6 +445,7 @@ def test_the_default_workspace_and_folders_outside_the_repository_are_fine(tmp_p
     (tmp_path / "file").write_text("x", encoding="utf-8")
     assert ws.workspace_problem(tmp_path / "file") == "it is a file, not a folder"
     monkeypatch.setattr(ws, "WORKSPACE_DIR", tmp_path)
+    monkeypatch.setattr(place, "WORKSPACE_DIR", tmp_path)
     assert ws.in_workspace(tmp_path) and not ws.in_workspace(tmp_path.parent)
     assert not ws.in_workspace(ROOT / "notebooks")
 

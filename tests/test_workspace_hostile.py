@@ -19,6 +19,7 @@ import pytest
 
 from helpers import filelock
 from helpers import workspace as ws
+from helpers import workspace_place as place
 from helpers.workspace import MANIFEST_NAME, NotebookState, WorkspaceError, reset, status, sync
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,19 +54,19 @@ def test_a_save_between_classification_and_replace_is_kept(course, workspace, mo
     said "you had not edited it"."""
     _write(course / "01_function_to_tool.ipynb", "x = 2")  # a course update: the copy is OUTDATED
     copy = workspace / "01_function_to_tool.ipynb"
-    real = ws._entries
+    real = ws.entries
 
     def entries_then_a_save(*args):
         found = real(*args)
         _write(copy, "x = 1", "my work, saved while sync ran")
         return found
 
-    monkeypatch.setattr(ws, "_entries", entries_then_a_save)
+    monkeypatch.setattr(ws, "entries", entries_then_a_save)
     lines = sync(workspace, course)
     assert "my work, saved while sync ran" in copy.read_text()
     line = next(line for line in lines if line.startswith("01_"))
     assert "kept, you saved it while sync ran" in line and "had not edited" not in line
-    monkeypatch.setattr(ws, "_entries", real)
+    monkeypatch.setattr(ws, "entries", real)
     assert _states(workspace, course)["01_function_to_tool.ipynb"] is NotebookState.EDITED
 
 
@@ -100,6 +101,7 @@ def test_a_relative_course_workspace_is_refused(monkeypatch, tmp_path):
     was recorded while notebook 00 said "run it in your workspace"."""
     monkeypatch.setenv("COURSE_WORKSPACE", "my-workspace")
     monkeypatch.setattr(ws, "WORKSPACE_DIR", tmp_path / "my-workspace")
+    monkeypatch.setattr(place, "WORKSPACE_DIR", tmp_path / "my-workspace")
     problem = ws.workspace_problem()
     assert problem is not None and "relative path ('my-workspace')" in problem and "absolute path" in problem
     assert not ws.in_workspace(tmp_path / "my-workspace")
@@ -227,6 +229,7 @@ def test_a_manifest_naming_files_outside_the_workspace_is_damaged(course, worksp
     assert damage is not None and "is not the name of a notebook in the workspace" in damage
     assert all("/" not in e.name for e in entries)
     monkeypatch.setattr(ws, "WORKSPACE_DIR", workspace)
+    monkeypatch.setattr(place, "WORKSPACE_DIR", workspace)
     monkeypatch.setattr(ws, "NOTEBOOK_DIR", course)
     assert ws.main(["status"]) == 0
     assert "hostname" not in capsys.readouterr().out.replace("'/etc/hostname'", "")
