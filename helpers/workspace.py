@@ -234,13 +234,13 @@ SYNC_VERB = {NotebookState.NEW: "copied (new)", NotebookState.MISSING: "copied a
                                     "(edits made through the link are in notebooks/: `git diff notebooks/`)"}
 
 
-def _unchanged_since(entry: Entry, copy: Path, recorded: str | None) -> bool:
+def _unchanged_since(entry: Entry, copy: Path, source: Path, recorded: str | None) -> bool:
     """The copy is still what ``entry`` was classified from (checked right before it is replaced, so a
-    save that landed meanwhile is kept): still absent, still a link, or still unedited."""
+    save that landed meanwhile is kept): still absent, still a link to ``source``, or still unedited."""
     if entry.state in (NotebookState.NEW, NotebookState.MISSING):
         return not os.path.lexists(copy)
     if entry.state is NotebookState.LINKED:
-        return os.path.islink(copy) or os.path.lexists(copy) and hash_or_none(copy) is not None
+        return is_link_to(copy, source)
     return recorded is not None and hash_or_none(copy) == recorded
 
 
@@ -253,7 +253,7 @@ def _sync(workspace: Path, course: Path) -> list[str]:
             source = course_files[entry.name]
             tmp = stage(copy, read_bytes(source))
             try:
-                if not _unchanged_since(entry, copy, manifest.notebooks.get(entry.name)):
+                if not _unchanged_since(entry, copy, source, manifest.notebooks.get(entry.name)):
                     discard(tmp)
                     lines.append(f"{entry.name}: kept, you saved it while sync ran (run `make lab` again to see "
                                  "its state)")
