@@ -69,7 +69,7 @@ def workspace_problem(folder: Path | str | None = None, course: Path | str | Non
         the repository but not in its git-ignored ``workspace/``, or is a file.
     """
     if folder is None and not os.path.isabs(os.environ.get(WORKSPACE_ENV) or "/"):
-        return (f"{WORKSPACE_ENV} is a relative path ({shown(os.environ[WORKSPACE_ENV])}), which each kernel would "
+        return (f"it is given as a relative path ({shown(os.environ[WORKSPACE_ENV])}), which each kernel would "
                 "read from its own folder; give an absolute path")
     try:
         here = Path(folder if folder is not None else WORKSPACE_DIR).resolve()

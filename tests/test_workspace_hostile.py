@@ -110,7 +110,7 @@ def test_a_relative_course_workspace_is_refused(monkeypatch, tmp_path):
     out = subprocess.run([sys.executable, "-m", "helpers.workspace", "sync"], cwd=tmp_path, env=env,
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 1 and "Traceback" not in out.stderr
-    assert "is a relative path ('my-workspace')" in out.stderr and not (tmp_path / "my-workspace").exists()
+    assert "given as a relative path ('my-workspace')" in out.stderr and not (tmp_path / "my-workspace").exists()
 
 
 PROBE = """
