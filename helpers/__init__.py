@@ -15,35 +15,91 @@ The concept a notebook teaches is never hidden here: tools, graphs, ToolMessages
 Commands are written in the notebooks themselves.
 """
 
-from .display import (
-    expect_error,
-    format_error,
-    show,
-    show_error,
-    show_graph,
-    show_sequence,
-    show_state_diff,
-    show_trace,
-)
-from .model import (
-    InterleavedConversationsError,
-    LiveVerdict,
-    ModelConfigError,
-    ProviderRule,
-    ProviderRuleError,
-    RecordedRequest,
-    ScriptedChatModel,
-    ScriptError,
-    ScriptExhaustedError,
-    describe_model,
-    invalid_tool_call,
-    is_live,
-    live_model,
-    live_verdict,
-    reply,
-    scripted_model,
-    tool_call,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load on first use (below)
+    from .display import (
+        expect_error,
+        format_error,
+        show,
+        show_error,
+        show_graph,
+        show_sequence,
+        show_state_diff,
+        show_trace,
+    )
+    from .model import (
+        InterleavedConversationsError,
+        LiveVerdict,
+        ModelConfigError,
+        ProviderRule,
+        ProviderRuleError,
+        RecordedRequest,
+        ScriptedChatModel,
+        ScriptError,
+        ScriptExhaustedError,
+        describe_model,
+        invalid_tool_call,
+        is_live,
+        live_model,
+        live_verdict,
+        reply,
+        scripted_model,
+        tool_call,
+    )
+
+#: Where each name of ``from helpers import ...`` lives. The package loads a submodule the first time
+#: one of its names is used (PEP 562), so importing a light module such as ``helpers.progress`` (the
+#: first cell of notebook 00) does not import LangChain and LangGraph.
+_LAZY = {
+    "expect_error": ".display",
+    "format_error": ".display",
+    "show": ".display",
+    "show_error": ".display",
+    "show_graph": ".display",
+    "show_sequence": ".display",
+    "show_state_diff": ".display",
+    "show_trace": ".display",
+    "InterleavedConversationsError": ".model",
+    "LiveVerdict": ".model",
+    "ModelConfigError": ".model",
+    "ProviderRule": ".model",
+    "ProviderRuleError": ".model",
+    "RecordedRequest": ".model",
+    "ScriptedChatModel": ".model",
+    "ScriptError": ".model",
+    "ScriptExhaustedError": ".model",
+    "describe_model": ".model",
+    "invalid_tool_call": ".model",
+    "is_live": ".model",
+    "live_model": ".model",
+    "live_verdict": ".model",
+    "reply": ".model",
+    "scripted_model": ".model",
+    "tool_call": ".model",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load ``name`` from its submodule on first use (``from helpers import show_error`` works as before).
+
+    Raises:
+        AttributeError: ``name`` is not one of the package's names.
+    """
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'helpers' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "InterleavedConversationsError",

@@ -51,7 +51,7 @@ __all__ = ["BASELINE_SOURCE", "TARGETS", "BenchReport", "Measurement", "main", "
 #: What the baseline kernel runs: the stack and the helpers, nothing else.
 BASELINE_SOURCE = (
     "import langchain_core.messages, langchain_core.tools, langchain.agents, langgraph.graph, langgraph.prebuilt\n"
-    "import helpers, helpers.domain, helpers.exercises, helpers.widgets"
+    "import helpers, helpers.display, helpers.model, helpers.domain, helpers.exercises.core, helpers.widgets"
 )
 #: The targets on the course's 2-core reference machine (issue 9): seconds over the baseline per
 #: notebook, peak kernel memory in MB (10**6 bytes), seconds for the whole test command.

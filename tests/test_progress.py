@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 import helpers.progress as progress
+import helpers.progress_record as progress_record
 import helpers.workspace as workspace
+import helpers.workspace_place as place
 from helpers.exercises import nb00
 from helpers.exercises.registry import EXERCISES, notebook_key
 from helpers.progress import (
@@ -39,7 +41,9 @@ def space(tmp_path, monkeypatch):
     folder = tmp_path / "workspace"
     folder.mkdir()
     monkeypatch.setattr(workspace, "WORKSPACE_DIR", folder)
+    monkeypatch.setattr(place, "WORKSPACE_DIR", folder)
     monkeypatch.setattr(progress, "WORKSPACE_DIR", folder)
+    monkeypatch.setattr(progress_record, "WORKSPACE_DIR", folder)
     monkeypatch.delenv(progress.PROGRESS_FILE_ENV, raising=False)
     return folder
 
@@ -111,7 +115,7 @@ def test_a_self_check_keeps_its_first_answer(named):
     record_self_check("03", "q2", False)
     assert load().self_checks["03"]["q2"].correct is True
     assert {r.notebook: r for r in progress_rows(questions={"03": ("q1", "q2")})}["03_toolmessage_pairing"] \
-        .self_check == "1/2"
+        .self_check == "1 of 2 right on first try, 2 answered"
 
 
 @pytest.mark.parametrize("call", [
@@ -473,7 +477,7 @@ def test_the_table_lists_every_exercise_and_what_to_do_next(named):
     assert "updated" not in text and "2026" not in text and "T" not in text.split("\n")[2].split()[-1]
     markdown = progress_markdown()
     assert markdown.startswith("| notebook | exercise | solved | self-check |\n|---|---|---|---|\n")
-    assert "| 00_start_here | 00.1 ids of the tool calls in an AIMessage | yes | 0/3 |" in markdown
+    assert "| 00_start_here | 00.1 ids of the tool calls in an AIMessage | yes | 0 of 3 right on first try, 0 answered |" in markdown
 
 
 def test_self_check_scores_and_unanswered_questions(named):
@@ -483,13 +487,13 @@ def test_self_check_scores_and_unanswered_questions(named):
     record_self_check("02", "q2", False)
     questions = {"02": ("q1", "q2", "q3")}
     rows = {r.notebook: r for r in progress_rows(questions=questions)}
-    assert rows["02_tool_calls_are_requests"].self_check == "1/3"
+    assert rows["02_tool_calls_are_requests"].self_check == "1 of 3 right on first try, 2 answered"
     # q2 was answered (wrongly, and the first answer counts): the next step is q3, by its place
     assert next_step(questions=questions).text() == ("Next: Check yourself question 3 in "
                                                      "02_tool_calls_are_requests.ipynb (q3)")
-    assert {r.notebook: r for r in progress_rows(questions={})}["02_tool_calls_are_requests"].self_check == "1/2 answered"
+    assert {r.notebook: r for r in progress_rows(questions={})}["02_tool_calls_are_requests"].self_check == "1 of 2 right on first try, 2 answered"
     record_self_check("02", "q2", True)
-    assert {r.notebook: r for r in progress_rows(questions=questions)}["02_tool_calls_are_requests"].self_check == "1/3"
+    assert {r.notebook: r for r in progress_rows(questions=questions)}["02_tool_calls_are_requests"].self_check == "1 of 3 right on first try, 2 answered"
     record_self_check("02", "q3", True)
     assert next_step(questions=questions) is None
     assert progress_table(questions=questions).endswith("Everything is solved. Well done!")
@@ -516,7 +520,7 @@ def test_the_next_step_names_a_question_by_its_place_and_a_few_words_not_its_id(
 def test_registered_questions_are_used_by_default(named, monkeypatch):
     monkeypatch.setattr(progress, "_questions", {})
     progress.register_questions("05_return_values_and_tooloutputmixin.ipynb", ["a", "b"])
-    assert {r.notebook: r for r in progress_rows()}["05_return_values_and_tooloutputmixin"].self_check == "0/2"
+    assert {r.notebook: r for r in progress_rows()}["05_return_values_and_tooloutputmixin"].self_check == "0 of 2 right on first try, 0 answered"
 
 
 def test_the_report_in_the_workspace_is_the_table(named):
@@ -547,4 +551,4 @@ def test_the_table_knows_every_notebooks_questions_from_helpers_selfcheck(named)
     first = questions_for("03")[0].id
     record_self_check("03", first, True)
     row = next(r for r in progress_rows() if r.notebook.startswith("03_"))
-    assert row.self_check == f"1/{len(questions_for('03'))}"
+    assert row.self_check == f"1 of {len(questions_for('03'))} right on first try, 1 answered"

@@ -12,6 +12,7 @@ from helpers.selfcheck.format import check_questions
 from helpers.selfcheck.order import shown_choices
 from helpers.widgets import Answer, SelfCheck
 from helpers.widgets.engines import SelfCheckEngine
+from helpers.widgets.engines import self_check as self_check_engine
 from helpers.widgets.engines.self_check import record_with_progress
 from helpers.widgets.self_check_view import CHOICE_CSS, ChoicePicker
 from helpers.widgets.text import inline_code
@@ -130,31 +131,30 @@ def test_unknown_questions_and_choices_are_clear_errors():
         SelfCheckEngine("03", [q("a"), q("a")])
 
 
-def test_answers_are_recorded_with_helpers_progress_when_it_exists(monkeypatch):
+def test_answers_are_recorded_with_helpers_progress_record(monkeypatch):
     calls = []
-    fake = types.ModuleType("helpers.progress")
-    fake.record_self_check = lambda notebook, question_id, correct: calls.append((notebook, question_id, correct))
-    monkeypatch.setitem(sys.modules, "helpers.progress", fake)
+    monkeypatch.setattr(self_check_engine, "record_self_check",
+                        lambda notebook, question_id, correct: calls.append((notebook, question_id, correct)) or "")
+    monkeypatch.setattr(self_check_engine, "recorded_self_checks", lambda notebook: {})
     engine = SelfCheckEngine("02", questions_for("02"))
     engine.answer("nothing-ran-yet", "1 0 0")
     assert calls == [("02", "nothing-ran-yet", True)] and engine.record_note == ""
 
 
-def test_without_helpers_progress_answering_still_works(monkeypatch):
-    monkeypatch.setitem(sys.modules, "helpers.progress", None)  # import fails with ImportError
+def test_outside_the_workspace_answering_works_and_records_nothing(monkeypatch, tmp_path):
+    monkeypatch.delenv("COURSE_PROGRESS_FILE", raising=False)
+    monkeypatch.chdir(tmp_path)
     assert record_with_progress("02", "x", True) == ""
     engine = SelfCheckEngine("02", questions_for("02"))
     assert engine.answer("nothing-ran-yet", "1 1 1").verdict == "wrong" and engine.record_note == ""
 
 
 def test_a_recorder_that_raises_is_a_note_not_a_crash(monkeypatch):
-    fake = types.ModuleType("helpers.progress")
-
     def broken(notebook, question_id, correct):
         raise OSError("progress file is read-only")
 
-    fake.record_self_check = broken
-    monkeypatch.setitem(sys.modules, "helpers.progress", fake)
+    monkeypatch.setattr(self_check_engine, "record_self_check", broken)
+    monkeypatch.setattr(self_check_engine, "recorded_self_checks", lambda notebook: {})
     engine = SelfCheckEngine("02", questions_for("02"))
     assert engine.answer("nothing-ran-yet", "1 0 0").correct
     assert engine.record_note == "not recorded: OSError: progress file is read-only"

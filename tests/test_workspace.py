@@ -9,12 +9,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import tempfile
 from pathlib import Path
 
 import nbformat
 import pytest
 
 from helpers import workspace as ws
+from helpers import workspace_place as place
 from helpers.workspace import MANIFEST_NAME, NotebookState, WorkspaceError, reset, sources_hash, status, sync
 
 
@@ -93,7 +95,7 @@ def test_an_edited_notebook_survives_a_sync_even_when_the_course_version_changes
     lines = sync(workspace, course)
     assert copy.read_bytes() == mine
     assert ("01_function_to_tool.ipynb: kept, edited by you: the course version changed since you copied it: "
-            "`make reset NB=01` takes it (your copy is kept in .replaced/)") in lines
+            "`make reset NB=01` takes it (your copy is kept in replaced/)") in lines
 
 
 def test_a_course_update_reaches_untouched_copies_and_brings_new_notebooks(course, workspace):
@@ -130,12 +132,12 @@ def test_reset_one_notebook_keeps_the_replaced_copy(course, workspace):
     first = copy.read_bytes()
     assert reset(["01"], workspace, course) == [
         "01_function_to_tool.ipynb: replaced your copy (edited by you) with the course version; "
-        "your copy is kept as .replaced/01_function_to_tool.ipynb.1"]
+        "your copy is kept as replaced/01_function_to_tool.1.ipynb"]
     assert copy.read_bytes() == (course / "01_function_to_tool.ipynb").read_bytes()
-    assert (workspace / ".replaced" / "01_function_to_tool.ipynb.1").read_bytes() == first
+    assert (workspace / "replaced" / "01_function_to_tool.1.ipynb").read_bytes() == first
     _edit(copy, "second try")
     reset(["01_function_to_tool.ipynb"], workspace, course)
-    assert "second try" in (workspace / ".replaced" / "01_function_to_tool.ipynb.2").read_text()
+    assert "second try" in (workspace / "replaced" / "01_function_to_tool.2.ipynb").read_text()
     assert reset(["workspace/01_function_to_tool.ipynb"], workspace, course) == [
         "01_function_to_tool.ipynb: already the course version"]
     assert _states(workspace, course)["01_function_to_tool.ipynb"] is NotebookState.UNTOUCHED
@@ -193,10 +195,10 @@ def test_a_workspace_file_that_is_not_a_notebook_is_left_alone_until_reset(cours
     assert {e.name: e.state for e in entries}["00_start_here.ipynb"] is NotebookState.UNREADABLE
     lines = sync(workspace, course)
     assert lines[0].startswith("00_start_here.ipynb: kept, not a readable notebook: ")
-    assert lines[0].endswith("`make reset NB=00` replaces it (the file is kept in .replaced/)")
+    assert lines[0].endswith("`make reset NB=00` replaces it (the file is kept in replaced/)")
     assert broken.read_bytes() == content
     reset(["00"], workspace, course)
-    assert (workspace / ".replaced" / "00_start_here.ipynb.1").read_bytes() == content
+    assert (workspace / "replaced" / "00_start_here.1.ipynb").read_bytes() == content
 
 
 def test_a_copy_the_manifest_does_not_know_is_kept_unless_it_equals_the_course(course, workspace):
@@ -205,11 +207,12 @@ def test_a_copy_the_manifest_does_not_know_is_kept_unless_it_equals_the_course(c
     lines = sync(workspace, course)
     assert lines == ["00_start_here.ipynb: up to date",
                      "01_function_to_tool.ipynb: kept, yours (differs from the course version; not in the manifest): "
-                     "`make reset NB=01` replaces it with the course version (your copy is kept in .replaced/)"]
+                     "`make reset NB=01` replaces it with the course version (your copy is kept in replaced/)"]
 
 
 def test_command_line(course, workspace, monkeypatch, capsys):
     monkeypatch.setattr(ws, "WORKSPACE_DIR", workspace)
+    monkeypatch.setattr(place, "WORKSPACE_DIR", workspace)
     monkeypatch.setattr(ws, "NOTEBOOK_DIR", course)
     assert ws.main(["status"]) == 0
     out = capsys.readouterr().out
@@ -228,7 +231,7 @@ def test_command_line(course, workspace, monkeypatch, capsys):
 
 
 def test_the_course_notebooks_all_have_a_workspace_name():
-    names = list(ws._course_notebooks(ws.NOTEBOOK_DIR))
+    names = list(ws.course_notebooks(ws.NOTEBOOK_DIR))
     assert names and names == sorted(p.name for p in ws.NOTEBOOK_DIR.glob("*.ipynb"))
 
 
@@ -240,7 +243,7 @@ def test_reset_with_a_damaged_manifest_keeps_it_and_the_copy(course, workspace):
     lines = reset(["01"], workspace, course)
     assert lines[0].startswith(f"the manifest {MANIFEST_NAME} was damaged (") and "kept as .course-manifest.json.damaged.2" in lines[0]
     assert (workspace / (MANIFEST_NAME + ".damaged")).read_text() == "an older damaged one"
-    assert "my work" in (workspace / ".replaced" / "01_function_to_tool.ipynb.1").read_text()
+    assert "my work" in (workspace / "replaced" / "01_function_to_tool.1.ipynb").read_text()
     assert _states(workspace, course) == {"00_start_here.ipynb": NotebookState.UNTOUCHED,
                                           "01_function_to_tool.ipynb": NotebookState.UNTOUCHED}
 
@@ -251,6 +254,7 @@ def test_reset_with_a_damaged_manifest_keeps_it_and_the_copy(course, workspace):
 def _cli(monkeypatch, capsys, course, workspace, *argv):
     """Run the command line on this course and workspace: (status, stdout, stderr)."""
     monkeypatch.setattr(ws, "WORKSPACE_DIR", workspace)
+    monkeypatch.setattr(place, "WORKSPACE_DIR", workspace)
     monkeypatch.setattr(ws, "NOTEBOOK_DIR", course)
     status_code = ws.main(list(argv))
     out, err = capsys.readouterr()
@@ -281,7 +285,7 @@ def test_a_cell_whose_source_is_not_text_is_an_unreadable_notebook(course, works
     code, out, err = _cli(monkeypatch, capsys, course, workspace, "sync")
     assert code == 0 and copy.read_bytes() == mine
     code, out, err = _cli(monkeypatch, capsys, course, workspace, "reset", "01")
-    assert code == 0 and (workspace / ".replaced" / "01_function_to_tool.ipynb.1").read_bytes() == mine
+    assert code == 0 and (workspace / "replaced" / "01_function_to_tool.1.ipynb").read_bytes() == mine
 
 
 def test_a_manifest_nested_100k_deep_is_a_damaged_manifest(course, workspace, monkeypatch, capsys):
@@ -356,7 +360,7 @@ def test_a_read_only_workspace_is_one_error_line(course, workspace, monkeypatch,
     sync(workspace, course)
     _edit(course / "00_start_here.ipynb", "a course update")
     _edit(workspace / "01_function_to_tool.ipynb", "my work")
-    real_mkstemp, real_replace = ws.tempfile.mkstemp, ws.os.replace
+    real_mkstemp, real_replace = tempfile.mkstemp, ws.os.replace
 
     def refused(path) -> bool:
         return workspace == Path(path).parent or workspace in Path(path).parents
@@ -371,7 +375,7 @@ def test_a_read_only_workspace_is_one_error_line(course, workspace, monkeypatch,
             raise PermissionError(1, "Operation not permitted", str(workspace / "x.tmp"))
         return real_replace(source, target)
 
-    monkeypatch.setattr(ws.tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
     monkeypatch.setattr(ws.os, "replace", replace)
     for request in (["sync"], ["reset", "00"], ["reset", "01"], ["reset", "--all"]):
         before = {p.name: p.read_bytes() for p in workspace.iterdir() if p.is_file()}
@@ -419,6 +423,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ])
 def test_the_courses_own_folders_cannot_be_the_workspace(monkeypatch, capsys, where, problem):
     monkeypatch.setattr(ws, "WORKSPACE_DIR", where.resolve())
+    monkeypatch.setattr(place, "WORKSPACE_DIR", where.resolve())
     assert ws.workspace_problem().startswith(problem)
     assert not ws.in_workspace(ROOT / "notebooks") and not ws.in_workspace(ROOT) and not ws.in_workspace(where)
     before = sorted(p.name for p in (ROOT / "notebooks").iterdir())
@@ -440,6 +445,7 @@ def test_the_default_workspace_and_folders_outside_the_repository_are_fine(tmp_p
     (tmp_path / "file").write_text("x", encoding="utf-8")
     assert ws.workspace_problem(tmp_path / "file") == "it is a file, not a folder"
     monkeypatch.setattr(ws, "WORKSPACE_DIR", tmp_path)
+    monkeypatch.setattr(place, "WORKSPACE_DIR", tmp_path)
     assert ws.in_workspace(tmp_path) and not ws.in_workspace(tmp_path.parent)
     assert not ws.in_workspace(ROOT / "notebooks")
 
@@ -464,7 +470,7 @@ def test_course_workspace_naming_the_notebooks_is_refused_from_the_environment(t
 
 
 def test_a_full_disk_during_reset_moves_nothing(course, workspace, monkeypatch, capsys):
-    """The course version is written beside the copy before the copy is moved to .replaced/, so a
+    """The course version is written beside the copy before the copy is moved to replaced/, so a
     write that fails leaves the learner's copy where it was."""
     sync(workspace, course)
     _edit(workspace / "01_function_to_tool.ipynb", "my work")
@@ -488,4 +494,4 @@ def test_a_full_disk_during_reset_moves_nothing(course, workspace, monkeypatch, 
     code, out, err = _cli(monkeypatch, capsys, course, workspace, "reset", "01")
     assert code == 1 and _one_error_line(err).startswith("error: 01_function_to_tool.ipynb: No space left on device;")
     assert (workspace / "01_function_to_tool.ipynb").read_bytes() == mine
-    assert not (workspace / ".replaced").exists() and not list(workspace.glob(".*.tmp"))
+    assert not (workspace / "replaced").exists() and not list(workspace.glob(".*.tmp"))

@@ -13,6 +13,26 @@ Every module-level ``Exercise`` in an ``nbNN.py`` here is registered by that fil
 solutions and known-wrong answers live under the same name in ``tests/solutions/nbNN.py``.
 """
 
-from .core import DEFAULT_TIMEOUT, Case, CaseResult, CheckResult, Exercise, Verdict
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .core import DEFAULT_TIMEOUT, Case, CaseResult, CheckResult, Exercise, Verdict
 
 __all__ = ["DEFAULT_TIMEOUT", "Case", "CaseResult", "CheckResult", "Exercise", "Verdict"]
+
+
+def __getattr__(name: str) -> Any:
+    """Load the exercise core's names on first use (PEP 562), so that reading the registry
+    (:mod:`helpers.exercises.registry`, for the progress table) does not import the checkers.
+
+    Raises:
+        AttributeError: ``name`` is not one of :data:`__all__` (nor a submodule).
+    """
+    if name not in __all__:
+        raise AttributeError(f"module 'helpers.exercises' has no attribute {name!r}")
+    value = getattr(importlib.import_module(".core", __name__), name)
+    globals()[name] = value
+    return value

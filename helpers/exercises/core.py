@@ -43,6 +43,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..progress_record import record_exercise
 from .deadline import CheckTimeout, DeadlineOutcome, run_with_deadline
 from .diagnose import (
     Wants,
@@ -206,8 +207,6 @@ class Exercise:
         if not ran:
             return result
         try:
-            from helpers.progress import record_exercise
-
             record_exercise(self.id, result.passed)
         except Exception:  # noqa: BLE001 - progress is a convenience; the check's feedback matters more
             pass

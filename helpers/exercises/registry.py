@@ -30,20 +30,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .results import Verdict
+from ..progress_store import notebook_key  # how the progress file keys a notebook
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only: the progress table reads this registry without the checkers
     from .core import Exercise
+    from .results import Verdict
 
 __all__ = ["EXERCISES", "AnswerSet", "ExerciseEntry", "KnownWrong", "discover", "entry", "get", "notebook_key"]
-
-
-def notebook_key(notebook: str) -> str:
-    """``"03"`` for ``"03"``, ``"03_toolmessage_pairing"`` or ``"03_toolmessage_pairing.ipynb"`` (a
-    path is reduced to its file name); any other text is returned stripped."""
-    name = notebook.replace("\\", "/").rsplit("/", 1)[-1].strip()
-    head = name.split("_", 1)[0].removesuffix(".ipynb")
-    return head if len(head) == 2 and head.isdigit() else name.removesuffix(".ipynb")
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import ipywidgets as widgets
 import traitlets
 
+from ..progress_store import score_line
 from ..selfcheck.format import Question
 from .engines.self_check import CheckedAnswer, Recorder, SelfCheckEngine
 from .style import LINE_HEIGHT, badge, block, box, muted
@@ -170,13 +171,13 @@ class SelfCheck(widgets.VBox):
         self._render()
 
     def _feedback(self, checked: CheckedAnswer) -> str:
-        verdict, first = checked.verdict, self.engine.first_answers[checked.question.id]
+        verdict, first = checked.verdict, self.engine.first_verdict(checked.question.id) or checked.verdict
         attempt = "" if checked.first_try else f"attempt {checked.attempt}: "
         shown = box(f"{html_text(attempt)}{badge(verdict.word, verdict.tone)} {inline_code(checked.feedback)}",
                     verdict.tone, css_class="course-verdict",
-                    data={"verdict": verdict, "attempt": str(checked.attempt), "first": first.verdict})
+                    data={"verdict": verdict, "attempt": str(checked.attempt), "first": first})
         counts = FIRST_ANSWER_COUNTS if checked.first_try else \
-            f"Your first answer ({first.verdict.word}) counts; you can still explore the others."
+            f"Your first answer ({first.word}) counts; you can still explore the others."
         return shown + muted(counts, css_class="course-first-counts")
 
     def _render(self) -> None:
@@ -188,9 +189,9 @@ class SelfCheck(widgets.VBox):
             checked = self.engine.answers.get(question.id)
             view = self.feedback_views[question.id]
             if checked is None:
-                first = self.engine.first_answers.get(question.id)
+                first = self.engine.first_verdict(question.id)
                 view.value = "" if first is None else muted(
-                    f"Your first answer ({first.verdict.word}) counts; you can still explore the others.",
+                    f"Your first answer ({first.word}) counts; you can still explore the others.",
                     css_class="course-first-counts")
             elif picked is not None and picked != checked.choice:
                 view.value = muted("You changed your pick: press Check again.", css_class="course-changed")
@@ -199,8 +200,8 @@ class SelfCheck(widgets.VBox):
         right, answered, total = self.engine.score()
         note = f" ({self.engine.record_note})" if self.engine.record_note else ""
         self.score_view.value = (f"<p class='course-score' data-right='{right}' data-answered='{answered}' "
-                                 f"style='margin: 2px 0; {LINE_HEIGHT}'>{right} of {total} right on first try, "
-                                 f"{answered} answered.<small style='color: #546e7a'>{html_text(note)}</small></p>")
+                                 f"style='margin: 2px 0; {LINE_HEIGHT}'>{score_line(right, answered, total)}."
+                                 f"<small style='color: #546e7a'>{html_text(note)}</small></p>")
 
     def __repr__(self) -> str:
         return (f"Check yourself (notebook {self.engine.notebook}, {len(self.engine.questions)} questions): "

@@ -7,18 +7,24 @@ answers are attempts, shown but not scored. Choices are shown in a fixed shuffle
 Plain Python, no ipywidgets. :class:`helpers.widgets.SelfCheck` is its view; tests drive this
 engine directly. The question format is :class:`helpers.selfcheck.Question`.
 
-Each answer is recorded with ``helpers.progress.record_self_check(notebook, question_id, correct)``.
-That module is imported lazily, when an answer is recorded, inside ``try/except ImportError``: until
-it exists (or wherever it cannot be imported) answering works and nothing is recorded. A
-recorder that raises is reported in :attr:`SelfCheckEngine.record_note`, never to the learner as
-an error.
+Each answer is recorded with :func:`helpers.progress_record.record_self_check` (the recording floor:
+it imports nothing of the widgets, the self-checks or the table, so it is imported here at the top).
+A recorder that raises, or a file that could not be written (its lock held by another process), is
+reported in :attr:`SelfCheckEngine.record_note`, never to the learner as an error.
+
+**One truth with the progress file.** An engine starts from the answers already recorded for its
+notebook (:func:`helpers.progress_record.recorded_self_checks`): after the cell is run again, a
+question answered before is not "first try" any more, and the score counts the recorded first
+answer, as the progress table does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ...progress_record import record_self_check, recorded_self_checks
+from ...progress_store import SelfCheckRecord
 from ...selfcheck.format import Question
 from ...selfcheck.order import shown_choices
 from ..outcomes import Answer
@@ -28,27 +34,26 @@ __all__ = ["CheckedAnswer", "Recorder", "SelfCheckEngine", "record_with_progress
 
 #: ``recorder(notebook, question_id, correct)``; returns a note ("" when recorded).
 Recorder = Callable[[str, str, bool], str]
+#: ``recorded(notebook)``: the answers already recorded, question id -> record.
+RecordedAnswers = Callable[[str], Mapping[str, SelfCheckRecord]]
 
 
 def record_with_progress(notebook: str, question_id: str, correct: bool) -> str:
-    """Record one answer with ``helpers.progress.record_self_check``, if that module can be imported.
+    """Record one answer with :func:`helpers.progress_record.record_self_check`.
 
     Returns:
-        ``""`` when recorded, or when there is nothing to record with (``helpers.progress`` cannot be
-        imported); ``"not recorded: Type: message"`` when the recorder raised. Never raises (only
-        ``KeyboardInterrupt`` passes).
+        ``""`` when recorded (or when nothing is recorded here, outside the workspace);
+        ``"not recorded: ..."`` when the file could not be written (``"not recorded: the progress
+        file is locked by another process; ..."``) or the recorder raised (``"not recorded: Type:
+        message"``). Never raises (only ``KeyboardInterrupt`` passes).
     """
     try:
-        from helpers.progress import record_self_check
-    except ImportError:  # the progress module is optional: answering works without it
-        return ""
-    try:
-        record_self_check(notebook, question_id, correct)
+        note = record_self_check(notebook, question_id, correct)
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # noqa: BLE001 - progress is a convenience, never a crash
         return f"not recorded: {error_text(exc)}"
-    return ""
+    return note.removeprefix("progress: ") if isinstance(note, str) else ""
 
 
 @dataclass(frozen=True)
@@ -99,6 +104,9 @@ class SelfCheckEngine:
         notebook: the notebook number, e.g. ``"02"`` (recorded with each answer; seeds the order).
         questions: its questions (:class:`~helpers.selfcheck.Question`), in order.
         recorder: how an answer is recorded; default :func:`record_with_progress`.
+        recorded: the answers recorded before this engine (default: from the progress file with
+            :func:`helpers.progress_record.recorded_self_checks` when the default recorder is used,
+            else none).
 
     Attributes:
         choices: question id -> its choices in the order shown.
@@ -110,7 +118,8 @@ class SelfCheckEngine:
         ValueError: no questions, or two with one id.
     """
 
-    def __init__(self, notebook: str, questions: Sequence[Question], *, recorder: Recorder | None = None):
+    def __init__(self, notebook: str, questions: Sequence[Question], *, recorder: Recorder | None = None,
+                 recorded: RecordedAnswers | None = None):
         self.notebook = notebook
         self.questions = tuple(questions)
         ids = [q.id for q in self.questions]
@@ -119,6 +128,10 @@ class SelfCheckEngine:
         self._by_id = {q.id: q for q in self.questions}
         self.choices: dict[str, tuple[str, ...]] = {q.id: shown_choices(notebook, q) for q in self.questions}
         self._recorder = recorder if recorder is not None else record_with_progress
+        if recorded is None:
+            recorded = recorded_self_checks if recorder is None else (lambda _notebook: {})
+        self._recorded: dict[str, SelfCheckRecord] = {
+            qid: record for qid, record in recorded(notebook).items() if qid in self._by_id}
         self.first_answers: dict[str, CheckedAnswer] = {}
         self.answers: dict[str, CheckedAnswer] = {}
         self._attempts: dict[str, int] = {}
@@ -138,13 +151,16 @@ class SelfCheckEngine:
             ValueError: an unknown question, or a choice that is not one of its choices.
         """
         question, shown = self.question(question_id), self.choices.get(question_id, ())
-        if isinstance(choice, int) and not isinstance(choice, bool):
+        if type(choice) is int:
             if not 0 <= choice < len(shown):
                 raise ValueError(f"question {question_id!r} has choices 0 to {len(shown) - 1}, got {choice}")
             return shown[choice]
-        if choice not in question.choices:
-            raise ValueError(f"{choice!r} is not a choice of question {question_id!r}")
-        return choice
+        if type(choice) is not str:  # an object "equal to everything" or whose == raises is never compared
+            raise ValueError(f"a choice is its text or its position, got {type(choice).__name__}")
+        for text in question.choices:
+            if text == choice:
+                return text
+        raise ValueError(f"{choice[:60]!r} is not a choice of question {question_id!r}")
 
     def answer(self, question_id: str, choice: str | int) -> CheckedAnswer:
         """Answer one question, record the answer and return it.
@@ -160,18 +176,34 @@ class SelfCheckEngine:
             ValueError: an unknown question, or a choice that is not one of its choices.
         """
         question, picked = self.question(question_id), self.choice_text(question_id, choice)
-        attempt = self._attempts.get(question_id, 0) + 1
+        latest = self.answers.get(question_id)
+        if latest is not None and latest.choice == picked:  # Check pressed again (a double click)
+            return latest
+        before = self._recorded.get(question_id)
+        attempt = (before.attempts if before else 0) + self._attempts.get(question_id, 0) + 1
         checked = CheckedAnswer(question, picked, Answer.RIGHT if picked == question.answer else Answer.WRONG, attempt)
-        self._attempts[question_id] = attempt
-        self.first_answers.setdefault(question_id, checked)
+        self._attempts[question_id] = attempt - (before.attempts if before else 0)
+        if before is None:
+            self.first_answers.setdefault(question_id, checked)
         self.answers[question_id] = checked
         self.record_note = self._recorder(self.notebook, question_id, checked.correct)
         return checked
 
+    def first_verdict(self, question_id: str) -> Answer | None:
+        """The verdict of the question's first answer (recorded before this engine, or given to it),
+        or ``None`` when it has not been answered."""
+        before = self._recorded.get(question_id)
+        if before is not None:
+            return Answer.RIGHT if before.correct else Answer.WRONG
+        first = self.first_answers.get(question_id)
+        return None if first is None else first.verdict
+
     def score(self) -> tuple[int, int, int]:
-        """``(right on first try, answered, total)``: counted over each question's first answer."""
-        right = sum(1 for a in self.first_answers.values() if a.correct)
-        return right, len(self.first_answers), len(self.questions)
+        """``(right on first try, answered, total)``: counted over each question's first answer,
+        including the ones recorded before this engine (the progress table counts the same)."""
+        verdicts = [self.first_verdict(q.id) for q in self.questions]
+        answered = [v for v in verdicts if v is not None]
+        return sum(v == Answer.RIGHT for v in answered), len(answered), len(self.questions)
 
     def reset(self) -> None:
         """Clear the latest answers (what the view shows), to go through the questions again.
