@@ -353,3 +353,312 @@ def test_a_good_model_still_describes_itself_by_name():
     assert describe_model(model) == "ChatOpenAI qwen-plus via DashScope"
     assert "model_name='qwen-plus'" in repr(model)
     assert "openai_api_base='https://dashscope.aliyuncs.com/compatible-mode/v1'" in repr(model)
+
+
+# -- hostile endpoints (issue 16, "Real model and runner"): echoed keys, slow and non-OpenAI replies -----
+
+import asyncio  # noqa: E402
+import socket  # noqa: E402
+import threading  # noqa: E402
+import traceback  # noqa: E402
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer  # noqa: E402
+from urllib.parse import quote  # noqa: E402
+
+from helpers.model.real import NotAnOpenAIReplyError  # noqa: E402
+
+SLASH_KEY = "bce-v3/ALTAK-0123456789abcdef/9f8e7d6c5b4a"   # a key with '/': JSON may escape it as '\/'
+CHAT_REPLY = {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "m",
+              "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
+                           "message": {"role": "assistant", "content": "a slow answer"}}]}
+
+
+class HostileEndpoint:
+    """A 127.0.0.1 server that answers every POST the way ``mode`` says (one mode per test).
+
+    Modes: ``echo401`` (OpenAI's 401 shape with the Authorization header in the message, the body
+    and a response header), ``echo_text`` (a 502 text page quoting the header raw, JSON-escaped and
+    URL-encoded), ``html``, ``not_json``, ``cut`` (a JSON body cut off), ``other_json`` (JSON that is
+    not a chat.completions reply), ``sse_html`` (an HTML page to a streamed request), ``sse_garbage``
+    (``data:`` lines that are not JSON), ``drip_body`` / ``drip_headers`` (a valid reply sent one
+    byte every 0.1 s: 20 s or more for the whole reply).
+    """
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+        self.connections = 0
+        self.stop = threading.Event()
+        endpoint = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def _send(self, status: int, body: bytes, content_type: str, extra: dict | None = None) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(body)))
+                for name, value in (extra or {}).items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(body)
+
+            def _drip(self, data: bytes) -> None:
+                for byte in data:
+                    if endpoint.stop.wait(0.1):
+                        return
+                    try:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                    except OSError:
+                        return
+
+            def do_POST(self):  # noqa: N802
+                endpoint.connections += 1
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                auth = self.headers.get("Authorization", "")
+                mode = endpoint.mode
+                if mode == "echo401":
+                    body = {"error": {"message": f"Incorrect API key provided: {auth}", "type": "invalid_request_error",
+                                      "code": "invalid_api_key", "param": None, "headers": dict(self.headers)}}
+                    self._send(401, json.dumps(body).encode(), "application/json", {"X-Echo-Authorization": auth})
+                elif mode == "echo_text":
+                    key = auth.removeprefix("Bearer ")
+                    page = f"bad gateway for {auth}; json: {json.dumps(key)}; url: {quote(key, safe='')}"
+                    self._send(502, page.encode(), "text/plain")
+                elif mode == "html":
+                    self._send(200, b"<html><body>Welcome to nginx!</body></html>", "text/html")
+                elif mode == "not_json":
+                    self._send(200, b"this is not JSON", "application/json")
+                elif mode == "cut":
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", "400")
+                    self.end_headers()
+                    self.wfile.write(json.dumps(CHAT_REPLY).encode()[:40])
+                    self.wfile.flush()
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                elif mode == "other_json":
+                    self._send(200, b'{"status": "ok", "service": "a gateway"}', "application/json")
+                elif mode == "sse_html":
+                    self._send(200, b"<html><body>Welcome to nginx!</body></html>", "text/html")
+                elif mode == "sse_garbage":
+                    self._send(200, b"data: {not json\n\n", "text/event-stream")
+                elif mode == "drip_body":
+                    body = json.dumps(CHAT_REPLY).encode()
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.flush()
+                    self._drip(body)
+                elif mode == "drip_headers":
+                    body = json.dumps(CHAT_REPLY).encode()
+                    head = (f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+                            "X-Padding: " + "p" * 200 + "\r\n\r\n").encode()
+                    self.close_connection = True
+                    self._drip(head + body)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def env(self, **extra: str) -> dict[str, str]:
+        return {"COURSE_MODEL": "gpt-4o-mini", "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": self.base_url,
+                "COURSE_MODEL_MAX_RETRIES": "0", **extra}
+
+    def __enter__(self) -> HostileEndpoint:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join()
+
+
+def _everything_shown(exc: BaseException) -> str:
+    """All text a learner or a saved notebook could see of ``exc``: the formatted traceback with
+    its chain, and the message, args, body, response and request of every chained exception."""
+    parts = ["".join(traceback.format_exception(exc))]
+    todo, seen = [exc], set()
+    while todo:
+        current = todo.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        parts += [str(current), repr(current), repr(current.args), repr(getattr(current, "__notes__", ""))]
+        for name, value in vars(current).items():
+            parts.append(f"{name}={value!r}")
+            if hasattr(value, "headers"):
+                parts.append(repr(list(value.headers.multi_items())))
+            for attribute in ("content", "text"):
+                try:
+                    parts.append(repr(getattr(value, attribute)))
+                except Exception:  # noqa: BLE001
+                    pass
+            request = getattr(value, "_request", None)
+            if request is not None:
+                parts.append(repr(list(request.headers.multi_items())))
+        todo += [current.__cause__, current.__context__]
+    return "\n".join(parts)
+
+
+def _call(model, how: str):
+    """One request by ``how``: invoke, stream, ainvoke or astream."""
+    if how == "invoke":
+        return model.invoke("hello")
+    if how == "stream":
+        return list(model.stream("hello"))
+    if how == "ainvoke":
+        return asyncio.run(model.ainvoke("hello"))
+
+    async def collect():
+        return [chunk async for chunk in model.astream("hello")]
+
+    return asyncio.run(collect())
+
+
+CALLS = ["invoke", "stream", "ainvoke", "astream"]
+
+
+@pytest.mark.parametrize("how", CALLS)
+@pytest.mark.parametrize("mode", ["echo401", "echo_text"])
+def test_an_endpoint_that_echoes_the_key_never_gets_it_into_the_error(mode, how):
+    """high (issue 16): a gateway answers 401 ``Incorrect API key provided: Bearer <key>``; the key
+    reaches no part of the exception: message, args, chained causes, the SDK's body, response and
+    request (its Authorization header too), in the raw, JSON-escaped and URL-encoded forms."""
+    with HostileEndpoint(mode) as endpoint:
+        model = live_model(env=endpoint.env())
+        with pytest.raises(Exception) as caught:
+            _call(model, how)
+    shown = _everything_shown(caught.value)
+    for form in (KEY, json.dumps(KEY)[1:-1], quote(KEY, safe="")):
+        assert form not in shown, (form, shown[:600])
+    assert "(the key in OPENAI_API_KEY, not shown)" in shown
+    if mode == "echo401":
+        import openai
+
+        assert isinstance(caught.value, openai.AuthenticationError), "the error keeps its type"
+        assert "Incorrect API key provided: Bearer (the key in OPENAI_API_KEY, not shown)" in str(caught.value)
+
+
+@pytest.mark.parametrize("env_extra", [
+    {"OPENAI_API_KEY": SLASH_KEY},                                                   # '/' JSON-escaped as '\/'
+    {"OPENAI_API_KEY": KEY, "DASHSCOPE_API_KEY": DASHSCOPE_KEY},                     # the other configured key
+])
+def test_every_configured_key_is_hidden_in_every_form(env_extra):
+    from helpers.model.redact import hide_secrets
+
+    with HostileEndpoint("echo401") as endpoint:
+        model = live_model(env={**endpoint.env(), **env_extra})
+        with pytest.raises(Exception) as caught:
+            model.invoke("hello")
+    key = env_extra["OPENAI_API_KEY"]
+    assert key not in _everything_shown(caught.value)
+    # the other configured key is hidden too, wherever it appears
+    error = RuntimeError(f"echo: {DASHSCOPE_KEY} / {json.dumps(SLASH_KEY)} / {quote(SLASH_KEY, safe='')}")
+    error.__cause__ = ValueError({"nested": [DASHSCOPE_KEY.encode()]})
+    hide_secrets(error, {DASHSCOPE_KEY: "DASHSCOPE_API_KEY", SLASH_KEY: "OPENAI_API_KEY"})
+    shown = _everything_shown(error)
+    assert DASHSCOPE_KEY not in shown and "ALTAK-0123456789abcdef" not in shown, shown
+    assert str(error).count("not shown") == 3
+
+
+def test_a_key_echoed_inside_an_agent_run_is_hidden_too():
+    """The error leaves ``create_agent``'s graph as the model raised it: cleaned."""
+    from langchain.agents import create_agent
+
+    with HostileEndpoint("echo401") as endpoint:
+        agent = create_agent(live_model(env=endpoint.env()), tools=[lookup_order])
+        with pytest.raises(Exception) as caught:
+            agent.invoke({"messages": [("user", "where is A1024?")]})
+    assert KEY not in _everything_shown(caught.value)
+
+
+@pytest.mark.parametrize("how", CALLS)
+@pytest.mark.parametrize("mode", ["drip_body", "drip_headers"])
+def test_an_endpoint_that_sends_one_byte_at_a_time_stops_at_the_overall_deadline(mode, how):
+    """A reply that arrives a byte every 0.1 s never trips the per-read timeout (1 s); it would take
+    more than 20 s. The request's overall deadline (COURSE_MODEL_TIMEOUT=1) stops it with a timeout
+    error instead of waiting for the whole reply (before the fix: the slow answer, after 20 s)."""
+    import openai
+
+    with HostileEndpoint(mode) as endpoint:
+        model = live_model(env=endpoint.env(COURSE_MODEL_TIMEOUT="1"))
+        with pytest.raises((openai.APITimeoutError, NotAnOpenAIReplyError, Exception)) as caught:
+            _call(model, how)
+    names = {type(e).__name__ for e in _chain_of(caught.value)}
+    assert names & {"APITimeoutError", "ReadTimeout"}, (names, caught.value)
+    assert endpoint.connections == 1
+
+
+def test_with_one_retry_a_slow_endpoint_is_tried_twice_then_stopped():
+    """README: a slow endpoint stops a cell after about 2 x COURSE_MODEL_TIMEOUT: two requests."""
+    import openai
+
+    with HostileEndpoint("drip_body") as endpoint:
+        model = live_model(env=endpoint.env(COURSE_MODEL_TIMEOUT="1", COURSE_MODEL_MAX_RETRIES="1"))
+        with pytest.raises(openai.APITimeoutError):
+            model.invoke("hello")
+    assert endpoint.connections == 2
+
+
+def _chain_of(exc):
+    seen = []
+    while exc is not None and exc not in seen:
+        seen.append(exc)
+        exc = exc.__cause__ or exc.__context__
+    return seen
+
+
+@pytest.mark.parametrize("mode, how", [("html", "invoke"), ("not_json", "invoke"), ("cut", "invoke"),
+                                       ("other_json", "invoke"), ("not_json", "ainvoke"), ("html", "ainvoke"),
+                                       ("sse_html", "stream"), ("sse_garbage", "stream"), ("sse_garbage", "astream")])
+def test_a_reply_that_is_not_an_openai_reply_says_so_without_the_url(mode, how):
+    with HostileEndpoint(mode) as endpoint:
+        model = live_model(env=endpoint.env())
+        with pytest.raises(NotAnOpenAIReplyError) as caught:
+            _call(model, how)
+    text = str(caught.value)
+    assert text.startswith("OPENAI_BASE_URL answered with something that is not an OpenAI reply ("), text
+    shown = "".join(traceback.format_exception(caught.value))
+    assert endpoint.base_url not in shown and "127.0.0.1" not in shown and KEY not in shown
+    assert "nginx" not in shown, "no part of the reply is shown"
+
+
+def test_the_model_modules_import_each_other_without_a_cycle():
+    """Issue 18: ``factory`` and ``real`` imported each other (``real`` at its top, ``factory`` inside a
+    function). Every import between ``helpers.model`` modules, at any depth of a module, forms no cycle."""
+    import ast
+    from pathlib import Path
+
+    import helpers.model
+
+    folder = Path(helpers.model.__file__).parent
+    graph = {}
+    for path in folder.glob("*.py"):
+        imported = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+                imported.add(node.module.split(".")[0])
+            elif isinstance(node, ast.ImportFrom) and node.level == 1:
+                imported.update(alias.name for alias in node.names)
+        graph[path.stem] = imported & {p.stem for p in folder.glob("*.py")} - {"__init__"}
+
+    def cycle_from(start, path):
+        for nxt in graph.get(path[-1], ()):
+            if nxt == start:
+                return [*path, nxt]
+            if nxt not in path:
+                found = cycle_from(start, [*path, nxt])
+                if found:
+                    return found
+        return None
+
+    cycles = [c for c in (cycle_from(module, [module]) for module in graph if module != "__init__") if c]
+    assert not cycles, cycles

@@ -49,7 +49,11 @@ query or fragment (:func:`redact_url`).
 The real model is ``ChatOpenAI(model=..., api_key=..., base_url=..., temperature=0,
 timeout=COURSE_MODEL_TIMEOUT, max_retries=COURSE_MODEL_MAX_RETRIES)`` (langchain-openai 1.7.4,
 the chat.completions API), a subclass that records its requests
-(:func:`~helpers.model.real.recording_chat_openai`).
+(:func:`~helpers.model.real.real_chat_model`). ``COURSE_MODEL_TIMEOUT`` is an overall deadline per
+request (:mod:`helpers.model.deadline`), not only per read, so an endpoint that sends one byte a
+second is stopped too; errors reach the cell with every configured key replaced
+(:func:`~helpers.model.redact.hide_secrets`), and a reply that is not an OpenAI reply is named as
+such (:class:`~helpers.model.real.NotAnOpenAIReplyError`), without the base URL.
 """
 
 from __future__ import annotations
@@ -63,6 +67,15 @@ from urllib.parse import urlsplit
 
 from langchain_core.language_models import BaseChatModel
 
+from .real import real_chat_model
+from .redact import (
+    HIDDEN_NAME,
+    KEY_PREFIX,
+    MODEL_NAME,
+    UUID_PATTERN,
+    looks_like_model_name,
+    redact_url,
+)
 from .scripted import ScriptedChatModel
 
 __all__ = [
@@ -85,77 +98,7 @@ DEFAULT_TIMEOUT = 30.0
 DEFAULT_MAX_RETRIES = 1
 
 _DASHSCOPE_HOST = re.compile(r"^dashscope(-[a-z0-9]+)?\.aliyuncs\.com$")
-#: A model name: letters, digits and ``. _ : / @ -``, starting with a letter or digit, at most 81 characters.
-_MODEL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,80}$")
-#: Prefixes of API keys and tokens (OpenAI/DeepSeek/Moonshot ``sk-``, Groq ``gsk_``, Hugging Face
-#: ``hf_``, xAI ``xai-``, GitHub ``ghp_``/``github_pat_``, GitLab ``glpat-``, Baidu ``bce-v3/``,
-#: Google ``AIza``) and an ``Authorization`` header pasted whole.
-_KEY_PREFIX = re.compile(r"^(?:sk|gsk|pk|rk|hf|xai|ghp|gho|ghs|github_pat|glpat|bce-v3)[-_/]|^AIza|^Bearer\b",
-                         re.IGNORECASE)
-#: A UUID (Volcengine Ark API keys look like this), with or without dashes.
-_UUID = re.compile(r"[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}", re.IGNORECASE)
 _NOT_SHOWN = "(its value is not shown, in case it holds a key)"
-#: Shown instead of a model name that does not look like one.
-HIDDEN_NAME = "(a name that looks like a key, not shown)"
-
-
-def _random_run(part: str) -> bool:
-    """True when one part of a name (between ``. _ : / @ -``) looks random, as keys do.
-
-    Real model names are made of words, versions and dates (``gpt``, ``4o``, ``qwen2``, ``72b``,
-    ``20241022``, ``Instruct``); keys are long runs of mixed letters and digits.
-    """
-    letters = sum(c.isalpha() for c in part)
-    digits = sum(c.isdigit() for c in part)
-    switches = sum(a.isdigit() != b.isdigit() for a, b in zip(part, part[1:]))
-    hexadecimal = all(c in "0123456789abcdefABCDEF" for c in part)
-    return (len(part) >= 32                                                 # any long run
-            or (len(part) >= 16 and letters and digits)                     # a long run of letters and digits
-            or (len(part) >= 12 and hexadecimal and letters and digits)     # a hex run (a UUID's last part)
-            or (len(part) >= 8 and switches >= 4))                          # digits and letters shuffled: 3f2a1b4c
-
-
-def looks_like_model_name(name: Any, secrets: Sequence[str] = ()) -> bool:
-    """True when ``name`` can be shown: it looks like a model name, not like a key.
-
-    A model name matches ``^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,80}$`` (``gpt-4o-mini``, ``qwen-plus``,
-    ``Qwen/Qwen2.5-7B-Instruct``, ``llama3.1:8b``, ``phi3:3.8b-mini-instruct-q4_K_M``,
-    ``ep-20250101123456-abcde``), does not start like a key (``sk-``, ``AIza``, ...), holds no UUID
-    (a Volcengine Ark key is one) and no long random run of letters and digits, and contains none
-    of ``secrets``. Anything else is never echoed.
-
-    Args:
-        name: the value to judge (a non-str is not a model name).
-        secrets: the configured keys; a name containing one (8 characters or more) is refused.
-
-    Returns:
-        True if the name may be shown.
-    """
-    if not isinstance(name, str) or not _MODEL_NAME.match(name):
-        return False
-    if _KEY_PREFIX.search(name) or _UUID.search(name):
-        return False
-    if any(len(secret) >= 8 and secret in name for secret in secrets):
-        return False
-    return not any(_random_run(part) for part in re.split(r"[._:/@-]", name))
-
-
-def redact_url(url: str) -> str:
-    """``url`` without user name, password, query or fragment, and with random-looking path parts as ``…``.
-
-    Used wherever a base URL could be shown (``repr`` of a real model), e.g.
-    ``https://user:pw@proxy.example/v1/3f2a...?api-key=x`` -> ``https://proxy.example/v1/…``.
-    Never raises: a URL that cannot be split is returned as ``(a URL, not shown)``.
-    """
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        port = f":{parts.port}" if parts.port else ""
-    except (TypeError, ValueError):
-        return "(a URL, not shown)"
-    path = "/".join("…" if part and (_random_run(part) or _UUID.search(part)) else part
-                    for part in parts.path.split("/"))
-    return f"{parts.scheme}://{host}{port}{path}"
 
 
 Endpoint = Literal["openai", "dashscope", "custom"]
@@ -178,8 +121,10 @@ class ModelConfig:
         api_key: the key (never in ``repr``).
         key_variable: where the key came from: ``"OPENAI_API_KEY"`` or ``"DASHSCOPE_API_KEY"``.
         base_url: the endpoint, or ``None`` for OpenAI's (never in ``repr``).
-        timeout: seconds per request.
+        timeout: seconds one request may take in all (an overall deadline, not per read).
         max_retries: retries after a failed request.
+        secrets: ``(variable, value)`` of every configured key (``OPENAI_API_KEY``,
+            ``DASHSCOPE_API_KEY``), hidden in the errors of real-model calls (never in ``repr``).
     """
 
     model: str
@@ -188,6 +133,7 @@ class ModelConfig:
     base_url: str | None = field(default=None, repr=False)
     timeout: float = DEFAULT_TIMEOUT
     max_retries: int = DEFAULT_MAX_RETRIES
+    secrets: tuple[tuple[str, str], ...] = field(default=(), repr=False)
 
     @property
     def endpoint(self) -> Endpoint:
@@ -230,7 +176,7 @@ def _key_in(variable: str, problem: str, belongs: str) -> ModelConfigError:
 def _check_model_name(name: str, secrets: Sequence[str]) -> None:
     if looks_like_model_name(name, secrets):
         return
-    if _MODEL_NAME.match(name) or _KEY_PREFIX.search(name) or len(name) > 81:
+    if MODEL_NAME.match(name) or KEY_PREFIX.search(name) or len(name) > 81:
         raise _key_in("COURSE_MODEL", "does not look like a model name", "the model name, e.g. qwen-plus or gpt-4o-mini")
     raise ModelConfigError(
         f"COURSE_MODEL is not a model name {_NOT_SHOWN}: use letters, digits and . _ : / @ - only, "
@@ -239,7 +185,7 @@ def _check_model_name(name: str, secrets: Sequence[str]) -> None:
 
 
 def _check_base_url(url: str, secrets: Sequence[str]) -> None:
-    if url in secrets or _KEY_PREFIX.match(url) or _UUID.match(url) or re.match(r"[A-Za-z0-9]{24,}", url):
+    if url in secrets or KEY_PREFIX.match(url) or UUID_PATTERN.match(url) or re.match(r"[A-Za-z0-9]{24,}", url):
         raise _key_in("OPENAI_BASE_URL", "is not an http(s) URL",
                       "the endpoint, e.g. https://dashscope.aliyuncs.com/compatible-mode/v1")
     try:
@@ -358,6 +304,8 @@ def read_model_config(env: Mapping[str, str] | None = None) -> ModelConfig | Non
         base_url=base_url,
         timeout=_number(env, "COURSE_MODEL_TIMEOUT", DEFAULT_TIMEOUT, 1, 600, integer=False),
         max_retries=int(_number(env, "COURSE_MODEL_MAX_RETRIES", DEFAULT_MAX_RETRIES, 0, 5, integer=True)),
+        secrets=tuple((variable, value) for variable, value in (("OPENAI_API_KEY", openai_key),
+                                                                 ("DASHSCOPE_API_KEY", dashscope_key)) if value),
     )
 
 
@@ -383,12 +331,9 @@ def model_from_env(offline_script: Sequence[Any] = (), *, env: Mapping[str, str]
     offline = ScriptedChatModel(script=offline_script, **scripted_kwargs)
     if config is None:
         return offline
-    from .real import recording_chat_openai
-
-    return recording_chat_openai()(
-        model=config.model, api_key=config.api_key, base_url=config.base_url, temperature=0,
-        timeout=config.timeout, max_retries=config.max_retries,
-    )
+    return real_chat_model(model=config.model, api_key=config.api_key, base_url=config.base_url,
+                           timeout=config.timeout, max_retries=config.max_retries,
+                           secrets={value: variable for variable, value in config.secrets})
 
 
 def describe_model(model: Any) -> str:
