@@ -305,3 +305,22 @@ def test_a_runaway_output_fails_the_notebook_and_is_never_committed(tmp_path, so
     assert line.startswith(f'FAILED big.ipynb: cell 2 ("{source.splitlines()[0][:59]}') and (
         "characters, more than the 100,000 a committed cell may hold: print a summary" in line), line
     assert path.read_bytes() == before
+
+
+def test_probe_what_a_pytest_sessions_kernels_inherit():
+    """Run by the next test in a child pytest session: strict nbval's kernels inherit this process's
+    environment, which tests/conftest.py cleans at start-up."""
+    if "COURSE_ENV_PROBE" not in os.environ:
+        pytest.skip("run inside the child session of test_strict_nbval_kernels_get_no_learner_state")
+    assert sorted(set(PRIVATE) & set(os.environ)) == []
+
+
+def test_strict_nbval_kernels_get_no_learner_state_and_no_other_secret():
+    """Before: the learner's COURSE_PROGRESS_FILE / COURSE_WORKSPACE (and ANTHROPIC_API_KEY & co.)
+    reached the kernels strict nbval starts, so 00's progress cell showed the learner's table."""
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, **PRIVATE, "COURSE_ENV_PROBE": "1"}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "tests/test_notebook_runner.py::test_probe_what_a_pytest_sessions_kernels_inherit"],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout[-2000:] + proc.stderr[-2000:]
