@@ -26,8 +26,9 @@ What it measures, in one run on this machine:
 It prints a table (each notebook's overhead over the baseline, the total) against the targets
 (:data:`TARGETS`), lists the slowest cells of any notebook that misses one, and writes the same as
 JSON (default ``bench.json`` in the course root, git-ignored). A bad argument (an unknown notebook,
-a ``--json`` path in a folder that does not exist) ends in one ``error:`` line before anything runs. Timings depend on the machine and on
-whatever else runs on it: this is a benchmark to read, not a test that asserts.
+a ``--json`` path in a folder that does not exist) ends in one ``error:`` line before anything runs.
+Timings depend on the machine and on whatever else runs on it: this is a benchmark to read, not a
+test that asserts.
 """
 
 from __future__ import annotations
