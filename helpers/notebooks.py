@@ -59,7 +59,7 @@ from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernel
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
 #: Environment variables that would switch the course to a real model; removed for offline runs.
-OFFLINE_UNSET = ("COURSE_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY", "DASHSCOPE_API_KEY")
+OFFLINE_UNSET = ("COURSE_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY", "DASHSCOPE_API_KEY", "COURSE_MODEL_API_KEY")
 #: The learner's own state: never in a kernel the course's tools start (runner, bench, nbval), so
 #: the course's stubs record nothing in the learner's progress and no learner table is committed.
 LEARNER_STATE = ("COURSE_PROGRESS_FILE", "COURSE_WORKSPACE")

@@ -60,7 +60,7 @@ def test_blank_values_count_as_unset():
 def test_full_configuration_returns_chat_openai_without_showing_the_key():
     from langchain_openai import ChatOpenAI
 
-    model = live_model(["ignored"], env={"COURSE_MODEL": "qwen-plus", "OPENAI_API_KEY": KEY,
+    model = live_model(["ignored"], env={"COURSE_MODEL": "qwen-plus", "COURSE_MODEL_API_KEY": KEY,
                                          "OPENAI_BASE_URL": "https://example.invalid/compatible-mode/v1"})
     assert isinstance(model, ChatOpenAI)
     assert model.model_name == "qwen-plus"
@@ -95,9 +95,16 @@ def test_on_dashscope_the_dashscope_key_wins_over_an_openai_key():
     assert config.api_key == DASHSCOPE_KEY, "an OpenAI key must not be sent to DashScope"
 
 
-def test_on_dashscope_an_openai_api_key_alone_still_works():
-    config = read_model_config({"COURSE_MODEL": "qwen-plus", "OPENAI_BASE_URL": DASHSCOPE, "OPENAI_API_KEY": KEY})
-    assert (config.api_key, config.key_variable) == (KEY, "OPENAI_API_KEY")
+def test_on_dashscope_an_openai_api_key_alone_is_never_sent():
+    """Issue 21: a configured OpenAI key goes to no other host than OpenAI's (it used to go to DashScope)."""
+    with pytest.raises(ModelConfigError) as caught:
+        read_model_config({"COURSE_MODEL": "qwen-plus", "OPENAI_BASE_URL": DASHSCOPE, "OPENAI_API_KEY": KEY})
+    assert str(caught.value).startswith("COURSE_MODEL is set but DASHSCOPE_API_KEY is missing: set DASHSCOPE_API_KEY "
+                                        "to your DashScope key (OPENAI_API_KEY is set, but it is sent only to "
+                                        "OpenAI's endpoint, never to another host)")
+    config = read_model_config({"COURSE_MODEL": "qwen-plus", "OPENAI_BASE_URL": DASHSCOPE, "OPENAI_API_KEY": KEY,
+                                "COURSE_MODEL_API_KEY": DASHSCOPE_KEY})
+    assert (config.api_key, config.key_variable) == (DASHSCOPE_KEY, "COURSE_MODEL_API_KEY")
 
 
 def test_a_dashscope_key_alone_stays_offline():
@@ -113,7 +120,7 @@ def test_a_dashscope_key_without_the_dashscope_url_says_what_to_add():
 
 
 def test_dashscope_url_without_any_key_names_dashscope_api_key():
-    with pytest.raises(ModelConfigError, match=r"DASHSCOPE_API_KEY \(or OPENAI_API_KEY\) is missing"):
+    with pytest.raises(ModelConfigError, match=r"DASHSCOPE_API_KEY is missing: set DASHSCOPE_API_KEY"):
         live_model(env={"COURSE_MODEL": "qwen-plus", "OPENAI_BASE_URL": DASHSCOPE})
 
 
@@ -233,7 +240,7 @@ def test_a_model_name_with_odd_characters_is_refused_without_echo(name):
 
 
 def test_real_model_path_against_the_loopback_server(loopback_openai):
-    model = live_model(env=loopback_openai.env(model="qwen-plus", key=KEY))
+    model = live_model(env={**loopback_openai.env(model="qwen-plus", key=KEY), "COURSE_MODEL_API_KEY": KEY})
     message = model.bind_tools([lookup_order]).invoke("where is A1024?")
     assert message.tool_calls == [{"name": "lookup_order", "args": {"order_id": "A1024"}, "id": "call_lb_0001",
                                    "type": "tool_call"}]
@@ -348,7 +355,7 @@ def test_describe_verdict_and_repr_never_show_a_key_like_name_or_url_secrets():
 
 
 def test_a_good_model_still_describes_itself_by_name():
-    model = live_model(env={"COURSE_MODEL": "qwen-plus", "OPENAI_API_KEY": KEY,
+    model = live_model(env={"COURSE_MODEL": "qwen-plus", "DASHSCOPE_API_KEY": KEY,
                             "OPENAI_BASE_URL": "https://dashscope.aliyuncs.com/compatible-mode/v1"})
     assert describe_model(model) == "ChatOpenAI qwen-plus via DashScope"
     assert "model_name='qwen-plus'" in repr(model)
@@ -467,7 +474,7 @@ class HostileEndpoint:
         return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
 
     def env(self, **extra: str) -> dict[str, str]:
-        return {"COURSE_MODEL": "gpt-4o-mini", "OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": self.base_url,
+        return {"COURSE_MODEL": "gpt-4o-mini", "COURSE_MODEL_API_KEY": KEY, "OPENAI_BASE_URL": self.base_url,
                 "COURSE_MODEL_MAX_RETRIES": "0", **extra}
 
     def __enter__(self) -> HostileEndpoint:
@@ -539,17 +546,17 @@ def test_an_endpoint_that_echoes_the_key_never_gets_it_into_the_error(mode, how)
     shown = _everything_shown(caught.value)
     for form in (KEY, json.dumps(KEY)[1:-1], quote(KEY, safe="")):
         assert form not in shown, (form, shown[:600])
-    assert "(the key in OPENAI_API_KEY, not shown)" in shown
+    assert "(the key in COURSE_MODEL_API_KEY, not shown)" in shown
     if mode == "echo401":
         import openai
 
         assert isinstance(caught.value, openai.AuthenticationError), "the error keeps its type"
-        assert "Incorrect API key provided: Bearer (the key in OPENAI_API_KEY, not shown)" in str(caught.value)
+        assert "Incorrect API key provided: Bearer (the key in COURSE_MODEL_API_KEY, not shown)" in str(caught.value)
 
 
 @pytest.mark.parametrize("env_extra", [
-    {"OPENAI_API_KEY": SLASH_KEY},                                                   # '/' JSON-escaped as '\/'
-    {"OPENAI_API_KEY": KEY, "DASHSCOPE_API_KEY": DASHSCOPE_KEY},                     # the other configured key
+    {"COURSE_MODEL_API_KEY": SLASH_KEY},                                             # '/' JSON-escaped as '\/'
+    {"COURSE_MODEL_API_KEY": KEY, "DASHSCOPE_API_KEY": DASHSCOPE_KEY},               # the other configured key
 ])
 def test_every_configured_key_is_hidden_in_every_form(env_extra):
     from helpers.model.redact import hide_secrets
@@ -558,7 +565,7 @@ def test_every_configured_key_is_hidden_in_every_form(env_extra):
         model = live_model(env={**endpoint.env(), **env_extra})
         with pytest.raises(Exception) as caught:
             model.invoke("hello")
-    key = env_extra["OPENAI_API_KEY"]
+    key = env_extra["COURSE_MODEL_API_KEY"]
     assert key not in _everything_shown(caught.value)
     # the other configured key is hidden too, wherever it appears
     error = RuntimeError(f"echo: {DASHSCOPE_KEY} / {json.dumps(SLASH_KEY)} / {quote(SLASH_KEY, safe='')}")
@@ -662,3 +669,102 @@ def test_the_model_modules_import_each_other_without_a_cycle():
 
     cycles = [c for c in (cycle_from(module, [module]) for module in graph if module != "__init__") if c]
     assert not cycles, cycles
+
+
+# -- issue 21, "A model for a class": a keyless local endpoint; a provider's key goes to that provider only -----
+
+from pathlib import Path  # noqa: E402
+from urllib.parse import urlsplit  # noqa: E402
+
+from helpers.model.factory import NO_KEY, is_private_endpoint  # noqa: E402
+
+PRIVATE_URLS = [
+    "http://localhost:11434/v1", "http://127.0.0.1:8000/v1", "http://127.1.2.3/v1", "http://[::1]:8000/v1",
+    "http://10.0.0.5:8000/v1", "http://172.16.0.9/v1", "http://172.31.255.1/v1", "http://192.168.1.20:8000/v1",
+    "http://169.254.1.1/v1", "http://[fd00::5]:8000/v1", "http://ollama:11434/v1", "http://vllm/v1",
+    "http://vllm.default.svc.cluster.local:8000/v1", "http://host.docker.internal:11434/v1",
+    "http://api.localhost:8000/v1", "https://gpu-box.local/v1",
+]
+PUBLIC_URLS = [
+    "https://api.deepseek.com/v1", "https://example.invalid/v1", "http://8.8.8.8/v1", "http://172.32.0.1/v1",
+    "http://100.64.0.1/v1",                     # carrier-grade NAT: not a private range
+    "http://127.0.0.1.nip.io/v1",               # a public name that resolves to loopback: judged public
+    "https://localhost.example.com/v1", "https://internal.example.com/v1",
+    "https://api.openai.com.evil.example/v1",   # looks like OpenAI's host, is not
+    "http://api.openai.com/v1",                 # OpenAI's name over plain http: not OpenAI's endpoint
+]
+
+
+@pytest.mark.parametrize("base_url", PRIVATE_URLS)
+def test_an_endpoint_on_a_loopback_or_private_address_needs_no_key(base_url):
+    assert is_private_endpoint(base_url)
+    config = read_model_config({"COURSE_MODEL": "qwen2.5:7b", "OPENAI_BASE_URL": base_url})
+    assert (config.key_variable, config.api_key) == (None, NO_KEY)
+    # a learner's keys for other work are not sent there either
+    config = read_model_config({"COURSE_MODEL": "qwen2.5:7b", "OPENAI_BASE_URL": base_url,
+                                "OPENAI_API_KEY": KEY, "DASHSCOPE_API_KEY": DASHSCOPE_KEY})
+    assert (config.key_variable, config.api_key) == (None, NO_KEY)
+    # the course's own key for that endpoint is
+    config = read_model_config({"COURSE_MODEL": "qwen2.5:7b", "OPENAI_BASE_URL": base_url, "COURSE_MODEL_API_KEY": KEY})
+    assert (config.key_variable, config.api_key) == ("COURSE_MODEL_API_KEY", KEY)
+
+
+@pytest.mark.parametrize("base_url", PUBLIC_URLS)
+def test_a_public_endpoint_without_its_key_is_refused_and_an_openai_key_is_not_sent_there(base_url):
+    assert not is_private_endpoint(base_url)
+    for env in ({}, {"OPENAI_API_KEY": KEY}, {"OPENAI_API_KEY": KEY, "DASHSCOPE_API_KEY": DASHSCOPE_KEY}):
+        with pytest.raises(ModelConfigError) as caught:
+            read_model_config({"COURSE_MODEL": "deepseek-chat", "OPENAI_BASE_URL": base_url, **env})
+        text = str(caught.value)
+        assert text.startswith("COURSE_MODEL is set but OPENAI_BASE_URL is a public endpoint that is neither OpenAI's "
+                               "nor DashScope's, and COURSE_MODEL_API_KEY is missing"), text
+        assert KEY not in text and base_url not in text and urlsplit(base_url).hostname not in text
+        assert ("sent only to their own provider" in text) == bool(env)
+    config = read_model_config({"COURSE_MODEL": "deepseek-chat", "OPENAI_BASE_URL": base_url,
+                                "OPENAI_API_KEY": KEY, "COURSE_MODEL_API_KEY": DASHSCOPE_KEY})
+    assert (config.key_variable, config.api_key) == ("COURSE_MODEL_API_KEY", DASHSCOPE_KEY)
+
+
+def test_openai_s_own_address_gets_the_openai_key():
+    config = read_model_config({"COURSE_MODEL": "gpt-4o-mini", "OPENAI_BASE_URL": "https://api.openai.com/v1",
+                                "OPENAI_API_KEY": KEY})
+    assert (config.key_variable, config.api_key, config.endpoint) == ("OPENAI_API_KEY", KEY, "openai")
+
+
+def test_the_loopback_provider_receives_no_key_from_a_machine_that_has_one(loopback_openai):
+    """Before: the learner's OPENAI_API_KEY (set for other work) was sent to whatever host OPENAI_BASE_URL named."""
+    model = live_model(env={**loopback_openai.env(key=KEY), "DASHSCOPE_API_KEY": DASHSCOPE_KEY})
+    assert model.invoke("hello").content == "Hello from the loopback model."
+    assert [r.authorization for r in loopback_openai.requests] == [f"Bearer {NO_KEY}"]
+
+
+def _readme_recipe(title: str) -> dict[str, str]:
+    """The ``export NAME=VALUE`` lines of the README code block that follows the line starting with ``title``."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    after = readme.split("\n" + title, 1)[1]
+    block = after.split("```bash\n", 1)[1].split("```", 1)[0]
+    exports = {}
+    for line in block.splitlines():
+        if line.startswith("export "):
+            name, value = line[len("export "):].split("#", 1)[0].strip().split("=", 1)
+            exports[name] = value
+    return exports
+
+
+@pytest.mark.parametrize("title, model_name", [("Ollama,", "qwen2.5:7b"), ("vLLM,", "Qwen/Qwen2.5-7B-Instruct")])
+def test_the_readme_recipes_for_a_local_model_work_against_the_loopback_provider(title, model_name, loopback_openai):
+    """The README's Ollama and vLLM recipes, as written (only the address replaced by the loopback
+    server's), with a learner's OPENAI_API_KEY also set: a tool call round trip, and no key sent."""
+    recipe = _readme_recipe(title)
+    assert set(recipe) == {"COURSE_MODEL", "OPENAI_BASE_URL"} and recipe["COURSE_MODEL"] == model_name, recipe
+    assert read_model_config(recipe).key_variable is None, "the recipe as written needs no key"
+    address = urlsplit(recipe["OPENAI_BASE_URL"])
+    here = urlsplit(loopback_openai.base_url)
+    env = {**recipe, "OPENAI_BASE_URL": address._replace(netloc=here.netloc).geturl(), "OPENAI_API_KEY": KEY}
+    assert urlsplit(env["OPENAI_BASE_URL"]).path == address.path == "/v1"
+    model = live_model(env=env)
+    message = model.bind_tools([lookup_order]).invoke("where is A1024?")
+    assert message.tool_calls[0]["name"] == "lookup_order" and message.tool_calls[0]["args"] == {"order_id": "A1024"}
+    (request,) = loopback_openai.requests
+    assert request.body["model"] == model_name and request.authorization == f"Bearer {NO_KEY}"
+    assert describe_model(model) == f"ChatOpenAI {model_name} via a custom OPENAI_BASE_URL"
