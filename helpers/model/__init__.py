@@ -28,6 +28,7 @@ from .factory import (
     real_model_configured,
 )
 from .live import LiveVerdict, is_live, live_model, live_verdict, scripted_model
+from .real import NotAnOpenAIReplyError
 from .recording import RecordedRequest, RequestLog
 from .rules import ProviderRule, ProviderRuleError, check_history
 from .script import ScriptError, Step, invalid_tool_call, reply, tool_call, validate_script
@@ -38,6 +39,7 @@ __all__ = [
     "LiveVerdict",
     "ModelConfig",
     "ModelConfigError",
+    "NotAnOpenAIReplyError",
     "ProviderRule",
     "ProviderRuleError",
     "RecordedRequest",
