@@ -16,14 +16,19 @@ What it measures, in one run on this machine:
   peak resident memory (``VmHWM`` of the kernel process from ``/proc``, read after every cell; a
   process the notebook starts, like notebook 08's resume, is not counted). The notebooks run from a
   fresh copy of the learner's workspace in a temporary folder (:func:`helpers.workspace.sync`), which
-  also proves that they run from there.
+  also proves that they run from there. Their kernels get the runner's environment
+  (:func:`helpers.notebooks.kernel_env`: no real-model variable, no other secret, none of the
+  learner's state) with ``COURSE_WORKSPACE`` naming that temporary workspace, so whatever the
+  notebooks record goes there, never into the learner's progress.
 * **the test suite**: the wall time of ``make test``'s pytest command (``python -m pytest`` in the
   course root, offline), unless ``--skip-tests``.
 
 It prints a table (each notebook's overhead over the baseline, the total) against the targets
 (:data:`TARGETS`), lists the slowest cells of any notebook that misses one, and writes the same as
-JSON (default ``bench.json`` in the course root, git-ignored). Timings depend on the machine and on
-whatever else runs on it: this is a benchmark to read, not a test that asserts.
+JSON (default ``bench.json`` in the course root, git-ignored). A bad argument (an unknown notebook,
+a ``--json`` path in a folder that does not exist) ends in one ``error:`` line before anything runs.
+Timings depend on the machine and on whatever else runs on it: this is a benchmark to read, not a
+test that asserts.
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ from pathlib import Path
 import nbformat
 
 from .notebooks import NotebookFailure, course_notebooks, kernel_env, read_notebook, run_notebook
-from .workspace import COURSE_ROOT, NOTEBOOK_DIR, resolve_names, sync
+from .workspace import COURSE_ROOT, NOTEBOOK_DIR, WorkspaceError, resolve_names, sync
 
 __all__ = ["BASELINE_SOURCE", "TARGETS", "BenchReport", "Measurement", "main", "measure", "run_bench"]
 
@@ -249,18 +254,55 @@ def format_report(report: BenchReport) -> str:
     return "\n".join(lines)
 
 
+def _json_problem(path: Path) -> str | None:
+    """Why the report cannot be written to ``path`` (checked before anything runs), or ``None``."""
+    folder = path.parent
+    if path.is_dir():
+        return f"--json {path} is a folder; name a file, e.g. {path / 'bench.json'}"
+    if not folder.exists():
+        return f"--json {path}: the folder {folder} does not exist; create it or name a file in an existing folder"
+    if not folder.is_dir():
+        return f"--json {path}: {folder} is not a folder"
+    if not os.access(folder, os.W_OK):
+        return f"--json {path}: the folder {folder} cannot be written to"
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command-line entry (``make bench``): prints the table, writes the JSON; returns 0 (1 if a notebook failed)."""
+    """Command-line entry (``make bench``): prints the table, writes the JSON.
+
+    Returns:
+        0; 1 if a notebook failed or the JSON could not be written; 2 for a bad argument (an unknown
+        notebook, a ``--json`` path whose folder does not exist), which ends in one ``error:`` line
+        on stderr before anything runs.
+    """
     parser = argparse.ArgumentParser(prog="python -m helpers.bench", description=__doc__.split("\n")[0])
     parser.add_argument("notebooks", nargs="*", help="notebooks to measure (default: all), e.g. 03 08")
     parser.add_argument("--skip-tests", action="store_true", help="do not time the test suite")
     parser.add_argument("--json", type=Path, default=COURSE_ROOT / "bench.json", help="where to write the JSON")
     parser.add_argument("--timeout", type=int, default=600, help="seconds allowed per cell (default 600)")
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
-    report = run_bench(args.notebooks or None, skip_tests=args.skip_tests, timeout=args.timeout,
+
+    def error(message: str, status: int) -> int:
+        print(f"error: {message}", file=sys.stderr, flush=True)
+        return status
+
+    if args.timeout <= 0:
+        return error("--timeout must be a positive number of seconds", 2)
+    try:
+        names = resolve_names(args.notebooks) if args.notebooks else None
+    except WorkspaceError as exc:
+        return error(str(exc), 2)
+    problem = _json_problem(args.json)
+    if problem:
+        return error(problem, 2)
+    report = run_bench(names, skip_tests=args.skip_tests, timeout=args.timeout,
                        progress=lambda line: print(line, file=sys.stderr, flush=True))
     print(format_report(report))
-    args.json.write_text(json.dumps(asdict(report), indent=1) + "\n", encoding="utf-8")
+    try:
+        args.json.write_text(json.dumps(asdict(report), indent=1) + "\n", encoding="utf-8")
+    except OSError as exc:
+        return error(f"the report could not be written to {args.json} ({exc.strerror or type(exc).__name__})", 1)
     print(f"\nwritten: {args.json}")
     return 1 if any(r.error for r in report.notebooks) else 0
 

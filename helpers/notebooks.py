@@ -7,6 +7,12 @@ Usage::
 
 Each notebook runs top to bottom in a fresh kernel, offline: the real-model variables
 (:data:`OFFLINE_UNSET`) are removed from the kernel's environment, so the scripted model is used.
+So are every other secret-looking variable (``ANTHROPIC_API_KEY``, ``GITHUB_TOKEN``, ...: see
+:func:`removed_variables`), LangSmith's tracing variables, and the learner's own state
+(:data:`LEARNER_STATE`: ``COURSE_PROGRESS_FILE``, ``COURSE_WORKSPACE``), so a course run neither
+reads nor writes the learner's progress. Anything a notebook starts in the kernel's process group
+is ended with the kernel (a child process left running would outlive the run). A cell whose
+outputs exceed :data:`MAX_CELL_OUTPUT` characters fails the notebook: outputs are committed.
 Outputs are stored the way strict nbval compares them:
 
 * no widget state (``store_widget_state=False``) and no timing metadata (``record_timing=False``);
@@ -34,8 +40,10 @@ import argparse
 import asyncio
 import atexit
 import contextlib
+import json
 import os
 import re
+import signal
 import sys
 import tempfile
 import time
@@ -51,12 +59,24 @@ from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernel
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
 #: Environment variables that would switch the course to a real model; removed for offline runs.
-OFFLINE_UNSET = ("COURSE_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY", "DASHSCOPE_API_KEY")
+OFFLINE_UNSET = ("COURSE_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY", "DASHSCOPE_API_KEY", "COURSE_MODEL_API_KEY")
+#: The learner's own state: never in a kernel the course's tools start (runner, bench, nbval), so
+#: the course's stubs record nothing in the learner's progress and no learner table is committed.
+LEARNER_STATE = ("COURSE_PROGRESS_FILE", "COURSE_WORKSPACE")
+#: A variable name that holds a secret (``*_API_KEY``, ``*_TOKEN``, ``*_SECRET*``, ...).
+_SECRET_NAME = re.compile(r"API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|ACCESS_KEY|PRIVATE_KEY", re.IGNORECASE)
+#: Prefixes of variables that switch on LangSmith tracing (it sends every run to a web service).
+_TRACING_PREFIXES = ("LANGCHAIN_", "LANGSMITH_")
 #: Seconds allowed per cell unless ``--timeout`` / ``timeout=`` says otherwise.
 DEFAULT_TIMEOUT = 600
+#: The most output one cell may leave, in characters of its JSON (the course's largest is about
+#: 3,600): a cell over it fails the notebook, so a runaway print is never committed.
+MAX_CELL_OUTPUT = 100_000
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "LEARNER_STATE",
+    "MAX_CELL_OUTPUT",
     "NOTEBOOK_DIR",
     "OFFLINE_UNSET",
     "FailureKind",
@@ -66,12 +86,13 @@ __all__ = [
     "kernel_env",
     "main",
     "read_notebook",
+    "removed_variables",
     "run_notebook",
 ]
 
 #: Why a notebook failed (the closed set the runner reports).
 FailureKind = Literal["missing", "not a notebook", "cell error", "timeout", "kernel died", "kernel error",
-                      "not written"]
+                      "output too large", "not written"]
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 # IPython compiles each cell under a random file name ("3956648022.py"): keep the line, drop the name.
@@ -145,10 +166,35 @@ def _mark_allowed_errors(nb: nbformat.NotebookNode) -> None:
                 tags.append("raises-exception")
 
 
+def removed_variables(env: Mapping[str, str], *, offline: bool = True) -> list[str]:
+    """The names in ``env`` that a kernel of the course's own runs must not inherit.
+
+    Args:
+        env: an environment (``os.environ``).
+        offline: also remove :data:`OFFLINE_UNSET` (the real-model variables). ``False`` keeps
+            them, for a run against a configured model.
+
+    Returns:
+        :data:`LEARNER_STATE`; with ``offline``, :data:`OFFLINE_UNSET`; every other name that
+        holds a secret (``API_KEY``, ``APIKEY``, ``TOKEN``, ``SECRET``, ``PASSWORD``, ``PASSWD``,
+        ``CREDENTIAL``, ``ACCESS_KEY``, ``PRIVATE_KEY`` anywhere in it, any case: ``ANTHROPIC_API_KEY``,
+        ``GOOGLE_API_KEY``, ``HF_TOKEN``, ``AWS_SECRET_ACCESS_KEY``, ...); and LangSmith's
+        ``LANGCHAIN_*`` / ``LANGSMITH_*`` (tracing sends every run to a web service). In ``env``'s order.
+    """
+    def removed(name: str) -> bool:
+        if name in OFFLINE_UNSET:
+            return offline
+        return (name in LEARNER_STATE or bool(_SECRET_NAME.search(name))
+                or name.upper().startswith(_TRACING_PREFIXES))
+
+    return [name for name in env if removed(name)]
+
+
 def kernel_env(*, offline: bool = True, extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment a kernel starts with: this process's, minus :data:`OFFLINE_UNSET` when
-    ``offline``, plus ``extra``."""
-    env = {k: v for k, v in os.environ.items() if not (offline and k in OFFLINE_UNSET)}
+    """The environment a kernel starts with: this process's, minus :func:`removed_variables`
+    (with :data:`OFFLINE_UNSET` when ``offline``), plus ``extra``."""
+    removed = set(removed_variables(os.environ, offline=offline))
+    env = {k: v for k, v in os.environ.items() if k not in removed}
     env.update(extra or {})
     return env
 
@@ -188,7 +234,8 @@ def _last_kernel_line(log: Any) -> str:
 def run_notebook(nb: nbformat.NotebookNode, *, path: Path, cwd: Path, timeout: int = DEFAULT_TIMEOUT,
                  env: Mapping[str, str] | None = None, allow_errors: bool = False,
                  on_cell_start: Callable[[NotebookClient, int], None] | None = None,
-                 on_cell_executed: Callable[[NotebookClient, int], None] | None = None) -> nbformat.NotebookNode:
+                 on_cell_executed: Callable[[NotebookClient, int], None] | None = None,
+                 max_cell_output: int | None = MAX_CELL_OUTPUT) -> nbformat.NotebookNode:
     """Execute ``nb`` in a fresh ``python3`` kernel (nbclient 0.11) and return it; writes nothing.
 
     Args:
@@ -201,13 +248,19 @@ def run_notebook(nb: nbformat.NotebookNode, *, path: Path, cwd: Path, timeout: i
         on_cell_start: called as ``f(client, cell_index)`` before each code cell runs.
         on_cell_executed: called as ``f(client, cell_index)`` after each code cell, while the
             kernel is still running (the benchmark reads the kernel's memory there).
+        max_cell_output: the most characters (of its outputs' JSON) one cell may leave; ``None``: no limit.
+
+    After the kernel is shut down, whatever is left in its process group (jupyter_client 8 starts
+    the kernel in a session of its own: a ``subprocess.Popen`` from a cell, say) is killed, so no
+    child process outlives the run. A process that started a session of its own is not reached.
 
     The kernel process's stdout and stderr go to a temporary file (see the module docstring);
     its last line is added to a ``kernel died`` / ``kernel error`` reason.
 
     Raises:
         NotebookFailure: ``cell error`` (an unmarked cell raised or did not compile), ``timeout``
-            (a cell ran past ``timeout``), ``kernel died``, ``kernel error`` (the kernel did not start).
+            (a cell ran past ``timeout``), ``kernel died``, ``kernel error`` (the kernel did not start),
+            ``output too large`` (a cell's outputs exceed ``max_cell_output``).
     """
     _mark_allowed_errors(nb)
     tracker = _Tracker()
@@ -223,8 +276,25 @@ def run_notebook(nb: nbformat.NotebookNode, *, path: Path, cwd: Path, timeout: i
     )
     if on_cell_start is not None:
         tracker.on_start = lambda cell_index: on_cell_start(client, cell_index)
-    if on_cell_executed is not None:
-        client.on_cell_executed = lambda cell, cell_index, execute_reply: on_cell_executed(client, cell_index)
+    groups: list[int] = []
+
+    def kernel_started(**_: Any) -> None:
+        pgid = getattr(getattr(client.km, "provisioner", None), "pgid", None)
+        if isinstance(pgid, int) and pgid > 1 and pgid != os.getpgrp():
+            groups.append(pgid)
+
+    def cell_executed(cell: Any, cell_index: int, execute_reply: Any) -> None:
+        if max_cell_output is not None:
+            size = len(json.dumps(cell.get("outputs", []), default=str))
+            if size > max_cell_output:
+                raise failure("output too large",
+                              f"the cell's output is {size:,} characters, more than the {max_cell_output:,} a "
+                              "committed cell may hold: print a summary (a count, the first lines) instead")
+        if on_cell_executed is not None:
+            on_cell_executed(client, cell_index)
+
+    client.on_notebook_start = kernel_started
+    client.on_cell_executed = cell_executed
 
     def failure(kind: FailureKind, reason: str, kernel_log: Any = None) -> NotebookFailure:
         cell = tracker.index
@@ -255,7 +325,16 @@ def run_notebook(nb: nbformat.NotebookNode, *, path: Path, cwd: Path, timeout: i
             raise failure(kind, _one_line(f"{type(exc).__name__}: {exc}"), kernel_log) from exc
         finally:
             _forget_kernel(client)
+            _end_process_groups(groups)
     return nb
+
+
+def _end_process_groups(groups: Sequence[int]) -> None:
+    """Kill what is left of the kernels' process groups (never this process's own group)."""
+    for pgid in groups:
+        if pgid != os.getpgrp():
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pgid, signal.SIGKILL)
 
 
 def _forget_kernel(client: NotebookClient) -> None:

@@ -1,8 +1,9 @@
 """Shared test set-up: the tests run offline whatever the developer's environment says, and prove it.
 
-* Every test sees no real-model configuration (the autouse ``_offline_env`` fixture), and the same
-  variables (:data:`helpers.notebooks.OFFLINE_UNSET`) are removed from this process's environment at
-  start-up, so the kernels strict nbval starts are offline too.
+* Every test sees no real-model configuration (the autouse ``_offline_env`` fixture), and at
+  start-up this process's environment loses what the runner's kernels lose
+  (:func:`helpers.notebooks.removed_variables`: the real-model variables, other secrets, the
+  learner's ``COURSE_PROGRESS_FILE`` / ``COURSE_WORKSPACE``), so strict nbval's kernels are too.
 * **The offline guard.** At start-up this file puts ``tests/offline_guard/`` first on ``PYTHONPATH``
   and names a fresh log file in ``COURSE_NET_GUARD_LOG``. Every Python process started from this
   session inherits both, so its ``sitecustomize`` (``tests/offline_guard/sitecustomize.py``) refuses
@@ -26,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers.notebooks import OFFLINE_UNSET
+from helpers.notebooks import OFFLINE_UNSET, removed_variables
 
 #: The folder whose ``sitecustomize.py`` is the guard.
 GUARD_DIR = Path(__file__).resolve().parent / "offline_guard"
@@ -76,7 +77,7 @@ class _NbvalTracker:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "run_last: run after every other test and notebook of the session")
-    for name in OFFLINE_UNSET:
+    for name in removed_variables(os.environ):  # what nbval's kernels must not inherit (helpers.notebooks)
         os.environ.pop(name, None)
     names = (GUARD_LOG_VARIABLE, "PYTHONPATH")
     config.stash[_SAVED_ENV] = {name: os.environ.get(name) for name in names}

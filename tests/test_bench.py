@@ -41,3 +41,61 @@ def test_report_marks_what_misses_a_target_and_lists_its_slowest_cells():
     assert 'test suite (python -m pytest): 250.0 s, exit status 0, "9 passed"  target 240 s: MISSES' in text
     slowest = text.split("01_b.ipynb: slowest cells")[1].splitlines()
     assert slowest[1].strip().startswith("cell   5:   3.20 s  import big")
+
+
+# -- issue 16: bad arguments end in one error line; the learner's state never reaches a bench kernel ------
+
+import pytest  # noqa: E402
+
+import helpers.bench as bench  # noqa: E402
+
+
+def _no_run(*args, **kwargs):
+    raise AssertionError("nothing may run for a bad argument")
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["99"], "error: '99' matches no course notebook; the course notebooks are: 00_start_here.ipynb, "),
+    (["refund-desk"], "error: 'refund-desk' matches no course notebook"),
+    (["../../etc/passwd"], "error: '../../etc/passwd' matches no course notebook"),
+    (["03", "--timeout", "0"], "error: --timeout must be a positive number of seconds"),
+])
+def test_a_bad_notebook_argument_is_one_error_line_before_anything_runs(argv, expected, capsys, monkeypatch):
+    monkeypatch.setattr(bench, "measure", _no_run)
+    status = bench.main([*argv, "--skip-tests"])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""
+    assert err.startswith(expected) and err.count("\n") == 1 and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("where", ["missing folder", "a folder", "under a file"])
+def test_a_json_path_that_cannot_be_written_is_one_error_line_before_anything_runs(where, tmp_path, capsys,
+                                                                                  monkeypatch):
+    (tmp_path / "plain.txt").write_text("x", encoding="utf-8")
+    path = {"missing folder": tmp_path / "missing" / "bench.json", "a folder": tmp_path,
+            "under a file": tmp_path / "plain.txt" / "bench.json"}[where]
+    monkeypatch.setattr(bench, "run_bench", _no_run)
+    status = bench.main(["00", "--skip-tests", "--json", str(path)])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""
+    assert err.startswith(f"error: --json {path}") and err.count("\n") == 1 and "Traceback" not in err, err
+
+
+def test_bench_kernels_get_their_own_workspace_and_none_of_the_learners_state(monkeypatch, tmp_path):
+    """Before: the learner's COURSE_PROGRESS_FILE (and other providers' keys) reached the bench's
+    kernels, so the course's own stubs recorded failed attempts in the learner's file."""
+    monkeypatch.setenv("COURSE_PROGRESS_FILE", str(tmp_path / "learner-progress.json"))
+    monkeypatch.setenv("COURSE_WORKSPACE", str(tmp_path / "learner-workspace"))
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-0123456789abcdef")
+    seen = []
+
+    def fake_measure(nb, *, name, cwd, env, timeout=600):
+        seen.append((cwd, env))
+        return Measurement(name, 1.0, 100.0)
+
+    monkeypatch.setattr(bench, "measure", fake_measure)
+    bench.run_bench(["00"], skip_tests=True, progress=lambda line: None)
+    assert len(seen) == 4, "warm-up, baseline, notebook 00, baseline"
+    for cwd, env in seen:
+        assert "COURSE_PROGRESS_FILE" not in env and "ANTHROPIC_API_KEY" not in env
+        assert env["COURSE_WORKSPACE"] == str(cwd) != str(tmp_path / "learner-workspace")

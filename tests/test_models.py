@@ -60,7 +60,7 @@ def test_blank_values_count_as_unset():
 def test_full_configuration_returns_chat_openai_without_showing_the_key():
     from langchain_openai import ChatOpenAI
 
-    model = live_model(["ignored"], env={"COURSE_MODEL": "qwen-plus", "OPENAI_API_KEY": KEY,
+    model = live_model(["ignored"], env={"COURSE_MODEL": "qwen-plus", "COURSE_MODEL_API_KEY": KEY,
                                          "OPENAI_BASE_URL": "https://example.invalid/compatible-mode/v1"})
     assert isinstance(model, ChatOpenAI)
     assert model.model_name == "qwen-plus"
@@ -95,9 +95,16 @@ def test_on_dashscope_the_dashscope_key_wins_over_an_openai_key():
     assert config.api_key == DASHSCOPE_KEY, "an OpenAI key must not be sent to DashScope"
 
 
-def test_on_dashscope_an_openai_api_key_alone_still_works():
-    config = read_model_config({"COURSE_MODEL": "qwen-plus", "OPENAI_BASE_URL": DASHSCOPE, "OPENAI_API_KEY": KEY})
-    assert (config.api_key, config.key_variable) == (KEY, "OPENAI_API_KEY")
+def test_on_dashscope_an_openai_api_key_alone_is_never_sent():
+    """Issue 21: a configured OpenAI key goes to no other host than OpenAI's (it used to go to DashScope)."""
+    with pytest.raises(ModelConfigError) as caught:
+        read_model_config({"COURSE_MODEL": "qwen-plus", "OPENAI_BASE_URL": DASHSCOPE, "OPENAI_API_KEY": KEY})
+    assert str(caught.value).startswith("COURSE_MODEL is set but DASHSCOPE_API_KEY is missing: set DASHSCOPE_API_KEY "
+                                        "to your DashScope key (OPENAI_API_KEY is set, but it is sent only to "
+                                        "OpenAI's endpoint, never to another host)")
+    config = read_model_config({"COURSE_MODEL": "qwen-plus", "OPENAI_BASE_URL": DASHSCOPE, "OPENAI_API_KEY": KEY,
+                                "COURSE_MODEL_API_KEY": DASHSCOPE_KEY})
+    assert (config.api_key, config.key_variable) == (DASHSCOPE_KEY, "COURSE_MODEL_API_KEY")
 
 
 def test_a_dashscope_key_alone_stays_offline():
@@ -113,7 +120,7 @@ def test_a_dashscope_key_without_the_dashscope_url_says_what_to_add():
 
 
 def test_dashscope_url_without_any_key_names_dashscope_api_key():
-    with pytest.raises(ModelConfigError, match=r"DASHSCOPE_API_KEY \(or OPENAI_API_KEY\) is missing"):
+    with pytest.raises(ModelConfigError, match=r"DASHSCOPE_API_KEY is missing: set DASHSCOPE_API_KEY"):
         live_model(env={"COURSE_MODEL": "qwen-plus", "OPENAI_BASE_URL": DASHSCOPE})
 
 
@@ -233,7 +240,7 @@ def test_a_model_name_with_odd_characters_is_refused_without_echo(name):
 
 
 def test_real_model_path_against_the_loopback_server(loopback_openai):
-    model = live_model(env=loopback_openai.env(model="qwen-plus", key=KEY))
+    model = live_model(env={**loopback_openai.env(model="qwen-plus", key=KEY), "COURSE_MODEL_API_KEY": KEY})
     message = model.bind_tools([lookup_order]).invoke("where is A1024?")
     assert message.tool_calls == [{"name": "lookup_order", "args": {"order_id": "A1024"}, "id": "call_lb_0001",
                                    "type": "tool_call"}]
@@ -348,8 +355,416 @@ def test_describe_verdict_and_repr_never_show_a_key_like_name_or_url_secrets():
 
 
 def test_a_good_model_still_describes_itself_by_name():
-    model = live_model(env={"COURSE_MODEL": "qwen-plus", "OPENAI_API_KEY": KEY,
+    model = live_model(env={"COURSE_MODEL": "qwen-plus", "DASHSCOPE_API_KEY": KEY,
                             "OPENAI_BASE_URL": "https://dashscope.aliyuncs.com/compatible-mode/v1"})
     assert describe_model(model) == "ChatOpenAI qwen-plus via DashScope"
     assert "model_name='qwen-plus'" in repr(model)
     assert "openai_api_base='https://dashscope.aliyuncs.com/compatible-mode/v1'" in repr(model)
+
+
+# -- hostile endpoints (issue 16, "Real model and runner"): echoed keys, slow and non-OpenAI replies -----
+
+import asyncio  # noqa: E402
+import socket  # noqa: E402
+import threading  # noqa: E402
+import traceback  # noqa: E402
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer  # noqa: E402
+from urllib.parse import quote  # noqa: E402
+
+from helpers.model.real import NotAnOpenAIReplyError  # noqa: E402
+
+SLASH_KEY = "bce-v3/ALTAK-0123456789abcdef/9f8e7d6c5b4a"   # a key with '/': JSON may escape it as '\/'
+CHAT_REPLY = {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "m",
+              "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
+                           "message": {"role": "assistant", "content": "a slow answer"}}]}
+
+
+class HostileEndpoint:
+    """A 127.0.0.1 server that answers every POST the way ``mode`` says (one mode per test).
+
+    Modes: ``echo401`` (OpenAI's 401 shape with the Authorization header in the message, the body
+    and a response header), ``echo_text`` (a 502 text page quoting the header raw, JSON-escaped and
+    URL-encoded), ``html``, ``not_json``, ``cut`` (a JSON body cut off), ``other_json`` (JSON that is
+    not a chat.completions reply), ``sse_html`` (an HTML page to a streamed request), ``sse_garbage``
+    (``data:`` lines that are not JSON), ``drip_body`` / ``drip_headers`` (a valid reply sent one
+    byte every 0.1 s: 20 s or more for the whole reply).
+    """
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+        self.connections = 0
+        self.stop = threading.Event()
+        endpoint = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def _send(self, status: int, body: bytes, content_type: str, extra: dict | None = None) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(body)))
+                for name, value in (extra or {}).items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(body)
+
+            def _drip(self, data: bytes) -> None:
+                for byte in data:
+                    if endpoint.stop.wait(0.1):
+                        return
+                    try:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                    except OSError:
+                        return
+
+            def do_POST(self):  # noqa: N802
+                endpoint.connections += 1
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                auth = self.headers.get("Authorization", "")
+                mode = endpoint.mode
+                if mode == "echo401":
+                    body = {"error": {"message": f"Incorrect API key provided: {auth}", "type": "invalid_request_error",
+                                      "code": "invalid_api_key", "param": None, "headers": dict(self.headers)}}
+                    self._send(401, json.dumps(body).encode(), "application/json", {"X-Echo-Authorization": auth})
+                elif mode == "echo_text":
+                    key = auth.removeprefix("Bearer ")
+                    page = f"bad gateway for {auth}; json: {json.dumps(key)}; url: {quote(key, safe='')}"
+                    self._send(502, page.encode(), "text/plain")
+                elif mode == "html":
+                    self._send(200, b"<html><body>Welcome to nginx!</body></html>", "text/html")
+                elif mode == "not_json":
+                    self._send(200, b"this is not JSON", "application/json")
+                elif mode == "cut":
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", "400")
+                    self.end_headers()
+                    self.wfile.write(json.dumps(CHAT_REPLY).encode()[:40])
+                    self.wfile.flush()
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                elif mode == "other_json":
+                    self._send(200, b'{"status": "ok", "service": "a gateway"}', "application/json")
+                elif mode == "sse_html":
+                    self._send(200, b"<html><body>Welcome to nginx!</body></html>", "text/html")
+                elif mode == "sse_garbage":
+                    self._send(200, b"data: {not json\n\n", "text/event-stream")
+                elif mode == "drip_body":
+                    body = json.dumps(CHAT_REPLY).encode()
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.flush()
+                    self._drip(body)
+                elif mode == "drip_headers":
+                    body = json.dumps(CHAT_REPLY).encode()
+                    head = (f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+                            "X-Padding: " + "p" * 200 + "\r\n\r\n").encode()
+                    self.close_connection = True
+                    self._drip(head + body)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def env(self, **extra: str) -> dict[str, str]:
+        return {"COURSE_MODEL": "gpt-4o-mini", "COURSE_MODEL_API_KEY": KEY, "OPENAI_BASE_URL": self.base_url,
+                "COURSE_MODEL_MAX_RETRIES": "0", **extra}
+
+    def __enter__(self) -> HostileEndpoint:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join()
+
+
+def _everything_shown(exc: BaseException) -> str:
+    """All text a learner or a saved notebook could see of ``exc``: the formatted traceback with
+    its chain, and the message, args, body, response and request of every chained exception."""
+    parts = ["".join(traceback.format_exception(exc))]
+    todo, seen = [exc], set()
+    while todo:
+        current = todo.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        parts += [str(current), repr(current), repr(current.args), repr(getattr(current, "__notes__", ""))]
+        for name, value in vars(current).items():
+            parts.append(f"{name}={value!r}")
+            if hasattr(value, "headers"):
+                parts.append(repr(list(value.headers.multi_items())))
+            for attribute in ("content", "text"):
+                try:
+                    parts.append(repr(getattr(value, attribute)))
+                except Exception:  # noqa: BLE001
+                    pass
+            request = getattr(value, "_request", None)
+            if request is not None:
+                parts.append(repr(list(request.headers.multi_items())))
+        todo += [current.__cause__, current.__context__]
+    return "\n".join(parts)
+
+
+def _call(model, how: str):
+    """One request by ``how``: invoke, stream, ainvoke or astream."""
+    if how == "invoke":
+        return model.invoke("hello")
+    if how == "stream":
+        return list(model.stream("hello"))
+    if how == "ainvoke":
+        return asyncio.run(model.ainvoke("hello"))
+
+    async def collect():
+        return [chunk async for chunk in model.astream("hello")]
+
+    return asyncio.run(collect())
+
+
+CALLS = ["invoke", "stream", "ainvoke", "astream"]
+
+
+@pytest.mark.parametrize("how", CALLS)
+@pytest.mark.parametrize("mode", ["echo401", "echo_text"])
+def test_an_endpoint_that_echoes_the_key_never_gets_it_into_the_error(mode, how):
+    """high (issue 16): a gateway answers 401 ``Incorrect API key provided: Bearer <key>``; the key
+    reaches no part of the exception: message, args, chained causes, the SDK's body, response and
+    request (its Authorization header too), in the raw, JSON-escaped and URL-encoded forms."""
+    with HostileEndpoint(mode) as endpoint:
+        model = live_model(env=endpoint.env())
+        with pytest.raises(Exception) as caught:
+            _call(model, how)
+    shown = _everything_shown(caught.value)
+    for form in (KEY, json.dumps(KEY)[1:-1], quote(KEY, safe="")):
+        assert form not in shown, (form, shown[:600])
+    assert "(the key in COURSE_MODEL_API_KEY, not shown)" in shown
+    if mode == "echo401":
+        import openai
+
+        assert isinstance(caught.value, openai.AuthenticationError), "the error keeps its type"
+        assert "Incorrect API key provided: Bearer (the key in COURSE_MODEL_API_KEY, not shown)" in str(caught.value)
+
+
+@pytest.mark.parametrize("env_extra", [
+    {"COURSE_MODEL_API_KEY": SLASH_KEY},                                             # '/' JSON-escaped as '\/'
+    {"COURSE_MODEL_API_KEY": KEY, "DASHSCOPE_API_KEY": DASHSCOPE_KEY},               # the other configured key
+])
+def test_every_configured_key_is_hidden_in_every_form(env_extra):
+    from helpers.model.redact import hide_secrets
+
+    with HostileEndpoint("echo401") as endpoint:
+        model = live_model(env={**endpoint.env(), **env_extra})
+        with pytest.raises(Exception) as caught:
+            model.invoke("hello")
+    key = env_extra["COURSE_MODEL_API_KEY"]
+    assert key not in _everything_shown(caught.value)
+    # the other configured key is hidden too, wherever it appears
+    error = RuntimeError(f"echo: {DASHSCOPE_KEY} / {json.dumps(SLASH_KEY)} / {quote(SLASH_KEY, safe='')}")
+    error.__cause__ = ValueError({"nested": [DASHSCOPE_KEY.encode()]})
+    hide_secrets(error, {DASHSCOPE_KEY: "DASHSCOPE_API_KEY", SLASH_KEY: "OPENAI_API_KEY"})
+    shown = _everything_shown(error)
+    assert DASHSCOPE_KEY not in shown and "ALTAK-0123456789abcdef" not in shown, shown
+    assert str(error).count("not shown") == 3
+
+
+def test_a_key_echoed_inside_an_agent_run_is_hidden_too():
+    """The error leaves ``create_agent``'s graph as the model raised it: cleaned."""
+    from langchain.agents import create_agent
+
+    with HostileEndpoint("echo401") as endpoint:
+        agent = create_agent(live_model(env=endpoint.env()), tools=[lookup_order])
+        with pytest.raises(Exception) as caught:
+            agent.invoke({"messages": [("user", "where is A1024?")]})
+    assert KEY not in _everything_shown(caught.value)
+
+
+@pytest.mark.parametrize("how", CALLS)
+@pytest.mark.parametrize("mode", ["drip_body", "drip_headers"])
+def test_an_endpoint_that_sends_one_byte_at_a_time_stops_at_the_overall_deadline(mode, how):
+    """A reply that arrives a byte every 0.1 s never trips the per-read timeout (1 s); it would take
+    more than 20 s. The request's overall deadline (COURSE_MODEL_TIMEOUT=1) stops it with a timeout
+    error instead of waiting for the whole reply (before the fix: the slow answer, after 20 s)."""
+    import openai
+
+    with HostileEndpoint(mode) as endpoint:
+        model = live_model(env=endpoint.env(COURSE_MODEL_TIMEOUT="1"))
+        with pytest.raises((openai.APITimeoutError, NotAnOpenAIReplyError, Exception)) as caught:
+            _call(model, how)
+    names = {type(e).__name__ for e in _chain_of(caught.value)}
+    assert names & {"APITimeoutError", "ReadTimeout"}, (names, caught.value)
+    assert endpoint.connections == 1
+
+
+def test_with_one_retry_a_slow_endpoint_is_tried_twice_then_stopped():
+    """README: a slow endpoint stops a cell after about 2 x COURSE_MODEL_TIMEOUT: two requests."""
+    import openai
+
+    with HostileEndpoint("drip_body") as endpoint:
+        model = live_model(env=endpoint.env(COURSE_MODEL_TIMEOUT="1", COURSE_MODEL_MAX_RETRIES="1"))
+        with pytest.raises(openai.APITimeoutError):
+            model.invoke("hello")
+    assert endpoint.connections == 2
+
+
+def _chain_of(exc):
+    seen = []
+    while exc is not None and exc not in seen:
+        seen.append(exc)
+        exc = exc.__cause__ or exc.__context__
+    return seen
+
+
+@pytest.mark.parametrize("mode, how", [("html", "invoke"), ("not_json", "invoke"), ("cut", "invoke"),
+                                       ("other_json", "invoke"), ("not_json", "ainvoke"), ("html", "ainvoke"),
+                                       ("sse_html", "stream"), ("sse_garbage", "stream"), ("sse_garbage", "astream")])
+def test_a_reply_that_is_not_an_openai_reply_says_so_without_the_url(mode, how):
+    with HostileEndpoint(mode) as endpoint:
+        model = live_model(env=endpoint.env())
+        with pytest.raises(NotAnOpenAIReplyError) as caught:
+            _call(model, how)
+    text = str(caught.value)
+    assert text.startswith("OPENAI_BASE_URL answered with something that is not an OpenAI reply ("), text
+    shown = "".join(traceback.format_exception(caught.value))
+    assert endpoint.base_url not in shown and "127.0.0.1" not in shown and KEY not in shown
+    assert "nginx" not in shown, "no part of the reply is shown"
+
+
+def test_the_model_modules_import_each_other_without_a_cycle():
+    """Issue 18: ``factory`` and ``real`` imported each other (``real`` at its top, ``factory`` inside a
+    function). Every import between ``helpers.model`` modules, at any depth of a module, forms no cycle."""
+    import ast
+    from pathlib import Path
+
+    import helpers.model
+
+    folder = Path(helpers.model.__file__).parent
+    graph = {}
+    for path in folder.glob("*.py"):
+        imported = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+                imported.add(node.module.split(".")[0])
+            elif isinstance(node, ast.ImportFrom) and node.level == 1:
+                imported.update(alias.name for alias in node.names)
+        graph[path.stem] = imported & {p.stem for p in folder.glob("*.py")} - {"__init__"}
+
+    def cycle_from(start, path):
+        for nxt in graph.get(path[-1], ()):
+            if nxt == start:
+                return [*path, nxt]
+            if nxt not in path:
+                found = cycle_from(start, [*path, nxt])
+                if found:
+                    return found
+        return None
+
+    cycles = [c for c in (cycle_from(module, [module]) for module in graph if module != "__init__") if c]
+    assert not cycles, cycles
+
+
+# -- issue 21, "A model for a class": a keyless local endpoint; a provider's key goes to that provider only -----
+
+from pathlib import Path  # noqa: E402
+from urllib.parse import urlsplit  # noqa: E402
+
+from helpers.model.factory import NO_KEY, is_private_endpoint  # noqa: E402
+
+PRIVATE_URLS = [
+    "http://localhost:11434/v1", "http://127.0.0.1:8000/v1", "http://127.1.2.3/v1", "http://[::1]:8000/v1",
+    "http://10.0.0.5:8000/v1", "http://172.16.0.9/v1", "http://172.31.255.1/v1", "http://192.168.1.20:8000/v1",
+    "http://169.254.1.1/v1", "http://[fd00::5]:8000/v1", "http://ollama:11434/v1", "http://vllm/v1",
+    "http://vllm.default.svc.cluster.local:8000/v1", "http://host.docker.internal:11434/v1",
+    "http://api.localhost:8000/v1", "https://gpu-box.local/v1",
+]
+PUBLIC_URLS = [
+    "https://api.deepseek.com/v1", "https://example.invalid/v1", "http://8.8.8.8/v1", "http://172.32.0.1/v1",
+    "http://100.64.0.1/v1",                     # carrier-grade NAT: not a private range
+    "http://127.0.0.1.nip.io/v1",               # a public name that resolves to loopback: judged public
+    "https://localhost.example.com/v1", "https://internal.example.com/v1",
+    "https://api.openai.com.evil.example/v1",   # looks like OpenAI's host, is not
+    "http://api.openai.com/v1",                 # OpenAI's name over plain http: not OpenAI's endpoint
+]
+
+
+@pytest.mark.parametrize("base_url", PRIVATE_URLS)
+def test_an_endpoint_on_a_loopback_or_private_address_needs_no_key(base_url):
+    assert is_private_endpoint(base_url)
+    config = read_model_config({"COURSE_MODEL": "qwen2.5:7b", "OPENAI_BASE_URL": base_url})
+    assert (config.key_variable, config.api_key) == (None, NO_KEY)
+    # a learner's keys for other work are not sent there either
+    config = read_model_config({"COURSE_MODEL": "qwen2.5:7b", "OPENAI_BASE_URL": base_url,
+                                "OPENAI_API_KEY": KEY, "DASHSCOPE_API_KEY": DASHSCOPE_KEY})
+    assert (config.key_variable, config.api_key) == (None, NO_KEY)
+    # the course's own key for that endpoint is
+    config = read_model_config({"COURSE_MODEL": "qwen2.5:7b", "OPENAI_BASE_URL": base_url, "COURSE_MODEL_API_KEY": KEY})
+    assert (config.key_variable, config.api_key) == ("COURSE_MODEL_API_KEY", KEY)
+
+
+@pytest.mark.parametrize("base_url", PUBLIC_URLS)
+def test_a_public_endpoint_without_its_key_is_refused_and_an_openai_key_is_not_sent_there(base_url):
+    assert not is_private_endpoint(base_url)
+    for env in ({}, {"OPENAI_API_KEY": KEY}, {"OPENAI_API_KEY": KEY, "DASHSCOPE_API_KEY": DASHSCOPE_KEY}):
+        with pytest.raises(ModelConfigError) as caught:
+            read_model_config({"COURSE_MODEL": "deepseek-chat", "OPENAI_BASE_URL": base_url, **env})
+        text = str(caught.value)
+        assert text.startswith("COURSE_MODEL is set but OPENAI_BASE_URL is a public endpoint that is neither OpenAI's "
+                               "nor DashScope's, and COURSE_MODEL_API_KEY is missing"), text
+        assert KEY not in text and base_url not in text and urlsplit(base_url).hostname not in text
+        assert ("sent only to their own provider" in text) == bool(env)
+    config = read_model_config({"COURSE_MODEL": "deepseek-chat", "OPENAI_BASE_URL": base_url,
+                                "OPENAI_API_KEY": KEY, "COURSE_MODEL_API_KEY": DASHSCOPE_KEY})
+    assert (config.key_variable, config.api_key) == ("COURSE_MODEL_API_KEY", DASHSCOPE_KEY)
+
+
+def test_openai_s_own_address_gets_the_openai_key():
+    config = read_model_config({"COURSE_MODEL": "gpt-4o-mini", "OPENAI_BASE_URL": "https://api.openai.com/v1",
+                                "OPENAI_API_KEY": KEY})
+    assert (config.key_variable, config.api_key, config.endpoint) == ("OPENAI_API_KEY", KEY, "openai")
+
+
+def test_the_loopback_provider_receives_no_key_from_a_machine_that_has_one(loopback_openai):
+    """Before: the learner's OPENAI_API_KEY (set for other work) was sent to whatever host OPENAI_BASE_URL named."""
+    model = live_model(env={**loopback_openai.env(key=KEY), "DASHSCOPE_API_KEY": DASHSCOPE_KEY})
+    assert model.invoke("hello").content == "Hello from the loopback model."
+    assert [r.authorization for r in loopback_openai.requests] == [f"Bearer {NO_KEY}"]
+
+
+def _readme_recipe(title: str) -> dict[str, str]:
+    """The ``export NAME=VALUE`` lines of the README code block that follows the line starting with ``title``."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    after = readme.split("\n" + title, 1)[1]
+    block = after.split("```bash\n", 1)[1].split("```", 1)[0]
+    exports = {}
+    for line in block.splitlines():
+        if line.startswith("export "):
+            name, value = line[len("export "):].split("#", 1)[0].strip().split("=", 1)
+            exports[name] = value
+    return exports
+
+
+@pytest.mark.parametrize("title, model_name", [("Ollama,", "qwen2.5:7b"), ("vLLM,", "Qwen/Qwen2.5-7B-Instruct")])
+def test_the_readme_recipes_for_a_local_model_work_against_the_loopback_provider(title, model_name, loopback_openai):
+    """The README's Ollama and vLLM recipes, as written (only the address replaced by the loopback
+    server's), with a learner's OPENAI_API_KEY also set: a tool call round trip, and no key sent."""
+    recipe = _readme_recipe(title)
+    assert set(recipe) == {"COURSE_MODEL", "OPENAI_BASE_URL"} and recipe["COURSE_MODEL"] == model_name, recipe
+    assert read_model_config(recipe).key_variable is None, "the recipe as written needs no key"
+    address = urlsplit(recipe["OPENAI_BASE_URL"])
+    here = urlsplit(loopback_openai.base_url)
+    env = {**recipe, "OPENAI_BASE_URL": address._replace(netloc=here.netloc).geturl(), "OPENAI_API_KEY": KEY}
+    assert urlsplit(env["OPENAI_BASE_URL"]).path == address.path == "/v1"
+    model = live_model(env=env)
+    message = model.bind_tools([lookup_order]).invoke("where is A1024?")
+    assert message.tool_calls[0]["name"] == "lookup_order" and message.tool_calls[0]["args"] == {"order_id": "A1024"}
+    (request,) = loopback_openai.requests
+    assert request.body["model"] == model_name and request.authorization == f"Bearer {NO_KEY}"
+    assert describe_model(model) == f"ChatOpenAI {model_name} via a custom OPENAI_BASE_URL"

@@ -213,3 +213,114 @@ def test_consecutive_stream_chunks_are_stored_as_one_output(tmp_path):
     outputs = executed.cells[0].outputs
     assert [(o.name, "".join(o.text)) for o in outputs] == [("stdout", "0\n1\n2\n"), ("stderr", "err\n"),
                                                               ("stdout", "after\n")]
+
+
+# -- issue 16, "Real model and runner" and "Workspace and progress": what the runner's kernels get and leave ----
+
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+
+from helpers.notebooks import LEARNER_STATE, kernel_env, removed_variables  # noqa: E402
+
+#: Variables a developer's shell may hold that no course kernel may see.
+PRIVATE = {
+    "ANTHROPIC_API_KEY": "sk-ant-0123456789abcdef", "GOOGLE_API_KEY": "AIza0123456789abcdef",
+    "GEMINI_API_KEY": "g-0123456789", "MISTRAL_API_KEY": "m-0123456789", "GROQ_API_KEY": "gsk_0123456789",
+    "AZURE_OPENAI_API_KEY": "az-0123456789", "HF_TOKEN": "hf_0123456789", "GITHUB_TOKEN": "ghp_0123456789",
+    "AWS_SECRET_ACCESS_KEY": "aws-0123456789", "my_db_password": "hunter2hunter2", "COHERE_APIKEY": "co-012345",
+    "LANGSMITH_API_KEY": "lsv2_0123456789", "LANGCHAIN_TRACING_V2": "true", "LANGSMITH_TRACING": "true",
+    "COURSE_PROGRESS_FILE": "/tmp/learner-progress.json", "COURSE_WORKSPACE": "/tmp/learner-workspace",
+}
+REAL_MODEL = {"COURSE_MODEL": "gpt-4o-mini", "OPENAI_API_KEY": "sk-test-0123456789abcdefghij"}
+
+
+def test_the_runners_kernel_gets_no_other_secret_and_no_learner_state(tmp_path, monkeypatch):
+    """Before: ANTHROPIC_API_KEY & co. and the learner's COURSE_PROGRESS_FILE / COURSE_WORKSPACE
+    reached the kernel (and so a learner's table could land in 00's committed output)."""
+    for name, value in {**PRIVATE, **REAL_MODEL}.items():
+        monkeypatch.setenv(name, value)
+    path = tmp_path / "env.ipynb"
+    names = sorted({*PRIVATE, *REAL_MODEL})
+    nbformat.write(_notebook(f"import os\nprint(sorted(n for n in {names!r} if n in os.environ))"), path)
+    executed = execute_notebook(path, timeout=120)
+    assert executed.cells[1].outputs[0]["text"] == "[]\n"
+
+
+def test_a_live_run_keeps_the_model_variables_but_drops_the_rest(monkeypatch):
+    for name, value in {**PRIVATE, **REAL_MODEL, "COURSE_MODEL_TIMEOUT": "5", "PATH_EXTRA": "x"}.items():
+        monkeypatch.setenv(name, value)
+    live = kernel_env(offline=False)
+    assert {"COURSE_MODEL", "OPENAI_API_KEY", "COURSE_MODEL_TIMEOUT", "PATH_EXTRA"} <= set(live)
+    assert not set(PRIVATE) & set(live)
+    assert not {*PRIVATE, *REAL_MODEL} & set(kernel_env())
+    assert set(LEARNER_STATE) <= set(removed_variables({name: "x" for name in LEARNER_STATE}, offline=False))
+    assert kernel_env(extra={"COURSE_WORKSPACE": "/tmp/bench"})["COURSE_WORKSPACE"] == "/tmp/bench", \
+        "a run's own workspace (make bench's) is passed on explicitly"
+
+
+def _state(pid: int) -> str | None:
+    """The process's state letter from /proc (``Z`` a zombie), or ``None`` when it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
+
+
+def test_a_child_process_a_notebook_started_does_not_outlive_the_run(tmp_path):
+    """Before: a process a cell started in the background (``!server &``: a shell's ``&`` job ignores
+    SIGINT, and its shell has exited) kept running after the kernel was shut down. At shutdown
+    jupyter_client 8.10 sends SIGINT to the kernel's process group and ipykernel 7 ends the
+    kernel's own children; this one is neither."""
+    pid_file = tmp_path / "child.pid"
+    path = tmp_path / "child.ipynb"
+    nbformat.write(_notebook("import subprocess\n"
+                             f"subprocess.run('sleep 300 > /dev/null 2>&1 & echo $! > {pid_file}', shell=True)"), path)
+    execute_notebook(path, timeout=120)
+    pid = int(pid_file.read_text())
+    try:
+        for _ in range(300):  # the kill is immediate; reaping by init may take a moment on a busy machine
+            if _state(pid) in (None, "Z"):
+                break
+            time.sleep(0.1)
+        assert _state(pid) in (None, "Z"), "the child process is still running"
+    finally:
+        if _state(pid) not in (None, "Z"):
+            os.kill(pid, 9)  # the test's own child (before the fix): do not leave it running
+
+
+@pytest.mark.parametrize("source", [
+    "print('x' * 20_000_000)",                                          # one 20 MB print
+    "for i in range(100_000):\n    print(i)",                            # many small prints, merged
+    "from IPython.display import HTML, display\ndisplay(HTML('<p>' + 'x' * 200_000 + '</p>'))",
+])
+def test_a_runaway_output_fails_the_notebook_and_is_never_committed(tmp_path, source, capsys):
+    """Before: a 20 MB print was written into the notebook (and would be committed)."""
+    path = tmp_path / "big.ipynb"
+    nbformat.write(_notebook("x = 1", source, "print('after')"), path)
+    before = path.read_bytes()
+    status = main([str(path), "--timeout", "120"])
+    line = capsys.readouterr().out.splitlines()[0]
+    assert status == 1
+    assert line.startswith(f'FAILED big.ipynb: cell 2 ("{source.splitlines()[0][:59]}') and (
+        "characters, more than the 100,000 a committed cell may hold: print a summary" in line), line
+    assert path.read_bytes() == before
+
+
+def test_probe_what_a_pytest_sessions_kernels_inherit():
+    """Run by the next test in a child pytest session: strict nbval's kernels inherit this process's
+    environment, which tests/conftest.py cleans at start-up."""
+    if "COURSE_ENV_PROBE" not in os.environ:
+        pytest.skip("run inside the child session of test_strict_nbval_kernels_get_no_learner_state")
+    assert sorted(set(PRIVATE) & set(os.environ)) == []
+
+
+def test_strict_nbval_kernels_get_no_learner_state_and_no_other_secret():
+    """Before: the learner's COURSE_PROGRESS_FILE / COURSE_WORKSPACE (and ANTHROPIC_API_KEY & co.)
+    reached the kernels strict nbval starts, so 00's progress cell showed the learner's table."""
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, **PRIVATE, "COURSE_ENV_PROBE": "1"}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "tests/test_notebook_runner.py::test_probe_what_a_pytest_sessions_kernels_inherit"],
+                          cwd=root, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout[-2000:] + proc.stderr[-2000:]

@@ -9,7 +9,11 @@ One job per module:
 * :mod:`helpers.model.recording`: ``RecordedRequest`` / ``RequestLog``, shared by the scripted and
   the real model; ``payload()`` is the body ``ChatOpenAI`` sends;
 * :mod:`helpers.model.scripted`: the player, ``ScriptedChatModel``;
-* :mod:`helpers.model.real`: the real model, a ``ChatOpenAI`` that records its requests;
+* :mod:`helpers.model.redact`: what is never shown (keys in model names, base URLs and errors),
+  shared by the factory and the real model;
+* :mod:`helpers.model.deadline`: an overall deadline per HTTP request of the real model;
+* :mod:`helpers.model.real`: the real model, a ``ChatOpenAI`` that records its requests, hides the
+  keys in its errors and names a reply that is not an OpenAI reply (``NotAnOpenAIReplyError``);
 * :mod:`helpers.model.factory`: environment -> model (``read_model_config``, ``describe_model``,
   the environment variables and the DashScope recipe);
 * :mod:`helpers.model.live`: the two kinds of model cell: ``scripted_model`` (a protocol case),
@@ -24,6 +28,7 @@ from .factory import (
     real_model_configured,
 )
 from .live import LiveVerdict, is_live, live_model, live_verdict, scripted_model
+from .real import NotAnOpenAIReplyError
 from .recording import RecordedRequest, RequestLog
 from .rules import ProviderRule, ProviderRuleError, check_history
 from .script import ScriptError, Step, invalid_tool_call, reply, tool_call, validate_script
@@ -34,6 +39,7 @@ __all__ = [
     "LiveVerdict",
     "ModelConfig",
     "ModelConfigError",
+    "NotAnOpenAIReplyError",
     "ProviderRule",
     "ProviderRuleError",
     "RecordedRequest",

@@ -4,21 +4,35 @@ Environment variables (a real model is opt-in; values are never printed):
 
 =============================  ======================================================================
 ``COURSE_MODEL``               the model name, e.g. ``gpt-4o-mini`` or ``qwen-plus``. Setting it opts in.
-``OPENAI_API_KEY``             the key, required once ``COURSE_MODEL`` is set (except on DashScope,
-                               see below).
+``OPENAI_API_KEY``             your OpenAI key: sent only to OpenAI's endpoint (``OPENAI_BASE_URL``
+                               unset, or ``https://api.openai.com/...``), and required there.
 ``OPENAI_BASE_URL``            optional: any OpenAI-compatible endpoint (an ``http(s)://`` URL ending
                                before ``/chat/completions``). Setting it without ``COURSE_MODEL`` is an
                                error.
-``DASHSCOPE_API_KEY``          the key when ``OPENAI_BASE_URL`` is DashScope's (host
-                               ``dashscope.aliyuncs.com``, ``dashscope-intl.aliyuncs.com`` or another
-                               ``dashscope-<region>.aliyuncs.com``); preferred there over
-                               ``OPENAI_API_KEY``, so an OpenAI key is not sent to DashScope.
-``COURSE_MODEL_TIMEOUT``       seconds one request may take, default ``30`` (1-600).
+``DASHSCOPE_API_KEY``          the key for DashScope (host ``dashscope.aliyuncs.com``,
+                               ``dashscope-intl.aliyuncs.com`` or another
+                               ``dashscope-<region>.aliyuncs.com``): sent only there, required there.
+``COURSE_MODEL_API_KEY``       the key for the endpoint in ``OPENAI_BASE_URL``, whichever it is (a
+                               gateway, DeepSeek, a class server that wants one); it wins over the two
+                               above. Required for a public endpoint that is neither OpenAI's nor
+                               DashScope's; an endpoint on a loopback or private address needs none.
+``COURSE_MODEL_TIMEOUT``       seconds one request may take in all, default ``30`` (1-600).
 ``COURSE_MODEL_MAX_RETRIES``   retries after a failed request, default ``1`` (0-5).
 =============================  ======================================================================
 
-``OPENAI_API_KEY`` (or ``DASHSCOPE_API_KEY``) alone does not opt in: many machines have a key set
-for other work, and the course must stay offline unless asked.
+**Which key goes where.** A key variable named after a provider is sent only to that provider:
+``OPENAI_API_KEY`` (often a key set for other work) never leaves for another host, DashScope's
+key never leaves for another host, so pointing ``OPENAI_BASE_URL`` at a class server, a proxy or a
+typo cannot leak them. ``COURSE_MODEL_API_KEY`` is the one key meant for the endpoint the learner
+configured, and is sent there. An endpoint on a loopback or private address (:func:`is_private_endpoint`:
+``localhost``, ``127.x``, ``10.x``, ``172.16-31.x``, ``192.168.x``, ``::1``, ``fc00::/7``, a one-word host
+name such as ``ollama`` or ``vllm``, a name ending in ``.local`` or ``.internal``) needs no key: the
+request carries the placeholder ``EMPTY`` (vLLM's convention; the OpenAI SDK refuses an empty key).
+The host is judged from the URL alone (no name lookup, which would be a network access), so a public
+name that happens to resolve to a private address still needs ``COURSE_MODEL_API_KEY``.
+
+``OPENAI_API_KEY`` (or any key) alone does not opt in: many machines have a key set for other work,
+and the course must stay offline unless asked.
 
 DashScope / Qwen, the exact recipe (mainland China endpoint; international accounts use
 ``https://dashscope-intl.aliyuncs.com/compatible-mode/v1``)::
@@ -33,6 +47,14 @@ OpenAI::
     export COURSE_MODEL=gpt-4o-mini
     export OPENAI_API_KEY=sk-...
     make lab
+
+Ollama on this machine (no key), and vLLM on a class server in the local network (no key)::
+
+    export COURSE_MODEL=qwen2.5:7b
+    export OPENAI_BASE_URL=http://localhost:11434/v1
+
+    export COURSE_MODEL=Qwen/Qwen2.5-7B-Instruct
+    export OPENAI_BASE_URL=http://192.168.1.20:8000/v1
 
 Bad configuration stops with :class:`ModelConfigError` naming the variable and never showing its
 value: a half-configured environment names the missing variable; ``OPENAI_BASE_URL`` that is not
@@ -49,11 +71,16 @@ query or fragment (:func:`redact_url`).
 The real model is ``ChatOpenAI(model=..., api_key=..., base_url=..., temperature=0,
 timeout=COURSE_MODEL_TIMEOUT, max_retries=COURSE_MODEL_MAX_RETRIES)`` (langchain-openai 1.7.4,
 the chat.completions API), a subclass that records its requests
-(:func:`~helpers.model.real.recording_chat_openai`).
+(:func:`~helpers.model.real.real_chat_model`). ``COURSE_MODEL_TIMEOUT`` is an overall deadline per
+request (:mod:`helpers.model.deadline`), not only per read, so an endpoint that sends one byte a
+second is stopped too; errors reach the cell with every configured key replaced
+(:func:`~helpers.model.redact.hide_secrets`), and a reply that is not an OpenAI reply is named as
+such (:class:`~helpers.model.real.NotAnOpenAIReplyError`), without the base URL.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -63,6 +90,15 @@ from urllib.parse import urlsplit
 
 from langchain_core.language_models import BaseChatModel
 
+from .real import real_chat_model
+from .redact import (
+    HIDDEN_NAME,
+    KEY_PREFIX,
+    MODEL_NAME,
+    UUID_PATTERN,
+    looks_like_model_name,
+    redact_url,
+)
 from .scripted import ScriptedChatModel
 
 __all__ = [
@@ -71,6 +107,7 @@ __all__ = [
     "ModelConfig",
     "ModelConfigError",
     "describe_model",
+    "is_private_endpoint",
     "looks_like_model_name",
     "model_from_env",
     "read_model_config",
@@ -85,80 +122,16 @@ DEFAULT_TIMEOUT = 30.0
 DEFAULT_MAX_RETRIES = 1
 
 _DASHSCOPE_HOST = re.compile(r"^dashscope(-[a-z0-9]+)?\.aliyuncs\.com$")
-#: A model name: letters, digits and ``. _ : / @ -``, starting with a letter or digit, at most 81 characters.
-_MODEL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,80}$")
-#: Prefixes of API keys and tokens (OpenAI/DeepSeek/Moonshot ``sk-``, Groq ``gsk_``, Hugging Face
-#: ``hf_``, xAI ``xai-``, GitHub ``ghp_``/``github_pat_``, GitLab ``glpat-``, Baidu ``bce-v3/``,
-#: Google ``AIza``) and an ``Authorization`` header pasted whole.
-_KEY_PREFIX = re.compile(r"^(?:sk|gsk|pk|rk|hf|xai|ghp|gho|ghs|github_pat|glpat|bce-v3)[-_/]|^AIza|^Bearer\b",
-                         re.IGNORECASE)
-#: A UUID (Volcengine Ark API keys look like this), with or without dashes.
-_UUID = re.compile(r"[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}", re.IGNORECASE)
 _NOT_SHOWN = "(its value is not shown, in case it holds a key)"
-#: Shown instead of a model name that does not look like one.
-HIDDEN_NAME = "(a name that looks like a key, not shown)"
-
-
-def _random_run(part: str) -> bool:
-    """True when one part of a name (between ``. _ : / @ -``) looks random, as keys do.
-
-    Real model names are made of words, versions and dates (``gpt``, ``4o``, ``qwen2``, ``72b``,
-    ``20241022``, ``Instruct``); keys are long runs of mixed letters and digits.
-    """
-    letters = sum(c.isalpha() for c in part)
-    digits = sum(c.isdigit() for c in part)
-    switches = sum(a.isdigit() != b.isdigit() for a, b in zip(part, part[1:]))
-    hexadecimal = all(c in "0123456789abcdefABCDEF" for c in part)
-    return (len(part) >= 32                                                 # any long run
-            or (len(part) >= 16 and letters and digits)                     # a long run of letters and digits
-            or (len(part) >= 12 and hexadecimal and letters and digits)     # a hex run (a UUID's last part)
-            or (len(part) >= 8 and switches >= 4))                          # digits and letters shuffled: 3f2a1b4c
-
-
-def looks_like_model_name(name: Any, secrets: Sequence[str] = ()) -> bool:
-    """True when ``name`` can be shown: it looks like a model name, not like a key.
-
-    A model name matches ``^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,80}$`` (``gpt-4o-mini``, ``qwen-plus``,
-    ``Qwen/Qwen2.5-7B-Instruct``, ``llama3.1:8b``, ``phi3:3.8b-mini-instruct-q4_K_M``,
-    ``ep-20250101123456-abcde``), does not start like a key (``sk-``, ``AIza``, ...), holds no UUID
-    (a Volcengine Ark key is one) and no long random run of letters and digits, and contains none
-    of ``secrets``. Anything else is never echoed.
-
-    Args:
-        name: the value to judge (a non-str is not a model name).
-        secrets: the configured keys; a name containing one (8 characters or more) is refused.
-
-    Returns:
-        True if the name may be shown.
-    """
-    if not isinstance(name, str) or not _MODEL_NAME.match(name):
-        return False
-    if _KEY_PREFIX.search(name) or _UUID.search(name):
-        return False
-    if any(len(secret) >= 8 and secret in name for secret in secrets):
-        return False
-    return not any(_random_run(part) for part in re.split(r"[._:/@-]", name))
-
-
-def redact_url(url: str) -> str:
-    """``url`` without user name, password, query or fragment, and with random-looking path parts as ``…``.
-
-    Used wherever a base URL could be shown (``repr`` of a real model), e.g.
-    ``https://user:pw@proxy.example/v1/3f2a...?api-key=x`` -> ``https://proxy.example/v1/…``.
-    Never raises: a URL that cannot be split is returned as ``(a URL, not shown)``.
-    """
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        port = f":{parts.port}" if parts.port else ""
-    except (TypeError, ValueError):
-        return "(a URL, not shown)"
-    path = "/".join("…" if part and (_random_run(part) or _UUID.search(part)) else part
-                    for part in parts.path.split("/"))
-    return f"{parts.scheme}://{host}{port}{path}"
 
 
 Endpoint = Literal["openai", "dashscope", "custom"]
+#: Where a key may come from.
+KeyVariable = Literal["OPENAI_API_KEY", "DASHSCOPE_API_KEY", "COURSE_MODEL_API_KEY"]
+#: What a keyless request to a loopback or private endpoint carries as its key (vLLM's convention).
+NO_KEY = "EMPTY"
+_OPENAI_HOST = "api.openai.com"
+_PRIVATE_SUFFIXES = (".localhost", ".local", ".internal")
 
 
 class ModelConfigError(RuntimeError):
@@ -176,18 +149,23 @@ class ModelConfig:
     Attributes:
         model: the model name (``COURSE_MODEL``).
         api_key: the key (never in ``repr``).
-        key_variable: where the key came from: ``"OPENAI_API_KEY"`` or ``"DASHSCOPE_API_KEY"``.
+        key_variable: where the key came from (:data:`KeyVariable`), or ``None`` for a loopback or
+            private endpoint that needs none (then ``api_key`` is :data:`NO_KEY`).
         base_url: the endpoint, or ``None`` for OpenAI's (never in ``repr``).
-        timeout: seconds per request.
+        timeout: seconds one request may take in all (an overall deadline, not per read).
         max_retries: retries after a failed request.
+        secrets: ``(variable, value)`` of every configured key (``OPENAI_API_KEY``,
+            ``DASHSCOPE_API_KEY``, ``COURSE_MODEL_API_KEY``), hidden in the errors of real-model
+            calls (never in ``repr``).
     """
 
     model: str
     api_key: str = field(repr=False)
-    key_variable: str
+    key_variable: KeyVariable | None
     base_url: str | None = field(default=None, repr=False)
     timeout: float = DEFAULT_TIMEOUT
     max_retries: int = DEFAULT_MAX_RETRIES
+    secrets: tuple[tuple[str, str], ...] = field(default=(), repr=False)
 
     @property
     def endpoint(self) -> Endpoint:
@@ -198,8 +176,37 @@ class ModelConfig:
 def _endpoint(base_url: str | None) -> Endpoint:
     if not base_url:
         return "openai"
-    host = (urlsplit(base_url).hostname or "").lower()
+    parts = urlsplit(base_url)
+    host = (parts.hostname or "").lower()
+    if host == _OPENAI_HOST and parts.scheme == "https":
+        return "openai"
     return "dashscope" if _DASHSCOPE_HOST.match(host) else "custom"
+
+
+def is_private_endpoint(base_url: str | None) -> bool:
+    """True when ``base_url``'s host is on a loopback or private address, judged from the URL alone.
+
+    Private: ``localhost`` and ``*.localhost``; an IP address that is loopback, private or link-local
+    (``127.0.0.0/8``, ``10.0.0.0/8``, ``172.16.0.0/12``, ``192.168.0.0/16``, ``169.254.0.0/16``,
+    ``::1``, ``fc00::/7``, ``fe80::/10``, as Python's ``ipaddress`` classifies them); a one-word host
+    name (``ollama``, ``vllm``: a container or a machine named on the local network); a name ending
+    in ``.local`` (mDNS, Kubernetes' ``*.svc.cluster.local``) or ``.internal`` (reserved for private
+    use). Anything else, including a public name that resolves to a private address, is public.
+    No name is looked up.
+    """
+    if not base_url:
+        return False
+    try:
+        host = (urlsplit(base_url).hostname or "").lower().rstrip(".")
+    except ValueError:
+        return False
+    if not host:
+        return False
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host == "localhost" or host.endswith(_PRIVATE_SUFFIXES) or ("." not in host and ":" not in host)
+    return address.is_loopback or address.is_private or address.is_link_local
 
 
 def _value(env: Mapping[str, str], name: str) -> str:
@@ -223,14 +230,14 @@ def _key_in(variable: str, problem: str, belongs: str) -> ModelConfigError:
     """The error for a key pasted into ``variable`` (the value is not shown)."""
     return ModelConfigError(
         f"{variable} {problem}: it looks like an API key (its value is not shown). Put the key in "
-        f"OPENAI_API_KEY (or DASHSCOPE_API_KEY) and {belongs}, in {variable}"
+        f"OPENAI_API_KEY, DASHSCOPE_API_KEY or COURSE_MODEL_API_KEY and {belongs}, in {variable}"
     )
 
 
 def _check_model_name(name: str, secrets: Sequence[str]) -> None:
     if looks_like_model_name(name, secrets):
         return
-    if _MODEL_NAME.match(name) or _KEY_PREFIX.search(name) or len(name) > 81:
+    if MODEL_NAME.match(name) or KEY_PREFIX.search(name) or len(name) > 81:
         raise _key_in("COURSE_MODEL", "does not look like a model name", "the model name, e.g. qwen-plus or gpt-4o-mini")
     raise ModelConfigError(
         f"COURSE_MODEL is not a model name {_NOT_SHOWN}: use letters, digits and . _ : / @ - only, "
@@ -239,7 +246,7 @@ def _check_model_name(name: str, secrets: Sequence[str]) -> None:
 
 
 def _check_base_url(url: str, secrets: Sequence[str]) -> None:
-    if url in secrets or _KEY_PREFIX.match(url) or _UUID.match(url) or re.match(r"[A-Za-z0-9]{24,}", url):
+    if url in secrets or KEY_PREFIX.match(url) or UUID_PATTERN.match(url) or re.match(r"[A-Za-z0-9]{24,}", url):
         raise _key_in("OPENAI_BASE_URL", "is not an http(s) URL",
                       "the endpoint, e.g. https://dashscope.aliyuncs.com/compatible-mode/v1")
     try:
@@ -255,13 +262,13 @@ def _check_base_url(url: str, secrets: Sequence[str]) -> None:
     if parts.username or parts.password or any(s and s in url for s in secrets):
         raise ModelConfigError(
             "OPENAI_BASE_URL holds a user name, password or key (its value is not shown): put the key in "
-            "OPENAI_API_KEY (or DASHSCOPE_API_KEY) and only the address in OPENAI_BASE_URL"
+            "OPENAI_API_KEY, DASHSCOPE_API_KEY or COURSE_MODEL_API_KEY and only the address in OPENAI_BASE_URL"
         )
     for mark, part in (("?", "a query string"), ("#", "a fragment")):
         if mark in url:
             raise ModelConfigError(
                 f"OPENAI_BASE_URL has {part} (its value is not shown): remove everything from the '{mark}' on; "
-                "keys do not belong in the URL: put the key in OPENAI_API_KEY (or DASHSCOPE_API_KEY) and only "
+                "keys do not belong in the URL: put the key in OPENAI_API_KEY, DASHSCOPE_API_KEY or COURSE_MODEL_API_KEY and only "
                 "the address in OPENAI_BASE_URL, e.g. https://dashscope.aliyuncs.com/compatible-mode/v1"
             )
     if parts.path.rstrip("/").endswith("/chat/completions"):
@@ -303,6 +310,35 @@ def _number(env: Mapping[str, str], name: str, default: float, low: float, high:
     return value
 
 
+def _key_variable(endpoint: Endpoint, private: bool, keys: Mapping[KeyVariable, str]) -> KeyVariable | None:
+    """Which configured key is sent (see "Which key goes where" in the module docstring), ``None`` for
+    no key (a loopback or private endpoint); raises :class:`ModelConfigError` when a required one is missing."""
+    if keys["COURSE_MODEL_API_KEY"]:
+        return "COURSE_MODEL_API_KEY"
+    if endpoint == "openai":
+        if keys["OPENAI_API_KEY"]:
+            return "OPENAI_API_KEY"
+        missing = "OPENAI_API_KEY is missing: set OPENAI_API_KEY to your OpenAI key"
+        if keys["DASHSCOPE_API_KEY"]:
+            missing += (" (DASHSCOPE_API_KEY is set, but it is sent only to DashScope: for DashScope also set "
+                        "OPENAI_BASE_URL=https://dashscope.aliyuncs.com/compatible-mode/v1, international: "
+                        "https://dashscope-intl.aliyuncs.com/compatible-mode/v1)")
+    elif endpoint == "dashscope":
+        if keys["DASHSCOPE_API_KEY"]:
+            return "DASHSCOPE_API_KEY"
+        missing = "DASHSCOPE_API_KEY is missing: set DASHSCOPE_API_KEY to your DashScope key"
+        if keys["OPENAI_API_KEY"]:
+            missing += " (OPENAI_API_KEY is set, but it is sent only to OpenAI's endpoint, never to another host)"
+    elif private:
+        return None
+    else:
+        missing = ("OPENAI_BASE_URL is a public endpoint that is neither OpenAI's nor DashScope's, and "
+                   "COURSE_MODEL_API_KEY is missing: set COURSE_MODEL_API_KEY to that endpoint's key")
+        if keys["OPENAI_API_KEY"] or keys["DASHSCOPE_API_KEY"]:
+            missing += " (OPENAI_API_KEY and DASHSCOPE_API_KEY are sent only to their own provider, never to another host)"
+    raise ModelConfigError(f"COURSE_MODEL is set but {missing}, or unset COURSE_MODEL to stay on the offline scripted model")
+
+
 def read_model_config(env: Mapping[str, str] | None = None) -> ModelConfig | None:
     """Read the real-model configuration from the environment.
 
@@ -320,9 +356,9 @@ def read_model_config(env: Mapping[str, str] | None = None) -> ModelConfig | Non
     env = os.environ if env is None else env
     if not real_model_configured(env):
         return None
-    openai_key = _clean_key("OPENAI_API_KEY", env.get("OPENAI_API_KEY"))
-    dashscope_key = _clean_key("DASHSCOPE_API_KEY", env.get("DASHSCOPE_API_KEY"))
-    secrets = [k for k in (openai_key, dashscope_key) if k]
+    keys: dict[KeyVariable, str] = {variable: _clean_key(variable, env.get(variable))
+                                    for variable in ("OPENAI_API_KEY", "DASHSCOPE_API_KEY", "COURSE_MODEL_API_KEY")}
+    secrets = [k for k in keys.values() if k]
     name = _value(env, "COURSE_MODEL")
     base_url = _value(env, "OPENAI_BASE_URL") or None
     if name:
@@ -334,23 +370,8 @@ def read_model_config(env: Mapping[str, str] | None = None) -> ModelConfig | Non
             "OPENAI_BASE_URL is set but COURSE_MODEL is missing: set COURSE_MODEL to the model name "
             "(e.g. qwen-plus), or unset OPENAI_BASE_URL to stay on the offline scripted model"
         )
-    endpoint = _endpoint(base_url)
-    if endpoint == "dashscope" and dashscope_key:
-        key, key_variable = dashscope_key, "DASHSCOPE_API_KEY"
-    else:
-        key, key_variable = openai_key, "OPENAI_API_KEY"
-    if not key:
-        if endpoint == "dashscope":
-            missing = "DASHSCOPE_API_KEY (or OPENAI_API_KEY) is missing: set DASHSCOPE_API_KEY to your DashScope key"
-        elif dashscope_key:
-            missing = ("OPENAI_API_KEY is missing; DASHSCOPE_API_KEY is set, but it is used only with DashScope's "
-                       "endpoint: also set OPENAI_BASE_URL=https://dashscope.aliyuncs.com/compatible-mode/v1 "
-                       "(international: https://dashscope-intl.aliyuncs.com/compatible-mode/v1)")
-        else:
-            missing = "OPENAI_API_KEY is missing: set OPENAI_API_KEY"
-        raise ModelConfigError(
-            f"COURSE_MODEL is set but {missing}, or unset COURSE_MODEL to stay on the offline scripted model"
-        )
+    key_variable = _key_variable(_endpoint(base_url), is_private_endpoint(base_url), keys)
+    key = keys[key_variable] if key_variable is not None else NO_KEY
     return ModelConfig(
         model=name,
         api_key=key,
@@ -358,6 +379,7 @@ def read_model_config(env: Mapping[str, str] | None = None) -> ModelConfig | Non
         base_url=base_url,
         timeout=_number(env, "COURSE_MODEL_TIMEOUT", DEFAULT_TIMEOUT, 1, 600, integer=False),
         max_retries=int(_number(env, "COURSE_MODEL_MAX_RETRIES", DEFAULT_MAX_RETRIES, 0, 5, integer=True)),
+        secrets=tuple((variable, value) for variable, value in keys.items() if value),
     )
 
 
@@ -383,12 +405,9 @@ def model_from_env(offline_script: Sequence[Any] = (), *, env: Mapping[str, str]
     offline = ScriptedChatModel(script=offline_script, **scripted_kwargs)
     if config is None:
         return offline
-    from .real import recording_chat_openai
-
-    return recording_chat_openai()(
-        model=config.model, api_key=config.api_key, base_url=config.base_url, temperature=0,
-        timeout=config.timeout, max_retries=config.max_retries,
-    )
+    return real_chat_model(model=config.model, api_key=config.api_key, base_url=config.base_url,
+                           timeout=config.timeout, max_retries=config.max_retries,
+                           secrets={value: variable for variable, value in config.secrets})
 
 
 def describe_model(model: Any) -> str:

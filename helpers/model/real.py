@@ -1,20 +1,69 @@
 """The real model: ``langchain_openai.ChatOpenAI`` that records its requests like the scripted model.
 
 Built on first use (importing langchain_openai takes about 0.5-1.5 s), so an offline kernel
-never pays for it.
+never pays for it. Every error a call raises reaches the cell with the configured keys replaced
+(:func:`~helpers.model.redact.hide_secrets`); a reply that is not an OpenAI reply (not JSON, cut
+off, JSON of another shape, an HTML page) becomes :class:`NotAnOpenAIReplyError`; and
+:func:`real_chat_model` gives each request an overall deadline (:mod:`helpers.model.deadline`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import json
+import os
+from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import Any
 
 from pydantic import PrivateAttr
 
-from .factory import HIDDEN_NAME, looks_like_model_name, redact_url
+from .deadline import deadline_clients
 from .recording import RequestLog
+from .redact import HIDDEN_NAME, hide_secrets, looks_like_model_name, redact_url
 
-__all__ = ["recording_chat_openai"]
+__all__ = ["NotAnOpenAIReplyError", "real_chat_model", "recording_chat_openai"]
+
+
+class NotAnOpenAIReplyError(RuntimeError):
+    """The endpoint answered, but not with an OpenAI chat.completions reply.
+
+    The message says what came back (not JSON, cut off, JSON of another shape, no stream chunks)
+    and names ``OPENAI_BASE_URL``, never its value. ``reply_error`` holds the library's own
+    exception (keys hidden); it is not chained, so the traceback shows no part of the reply.
+    """
+
+    def __init__(self, message: str, reply_error: BaseException | None = None) -> None:
+        super().__init__(message)
+        self.reply_error = reply_error
+
+
+def _chain(exc: BaseException) -> Iterator[BaseException]:
+    seen: set[int] = set()
+    todo = [exc]
+    while todo:
+        current = todo.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        yield current
+        todo += [linked for linked in (current.__cause__, current.__context__) if linked is not None]
+
+
+def _what_came_back(exc: BaseException) -> str | None:
+    """What a non-OpenAI reply was, judged from the exception langchain-openai 1.7.4 / openai 3.57
+    raise for it, or ``None`` when ``exc`` is another error (a status error, a timeout, ...)."""
+    for current in _chain(exc):
+        text = str(current.args[0]) if current.args else ""
+        if isinstance(current, json.JSONDecodeError):
+            return "a body that is not JSON"
+        if type(current).__name__ == "RemoteProtocolError" and "complete message body" in text:
+            return "a reply cut off before its end"
+        if isinstance(current, ValueError) and text.startswith("Unexpected response type from OpenAI-compatible"):
+            return "a body that is not JSON, e.g. an HTML page"
+        if isinstance(current, TypeError) and text.startswith("Received response with null value for 'choices'"):
+            return "JSON without 'choices', not a chat.completions reply"
+    return None
 
 
 @functools.lru_cache(maxsize=1)
@@ -38,6 +87,64 @@ def recording_chat_openai() -> type:
         """
 
         _requests: list = PrivateAttr(default_factory=list)
+        _secret_variables: dict = PrivateAttr(default_factory=dict)
+
+        def hide(self, secrets: Mapping[str, str]) -> None:
+            """Hide these values too (``{value: variable name}``) in the errors this model raises;
+            its own API key is always hidden."""
+            self._secret_variables.update(secrets)
+
+        def _not_openai(self, what: str, exc: BaseException | None = None) -> NotAnOpenAIReplyError:
+            where = "OPENAI_BASE_URL" if self.openai_api_base else "the OpenAI endpoint (OPENAI_BASE_URL unset)"
+            return NotAnOpenAIReplyError(
+                f"{where} answered with something that is not an OpenAI reply ({what}): check that "
+                "OPENAI_BASE_URL is the endpoint's OpenAI-compatible base address (it usually ends in /v1, "
+                "e.g. https://dashscope.aliyuncs.com/compatible-mode/v1) and that the server there is up", exc)
+
+        def _reported(self, exc: Exception) -> Exception:
+            """``exc`` with the keys hidden, or a :class:`NotAnOpenAIReplyError` in its place."""
+            key = self.openai_api_key.get_secret_value() if self.openai_api_key is not None else None
+            secrets = {**({key: "OPENAI_API_KEY"} if isinstance(key, str) else {}), **self._secret_variables}
+            hide_secrets(exc, secrets)
+            what = _what_came_back(exc)
+            return exc if what is None else self._not_openai(what, exc)
+
+        @contextlib.contextmanager
+        def _reporting(self) -> Iterator[None]:
+            """Every error leaving the block is cleaned (:meth:`_reported`) before it reaches the caller."""
+            try:
+                yield
+            except Exception as exc:  # noqa: BLE001 - every error is cleaned before it leaves
+                reported = self._reported(exc)
+                if reported is exc:
+                    raise
+                raise reported from None
+
+        def _generate(self, *args: Any, **kwargs: Any) -> Any:
+            with self._reporting():
+                return super()._generate(*args, **kwargs)
+
+        async def _agenerate(self, *args: Any, **kwargs: Any) -> Any:
+            with self._reporting():
+                return await super()._agenerate(*args, **kwargs)
+
+        def _stream(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
+            chunks = 0
+            with self._reporting():
+                for chunk in super()._stream(*args, **kwargs):
+                    chunks += 1
+                    yield chunk
+            if not chunks:  # an OpenAI stream always has a chunk; an HTML page or "data: [DONE]" alone has none
+                raise self._not_openai("a stream without any chat.completion chunk")
+
+        async def _astream(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+            chunks = 0
+            with self._reporting():
+                async for chunk in super()._astream(*args, **kwargs):
+                    chunks += 1
+                    yield chunk
+            if not chunks:
+                raise self._not_openai("a stream without any chat.completion chunk")
 
         def __repr_args__(self) -> Any:
             """Pydantic's ``repr`` fields, with the base URL and proxy redacted (:func:`redact_url`) and
@@ -63,3 +170,27 @@ def recording_chat_openai() -> type:
             return payload
 
     return RecordingChatOpenAI
+
+
+def real_chat_model(*, model: str, api_key: str, base_url: str | None, timeout: float, max_retries: int,
+                    secrets: Mapping[str, str] = ()) -> Any:
+    """The course's real model: ``RecordingChatOpenAI(model=..., api_key=..., base_url=..., temperature=0,
+    timeout=..., max_retries=...)`` with HTTP clients that give each request an overall deadline of
+    ``timeout`` seconds (:func:`~helpers.model.deadline.deadline_clients`).
+
+    Args:
+        model, api_key, base_url: as for ``ChatOpenAI`` (``base_url=None``: OpenAI's endpoint).
+        timeout: seconds one request may take in all (connect, send, every read).
+        max_retries: retries after a failed request (the OpenAI SDK's).
+        secrets: ``{value: variable name}`` of every configured key, hidden in the errors it raises.
+
+    Returns:
+        a ``RecordingChatOpenAI`` (see :func:`recording_chat_openai`).
+    """
+    http_client, http_async_client = deadline_clients(proxy=os.environ.get("OPENAI_PROXY") or None)
+    chat = recording_chat_openai()(
+        model=model, api_key=api_key, base_url=base_url, temperature=0, timeout=timeout, max_retries=max_retries,
+        http_client=http_client, http_async_client=http_async_client, openai_proxy=None,
+    )
+    chat.hide(dict(secrets))
+    return chat
