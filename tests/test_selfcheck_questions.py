@@ -773,9 +773,14 @@ def test_the_notebook_has_its_check_yourself_just_before_the_recap(number):
     heading, widget, recap = nb[starts[0]], nb[starts[0] + 1], nb[starts[0] + 2]
     assert source(heading).strip() != "## Check yourself", "a one-line intro follows the heading"
     assert widget["cell_type"] == "code" and f'self_check("{number}")' in source(widget)
-    count = len(questions_for(number))
+    questions = questions_for(number)
+    count = len(questions)
     texts = ["".join(o.get("data", {}).get("text/plain", "")) for o in widget["outputs"]]
-    assert texts == [f"Check yourself (notebook {number}, {count} questions): run this cell to answer them"]
+    assert len(texts) == 2, "two outputs: the static questions, then the widget"
+    assert texts[1] == f"Check yourself (notebook {number}, {count} questions): run this cell to answer them"
+    static = "".join(widget["outputs"][0]["data"]["text/html"])
+    assert "course-self-check-static" in static and all(q.prompt in texts[0] for q in questions), \
+        "the committed output shows every question without running (issue 17)"
     assert recap["cell_type"] == "markdown" and source(recap).startswith("## Recap")
 
 
