@@ -24,7 +24,8 @@ def test_the_static_view_shows_every_question_and_choice_and_no_answer(number):
         for secret in (question.explanation, *question.why_not.values()):
             assert secret not in plain and secret not in page, f"{question.id}: the static view gives the answer away"
         if question.kind == "predict":
-            assert all(f"   | {line}" in plain for line in question.code.splitlines())
+            assert all(f"   | {line}".rstrip() in plain for line in question.code.splitlines())
+    assert all(line == line.rstrip() for line in plain.splitlines()), "no trailing spaces"
     order = [plain.index(q.prompt) for q in widget.engine.questions]
     assert order == sorted(order), "questions in the widget's order"
 

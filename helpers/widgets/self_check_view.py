@@ -92,7 +92,7 @@ def static_view(notebook: str, questions: Sequence[Question], choices: dict[str,
         items.append(f"<li style='margin: 6px 0'><p style='margin: 2px 0; {LINE_HEIGHT}'>{inline_code(question.prompt)}"
                      f"</p>{code}<ul style='list-style: none; padding-left: 0.5em; margin: 2px 0'>{marks}</ul></li>")
         lines.append(f"{number}. {question.prompt}")
-        lines += [f"   | {line}" for line in question.code.splitlines()] if code else []
+        lines += [f"   | {line}".rstrip() for line in question.code.splitlines()] if code else []
         lines += [f"   ( ) {choice}" for choice in choices[question.id]]
     html = (f"<div class='{STATIC_CLASS}'><p style='margin: 4px 0; {LINE_HEIGHT}'><b>Check yourself</b> · notebook "
             f"{html_text(notebook)} · {len(questions)} questions: run this cell to answer them in the widget (one "
