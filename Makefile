@@ -9,6 +9,9 @@ STAMP  := $(VENV)/.requirements-installed
 OFFLINE := env -u COURSE_MODEL -u OPENAI_BASE_URL -u OPENAI_API_KEY -u DASHSCOPE_API_KEY
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root,)
+# JupyterLab defaults for this venv (your own JupyterLab settings still win): no pop-up asking to fetch
+# Jupyter news over the first screen, and no update check (both would reach the network).
+LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
 
 .PHONY: lab status reset test nbval notebooks format bench clean-venv
 
@@ -17,9 +20,13 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements.txt
 	touch $(STAMP)
 
+$(LAB_OVERRIDES): $(STAMP)
+	mkdir -p "$(dir $@)"
+	printf '%s\n' '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' > "$@"
+
 ## Open your copy of the course (workspace/, created from notebooks/ on first use) in JupyterLab.
 ## Course updates come in on every start; a notebook you edited is never overwritten.
-lab: $(STAMP)
+lab: $(STAMP) $(LAB_OVERRIDES)
 	$(BIN)/python -m helpers.workspace sync
 	cd "$$($(BIN)/python -m helpers.workspace path)" && "$(abspath $(BIN))/jupyter" lab $(LAB_FLAGS) 00_start_here.ipynb
 

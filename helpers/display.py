@@ -270,7 +270,9 @@ def sequence_diagram(messages: Any, *, limit: int = 36) -> str:
     down to the page: at 1280 px an old 80-character label rendered the text of notebook 02's
     diagram below 9 px. So User-App labels hold at most 28 characters, App-Model labels at most
     ``limit`` (and 40 for the tool-call arrow); App-Tools labels span the Model's lifeline and widen
-    no gap, so they may be longer. Empty input gives a diagram with a "no messages" note, never a
+    no gap, so they may be longer. A tool call whose ``name(key=value, ...)`` is longer than 36 characters
+    is shown with its values only (``submit_refund_request(A1030, 120.0)``), so an amount is not cut
+    off. Empty input gives a diagram with a "no messages" note, never a
     silently empty one.
 
     Args:
@@ -323,6 +325,8 @@ def sequence_diagram(messages: Any, *, limit: int = 36) -> str:
                 lines.append(f"    M-->>A: {label(f'{len(calls)} tool calls: {ids}', 40)}")
             for call in message.tool_calls:
                 call_text = f"{call['name']}({args_text(call['args'])})"
+                if len(call_text) > 36 and isinstance(call["args"], dict):  # values only, so amounts show
+                    call_text = f"{call['name']}({', '.join(str(v) for v in call['args'].values())})"
                 lines.append(f"    A->>T: run {label(str(call['id']), 14)} {label(call_text, 36)}")
             if text and not message.tool_calls and not message.invalid_tool_calls:
                 lines.append("    A->>U: answer")

@@ -104,7 +104,8 @@ def test_sequence_diagram_labels_stay_short_enough_to_read_at_1280_px():
     assert longest("U->>A", "A->>U") <= 28
     assert longest("A->>M", "M-->>A", "Note over A,M") <= 40
     assert longest("A->>T", "T-->>A") <= 56
-    assert "A->>T: run call_3 submit_refund_request(order_id=A103…" in arrows, "arguments are shortened"
+    assert any(a.startswith("A->>T: run call_3 submit_refund_request(A1030, 120.0") for a in arrows), \
+        "a long call shows its values only, so the amount is not cut off (issue 17)"
 
 
 def test_sequence_diagram_of_nothing_says_so():

@@ -124,8 +124,10 @@ def check_yourself_problems(number: str, nb: list[dict], count: int) -> list[str
     else:
         texts = ["".join(o.get("data", {}).get("text/plain", "")) for o in widget["outputs"]]
         want = f"Check yourself (notebook {number}, {count} questions): run this cell to answer them"
-        if texts != [want]:
-            problems.append(f"notebook {number}: the self-check cell's committed output is {texts!r}, not {[want]!r}; "
+        static = "".join(widget["outputs"][0].get("data", {}).get("text/html", "")) if widget["outputs"] else ""
+        if len(texts) != 2 or texts[1] != want or "course-self-check-static" not in static:
+            problems.append(f"notebook {number}: the self-check cell's committed outputs are {texts!r}, not the "
+                            f"static questions (issue 17) followed by {want!r}; "
                             f"it is stale: re-execute the notebook (python -m helpers.notebooks "
                             f"{notebook_path(number).relative_to(ROOT)}) and commit it")
     if recaps != [start + 2]:
@@ -147,8 +149,11 @@ def _md(text: str) -> dict:
 
 
 def _widget(number: str, outputs: list[str]) -> dict:
+    static = {"output_type": "display_data",
+              "data": {"text/html": '<div class="course-self-check-static">...</div>', "text/plain": "questions"}}
     return {"cell_type": "code", "source": f'self_check("{number}")', "metadata": {},
-            "outputs": [{"output_type": "execute_result", "data": {"text/plain": t}} for t in outputs]}
+            "outputs": ([static] if outputs else [])
+            + [{"output_type": "execute_result", "data": {"text/plain": t}} for t in outputs]}
 
 
 def test_check_yourself_problems_say_how_to_fix_them():
@@ -161,7 +166,7 @@ def test_check_yourself_problems_say_how_to_fix_them():
     (problem,) = check_yourself_problems("00", ok, 4)
     assert "it is stale: re-execute the notebook (python -m helpers.notebooks notebooks/00_" in problem
     (problem,) = check_yourself_problems("00", [ok[0], _widget("00", []), ok[2]], 3)
-    assert "committed output is [], not" in problem and "re-execute" in problem
+    assert "committed outputs are [], not" in problem and "re-execute" in problem
     (problem,) = check_yourself_problems("00", ok[:2], 3)
     assert "add a '## Recap' Markdown cell there" in problem
 

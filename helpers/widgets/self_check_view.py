@@ -10,6 +10,16 @@ A checkbox label does not wrap (ipywidgets gives it ``white-space: nowrap`` and 
 height of an input row), and a description is inserted into it as it is; so the view's header
 carries :data:`CHOICE_CSS`, a ``<style>`` scoped to ``.course-self-check .course-choices``, that
 lets a long choice wrap at :data:`~helpers.widgets.style.LINE_HEIGHT`, the tick beside its first line.
+The same style draws each tick as a round radio button (one answer per question; the header says so),
+and stops a label's text from showing its own ``title``: ipywidgets 8.1 sets the description span's
+``title`` to the raw description, so hovering a choice showed ``<code>`` tags as a tooltip.
+
+**Readable without running.** Displayed in a notebook (:meth:`SelfCheck._ipython_display_`), the
+view shows two outputs: first a static rendering of the questions and their choices (HTML and plain
+text, no answers, :func:`static_view`), then the widget. A committed notebook stores no widget state,
+so GitHub, nbviewer and JupyterLab before the cell runs show the static questions; once the widget
+renders, :data:`STATIC_HIDE_CSS` hides the static output next to it (a ``:has()`` rule scoped to the
+output area that holds both), so the widget replaces it.
 """
 
 from __future__ import annotations
@@ -25,21 +35,70 @@ from .engines.self_check import CheckedAnswer, Recorder, SelfCheckEngine
 from .style import LINE_HEIGHT, badge, block, box, muted
 from .text import html_text, inline_code
 
-__all__ = ["CHOICE_CSS", "FIRST_ANSWER_COUNTS", "ChoicePicker", "SelfCheck"]
+__all__ = ["CHOICE_CSS", "FIRST_ANSWER_COUNTS", "STATIC_CLASS", "STATIC_HIDE_CSS", "ChoicePicker", "SelfCheck",
+           "static_view"]
 
 #: Shown under a question once it has a first answer.
 FIRST_ANSWER_COUNTS = "Your first answer counts; you can still explore the others."
 
+#: The class of the static rendering's outer ``<div>`` (:func:`static_view`).
+STATIC_CLASS = "course-self-check-static"
+
+_TICK = ".course-self-check .course-choices label.widget-label-basic input[type='checkbox']"
+
 #: How choice labels wrap: scoped to the self-check, overriding ipywidgets 8.1's checkbox label
 #: (``.widget-checkbox``: ``height: 28px``; ``.widget-label-basic``: ``white-space: nowrap``,
-#: ``overflow: hidden``; its ``input``: ``flex-grow: 1``, ``align-self: center``).
+#: ``overflow: hidden``; its ``input``: ``flex-grow: 1``, ``align-self: center``). Each tick is
+#: drawn as a radio button (one answer per question); the description span ignores the pointer, so
+#: its raw-HTML ``title`` never shows (a click on the text still reaches the ``<label>``, which
+#: ticks the box).
 CHOICE_CSS = ("<style>"
               ".course-self-check .course-choices .widget-checkbox {height: auto; width: auto}"
               ".course-self-check .course-choices label.widget-label-basic {display: flex; align-items: baseline; "
               "white-space: normal; overflow: visible; " + LINE_HEIGHT + "; padding: 2px 0; cursor: pointer}"
-              ".course-self-check .course-choices label.widget-label-basic input[type='checkbox'] "
-              "{flex: none; align-self: baseline}"
+              ".course-self-check .course-choices label.widget-label-basic > span {pointer-events: none}"
+              f"{_TICK} {{flex: none; align-self: baseline; appearance: none; -webkit-appearance: none; "
+              "width: 14px; height: 14px; margin: 0 8px 0 2px; border: 1.5px solid #57606a; border-radius: 50%; "
+              "background: #ffffff; cursor: pointer; position: relative; top: 2px}"
+              f"{_TICK}:checked {{border-color: #0969da; "
+              "background: radial-gradient(circle, #0969da 0 40%, #ffffff 45%)}"
+              f"{_TICK}:focus-visible {{outline: 2px solid #0969da; outline-offset: 2px}}"
               "</style>")
+
+#: Hides the static rendering (:data:`STATIC_CLASS`) in the JupyterLab output area where the widget
+#: rendered (the static output comes first, the widget after it); carried by the widget's header.
+STATIC_HIDE_CSS = (f"<style>.jp-OutputArea-child:has(.{STATIC_CLASS}):has(~ .jp-OutputArea-child "
+                   ".course-self-check) {display: none}</style>")
+
+
+def static_view(notebook: str, questions: Sequence[Question], choices: dict[str, tuple[str, ...]]) -> dict[str, str]:
+    """The questions as static output: what a reader sees before the widget runs (no answers).
+
+    Args:
+        notebook: the notebook number, e.g. ``"03"``.
+        questions: the questions, in the order shown.
+        choices: question id -> its choices in the order the widget shows them.
+
+    Returns:
+        a display bundle ``{"text/html": ..., "text/plain": ...}``: a numbered list of each prompt, its
+        code (for a "predict the output" question) and its choices with an empty radio mark, under a
+        line that says to run the cell to answer. No answer, explanation or ``why_not`` is in it.
+    """
+    head = (f"Check yourself (notebook {notebook}, {len(questions)} questions): run this cell to answer them "
+            "in the widget, one answer per question. Answers are not shown here.")
+    items, lines = [], [head]
+    for number, question in enumerate(questions, 1):
+        code = block(question.code, css_class="course-code") if question.kind == "predict" else ""
+        marks = "".join(f"<li>&#9675; {inline_code(choice, quote=False)}</li>" for choice in choices[question.id])
+        items.append(f"<li style='margin: 6px 0'><p style='margin: 2px 0; {LINE_HEIGHT}'>{inline_code(question.prompt)}"
+                     f"</p>{code}<ul style='list-style: none; padding-left: 0.5em; margin: 2px 0'>{marks}</ul></li>")
+        lines.append(f"{number}. {question.prompt}")
+        lines += [f"   | {line}".rstrip() for line in question.code.splitlines()] if code else []
+        lines += [f"   ( ) {choice}" for choice in choices[question.id]]
+    html = (f"<div class='{STATIC_CLASS}'><p style='margin: 4px 0; {LINE_HEIGHT}'><b>Check yourself</b> · notebook "
+            f"{html_text(notebook)} · {len(questions)} questions: run this cell to answer them in the widget (one "
+            f"answer per question). Answers are not shown here.</p><ol>{''.join(items)}</ol></div>")
+    return {"text/html": html, "text/plain": "\n".join(lines)}
 
 
 class ChoicePicker(widgets.VBox):
@@ -131,8 +190,8 @@ class SelfCheck(widgets.VBox):
                                            tooltip="Clear your picks to go through again (your first answers still count)")
         self.reset_button.on_click(lambda _button: self.reset())
         super().__init__([
-            widgets.HTML(f"{CHOICE_CSS}<b>Check yourself</b> · notebook {html_text(notebook)} · "
-                         f"{len(self.engine.questions)} questions: pick one answer, press Check. "
+            widgets.HTML(f"{CHOICE_CSS}{STATIC_HIDE_CSS}<b>Check yourself</b> · notebook {html_text(notebook)} · "
+                         f"{len(self.engine.questions)} questions: pick one answer per question, press Check. "
                          "Your first answer to each question counts."),
             *blocks, widgets.HBox([self.reset_button]), self.score_view,
         ])
@@ -202,6 +261,18 @@ class SelfCheck(widgets.VBox):
         self.score_view.value = (f"<p class='course-score' data-right='{right}' data-answered='{answered}' "
                                  f"style='margin: 2px 0; {LINE_HEIGHT}'>{score_line(right, answered, total)}."
                                  f"<small style='color: #546e7a'>{html_text(note)}</small></p>")
+
+    def _ipython_display_(self, **kwargs) -> None:
+        """Display the static questions (:func:`static_view`), then the widget: two outputs.
+
+        The static output is what a reader of the committed notebook sees; the widget's own style
+        hides it once the widget renders (:data:`STATIC_HIDE_CSS`).
+        """
+        from IPython.display import display
+
+        engine = self.engine
+        display(static_view(engine.notebook, engine.questions, engine.choices), raw=True)
+        display(self._repr_mimebundle_(), raw=True)
 
     def __repr__(self) -> str:
         return (f"Check yourself (notebook {self.engine.notebook}, {len(self.engine.questions)} questions): "
