@@ -818,22 +818,14 @@ class RefundService:
             else:
                 self._outages.append([after_commit, times])
 
-    def submit(
-        self,
-        order_id: str,
-        amount: float,
-        *,
-        user_id: str,
-        idempotency_key: str,
-        reason: str = "",
-    ) -> RefundRequest:
+    def submit(self, order_id: str, amount: float, **options: str) -> RefundRequest:
         """Create a refund request once per idempotency key: :meth:`submit_or_replay`'s request.
 
-        Same arguments, checks and errors as :meth:`submit_or_replay`; returns only the
-        :class:`RefundRequest` (new, or the earlier one for a repeated key: the same object).
+        Same arguments (``user_id``, ``idempotency_key`` and ``reason`` by keyword), checks and
+        errors as :meth:`submit_or_replay`; returns only the :class:`RefundRequest` (new, or the
+        earlier one for a repeated key: the same object).
         """
-        return self.submit_or_replay(order_id, amount, user_id=user_id,
-                                     idempotency_key=idempotency_key, reason=reason).request
+        return self.submit_or_replay(order_id, amount, **options).request
 
     def submit_or_replay(
         self,
