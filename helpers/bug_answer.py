@@ -24,8 +24,8 @@ INTERNAL_ERROR = ErrorView(
     "unknown",
     "An internal error stopped this tool call, so whether it took effect is unknown. Do not call it "
     "again; tell the customer that a colleague will check and get back to them.",
-    "Something went wrong on our side. A colleague will check whether your request was registered and "
-    "get back to you; you will not be refunded twice.",
+    "Something went wrong on our side, so I cannot tell whether this step went through. A colleague "
+    "will check and get back to you.",
 )
 
 
