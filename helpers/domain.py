@@ -75,6 +75,7 @@ __all__ = [
     "RefundService",
     "RequestStatus",
     "ServiceUnavailable",
+    "Submission",
     "User",
     "refund_key",
 ]
@@ -370,6 +371,20 @@ class RefundRequest:
     idempotency_key: str
     status: RequestStatus = "submitted"
     needs_approval: bool = False
+
+
+@dataclass(frozen=True)
+class Submission:
+    """What :meth:`RefundService.submit_or_replay` returns.
+
+    Attributes:
+        request: the refund request: new, or the earlier one for a repeated idempotency key.
+        replayed: True when the key was seen before: ``request`` is the earlier one and this
+            submit created nothing (the audit log says ``refund_replayed``).
+    """
+
+    request: RefundRequest
+    replayed: bool
 
 
 @dataclass(frozen=True)
@@ -803,7 +818,16 @@ class RefundService:
             else:
                 self._outages.append([after_commit, times])
 
-    def submit(
+    def submit(self, order_id: str, amount: float, **options: str) -> RefundRequest:
+        """Create a refund request once per idempotency key: :meth:`submit_or_replay`'s request.
+
+        Same arguments (``user_id``, ``idempotency_key`` and ``reason`` by keyword), checks and
+        errors as :meth:`submit_or_replay`; returns only the :class:`RefundRequest` (new, or the
+        earlier one for a repeated key: the same object).
+        """
+        return self.submit_or_replay(order_id, amount, **options).request
+
+    def submit_or_replay(
         self,
         order_id: str,
         amount: float,
@@ -811,8 +835,8 @@ class RefundService:
         user_id: str,
         idempotency_key: str,
         reason: str = "",
-    ) -> RefundRequest:
-        """Create a refund request once per idempotency key.
+    ) -> Submission:
+        """Create a refund request once per idempotency key, and say whether this call created it.
 
         The checks run in this order: the request's shape, ownership, the amount, the
         idempotency key, the backend (a simulated outage), the order's refundable amount.
@@ -827,7 +851,9 @@ class RefundService:
             reason: free text for the audit log.
 
         Returns:
-            the :class:`RefundRequest` (new, or the earlier one for a repeated key).
+            a :class:`Submission`: the :class:`RefundRequest` (new, or the earlier one for a
+            repeated key) and ``replayed`` (True when the key was seen before and nothing was
+            created), so a tool can tell the model "already registered".
 
         Raises:
             InvalidRequest (also a ``ValueError``): a field of the wrong type or empty;
@@ -865,7 +891,7 @@ class RefundService:
                         order_id=order_id,
                     )
                 self._log("refund_replayed", user_id, order_id, request_id=previous.request_id)
-                return previous
+                return Submission(previous, replayed=True)
             outage = self._next_outage()
             if outage is False:
                 self._log("refund_failed", user_id, order_id, code=ServiceUnavailable.code)
@@ -879,7 +905,7 @@ class RefundService:
                 self._log("refund_reply_lost", user_id, order_id, request_id=request.request_id,
                           code=ServiceUnavailable.code)
                 raise ServiceUnavailable("refund service timed out after accepting the request", order_id=order_id)
-            return request
+            return Submission(request, replayed=False)
 
     def _next_outage(self) -> bool | None:
         """Use up one scheduled outage: its ``after_commit``, or ``None`` when none is scheduled."""

@@ -39,7 +39,7 @@ QUESTIONS = (
     ),
     Question(
         id="key-for-a-new-call",
-        prompt=("The refund service commits, the reply is lost, and the model asks again with a **new** tool call "
+        prompt=("The refund service commits, the reply is lost, and the model asks again with a new tool call "
                 "(`call_2`, same order and amount). Which idempotency key keeps it to one refund?"),
         choices=("f\"call:{runtime.tool_call_id}\", a key from the tool call id",
                  "refund_key(order_id, amount), a key from the business facts",

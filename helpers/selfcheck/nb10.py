@@ -39,16 +39,19 @@ QUESTIONS = (
     Question(
         id="guard-raises-valueerror",
         prompt=("In exercise 10.1 your guard raises `ValueError(\"not confirmed\")` instead of "
-                "`ConfirmationRequired`. The careless model submits before the customer's yes. What happens?"),
-        choices=("The model gets an error ToolMessage with the code confirmation_required",
-                 "The model gets an error ToolMessage with the text not confirmed",
-                 "The run ends with the ValueError: error_mapping answers refusals only"),
-        answer="The run ends with the ValueError: error_mapping answers refusals only",
-        explanation="error_mapping turns a refusal (a DomainError or a ToolRefusal) into an error ToolMessage and lets "
-                    "any other exception propagate, as a bug should.",
+                "`ConfirmationRequired`. The careless model submits before the customer's yes. What does the "
+                "model get, with build_agent's middleware?"),
+        choices=("An error ToolMessage with the code confirmation_required",
+                 "An error ToolMessage with the text not confirmed",
+                 "An error ToolMessage with the code internal_error: to the agent, a ValueError is a bug"),
+        answer="An error ToolMessage with the code internal_error: to the agent, a ValueError is a bug",
+        explanation="error_mapping answers refusals only (a DomainError or a ToolRefusal); the ValueError goes on to "
+                    "answer_bugs, which answers it as a bug and logs it, so the customer is never asked to confirm.",
         section="section 8, Exercise 10.1: the missing guard",
-        why_not={"The model gets an error ToolMessage with the text not confirmed":
-                     "ToolNode's default re-raises it, and the mapping never shows an exception's own message."},
+        why_not={"An error ToolMessage with the code confirmation_required":
+                     "Only a ToolRefusal with that code is mapped to it; error_mapping lets a ValueError through.",
+                 "An error ToolMessage with the text not confirmed":
+                     "Neither middleware shows an exception's own message to the model."},
     ),
     Question(
         id="what-makes-row-3-pass",

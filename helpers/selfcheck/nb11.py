@@ -29,8 +29,8 @@ QUESTIONS = (
                  "The user's last message and the description",
                  "Its own system prompt and the task description, nothing else"),
         answer="Its own system prompt and the task description, nothing else",
-        explanation="task starts the sub-agent in a context of its own; only its last text and changed keys such as "
-                    "files come back, in one Command.",
+        explanation="task starts the sub-agent with fresh messages (its prompt and the description); its other state, "
+                    "files included, is a copy of the parent's. Its last text and changed keys come back in one Command.",
         section="section 2, task: a sub-agent in its own context",
     ),
     Question(

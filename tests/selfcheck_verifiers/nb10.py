@@ -8,6 +8,7 @@ from langchain.tools import tool
 from langgraph.types import Command
 
 from helpers import scripted_model
+from helpers.bug_answer import answer_bugs
 from helpers.domain import RefundService
 from helpers.error_contract import (
     CONTRACT,
@@ -69,14 +70,14 @@ def verify_guard_raises_valueerror(q):
 
         contract = CONTRACT | {"confirmation_required": ErrorView("refused", "Ask the customer first.", "Shall I?")}
         return create_agent(scripted_model([[submit("A1024", 499.0)], "ok"]), [guarded],
-                            middleware=[error_mapping(contract)])
+                            middleware=[answer_bugs(), error_mapping(contract)])   # build_agent's order
 
     answer = agent_whose_guard_raises(NotConfirmed("not confirmed")).invoke(ASK)["messages"][2]   # the right way
     assert answer.status == "error" and read_error(answer)["error"] == "confirmation_required"
     assert "not confirmed" not in answer.content
-    with pytest.raises(ValueError, match="not confirmed"):
-        agent_whose_guard_raises(ValueError("not confirmed")).invoke(ASK)
-    return pick(q, "The run ends with the ValueError")
+    answer = agent_whose_guard_raises(ValueError("not confirmed")).invoke(ASK)["messages"][2]
+    assert answer.status == "error" and "not confirmed" not in answer.content
+    return pick(q, f"An error ToolMessage with the code {read_error(answer)['error']}")
 
 
 def verify_what_makes_row_3_pass(q):
