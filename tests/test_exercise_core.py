@@ -16,7 +16,9 @@ from langchain.tools import ToolRuntime, tool
 
 from helpers.exercises import Case, Exercise, nb04, nb10
 from helpers.exercises import deadline as deadline_module
+from helpers.exercises.results import CheckFailure
 from tests.solutions import nb04 as sol04
+from tests.solutions import nb10 as sol10
 
 
 def _equals(expected):
@@ -129,6 +131,49 @@ def test_a_crash_in_some_cases_is_grouped_and_the_passing_case_keeps_its_line():
     rows = result.groups()
     assert [(status, names) for status, names, _ in rows] == [("error", ["a", "c"]), ("pass", ["b"])]
     assert "[ERROR] 2 checks (a; c) - your code raised AttributeError" in result.text()
+
+
+def _fails_with(situation: str, advice: str):
+    def run(answer):
+        raise CheckFailure(situation, advice)
+    return run
+
+
+def test_fails_sharing_one_advice_are_one_row_led_by_the_first_case():
+    """Issue 16: a wrong 09.1 answer got 8 FAIL lines with one hint; they are one row now, where the first is."""
+    exercise = Exercise("99.20", "grouped", [
+        Case("a", lambda f: None),
+        Case("b", _fails_with("B leaked", "catch DomainError")),
+        Case("c", _fails_with("C other", "do something else")),
+        Case("d", _fails_with("D leaked", "catch DomainError")),
+        Case("e", _fails_with("E leaked", "catch DomainError")),
+    ])
+    result = exercise.check(lambda x: x)
+    assert [(status, names) for status, names, _ in result.groups()] == [
+        ("pass", ["a"]), ("fail", ["b", "d", "e"]), ("fail", ["c"])]
+    text = result.text()
+    assert text.count("catch DomainError") == 1
+    assert "[FAIL] 3 checks (b; d; e) - B leaked: catch DomainError (the other 2 checks failed for the same " \
+           "reason)" in text
+    assert [r.advice for r in result.results] == ["", "catch DomainError", "do something else", "catch DomainError",
+                                                  "catch DomainError"]
+    assert [r.feedback for r in result.failed][:2] == ["B leaked: catch DomainError", "C other: do something else"]
+
+
+def test_fails_with_the_same_feedback_are_one_row_without_the_same_reason_note():
+    """Issue 16: 11.1 repeated one FAIL line 5 times (an answer that returns nothing)."""
+    same = lambda answer: (_ for _ in ()).throw(AssertionError("must return the agent, got NoneType"))  # noqa: E731
+    exercise = Exercise("99.21", "same", [Case("a", same), Case("b", same), Case("c", lambda f: None)])
+    text = exercise.check(lambda x: x).text()
+    assert "[FAIL] 2 checks (a; b) - must return the agent, got NoneType\n" in text + "\n"
+    assert "same reason" not in text and text.count("NoneType") == 1
+
+
+def test_real_checkers_group_their_shared_advice():
+    result = nb10.CONFIRMATION_GUARD.check(sol10.wrong_unguarded)
+    rows = [(status, len(names)) for status, names, _ in result.groups() if status == "fail"]
+    assert rows == [("fail", 6), ("fail", 1)], result.text()
+    assert result.text().count("refuse before calling submit_to_service") == 1
 
 
 def test_not_a_function_is_feedback():

@@ -8,7 +8,9 @@ PASS / FAIL / ERROR list with hints. ``Exercise.evaluate(answer)`` does the same
 recording (for demo cells that are not the learner's own answer).
 
 * A case passes when its ``run(answer)`` returns; it fails with the hint when a hidden check
-  raises ``AssertionError``. Anything else is an ``ERROR`` in the learner's code, reported as
+  raises ``AssertionError`` (a :class:`~helpers.exercises.results.CheckFailure` names its advice
+  apart, so the report shows the FAIL lines that share it as one row; list cases most telling
+  first, since a shared row shows its first case). Anything else is an ``ERROR`` in the learner's code, reported as
   feedback, never re-raised: an exception (``your code raised TypeError: ...``; ``SystemExit`` and
   ``asyncio.CancelledError`` included), the learner's *own* ``assert`` (an ``AssertionError``
   raised outside the checker: reported with its line), and a case still running after the
@@ -56,9 +58,10 @@ from .diagnose import (
     style_problem,
     sync_call_of_async_tool,
 )
-from .results import DEFAULT_UNSOLVED_HINT, CaseResult, CheckResult, Verdict, bounded
+from .results import DEFAULT_UNSOLVED_HINT, CaseResult, CheckFailure, CheckResult, Verdict, bounded
 
-__all__ = ["DEFAULT_NONE_HINT", "DEFAULT_TIMEOUT", "Case", "CaseResult", "CheckResult", "Exercise", "Verdict"]
+__all__ = ["DEFAULT_NONE_HINT", "DEFAULT_TIMEOUT", "Case", "CaseResult", "CheckFailure", "CheckResult", "Exercise",
+           "Verdict"]
 
 #: Seconds one case (or the probe) may run before it is stopped.
 DEFAULT_TIMEOUT = 5.0
@@ -343,7 +346,8 @@ class Exercise:
                 return CaseResult(case.name, "error", "your code raised NotImplementedError: a branch is not finished yet")
         if isinstance(exc, AssertionError) and raised_by_checker(exc, self._checker_files):
             message = _safe_str(exc) or case.hint or "the result is not what this case expects"
-            return CaseResult(case.name, "fail", bounded(message))
+            advice = exc.advice if isinstance(exc, CheckFailure) and isinstance(exc.advice, str) else ""
+            return CaseResult(case.name, "fail", bounded(message), advice=bounded(advice))
         if isinstance(exc, AssertionError):
             where = learner_line(exc, self._checker_files)
             message = _safe_str(exc)

@@ -44,7 +44,7 @@ from helpers.error_contract import error_mapping, read_error
 from helpers.model import scripted_model, tool_call
 
 from .core import Case, Exercise
-from .results import clipped, shown
+from .results import CheckFailure, clipped, shown
 
 __all__ = ["CONFIRMATION_GUARD", "CheckContext", "CheckRun", "Quote", "support_policy"]
 
@@ -270,15 +270,15 @@ _RAISE_HINT = (
 
 def _refused(run: CheckRun, situation: str) -> None:
     assert run.submits, f"{situation}: the model's submit call did not reach your tool (is it named {_TOOL_NAME!r}?)"
-    assert not run.refunds, (
-        f"{situation}, yet your tool created {shown([(r.request_id, r.order_id, r.amount) for r in run.refunds])}: "
-        "refuse before calling submit_to_service"
-    )
+    if run.refunds:
+        raise CheckFailure(
+            f"{situation}, yet your tool created {shown([(r.request_id, r.order_id, r.amount) for r in run.refunds])}",
+            "refuse before calling submit_to_service",
+        )
     args, status, content = run.submits[0]
-    assert status == "error", (
-        f"{situation}: nothing was created, but the call was answered with status={shown(status)} "
-        f"({content[:80]!r}); {_RAISE_HINT}"
-    )
+    if status != "error":
+        raise CheckFailure(f"{situation}: nothing was created, but the call was answered with status={shown(status)} "
+                           f"({content[:80]!r})", _RAISE_HINT)
 
 
 def _went_through_once(run: CheckRun, situation: str) -> None:
@@ -361,10 +361,9 @@ def _careless_after_yes(answer: Any) -> None:
     run = _run(answer, (_ASK, _CONFIRM), _policy_model(wait_for_confirmation=False))
     assert run.submits, f"the careless model's submit calls did not reach your tool (is it named {_TOOL_NAME!r}?)"
     first_status = run.submits[0][1]
-    assert first_status == "error", (
-        f"the careless model's first submit (turn 1, before the yes) was answered with status={shown(first_status)}; "
-        f"{_RAISE_HINT}"
-    )
+    if first_status != "error":
+        raise CheckFailure(f"the careless model's first submit (turn 1, before the yes) was answered with "
+                           f"status={shown(first_status)}", _RAISE_HINT)
     _went_through_once(run, "the careless model's second submit came after the customer's yes")
 
 
