@@ -936,3 +936,87 @@ def test_a_huge_answer_is_never_formatted_whole():
     tracemalloc.stop()
     assert peak < 2_000_000, f"the check allocated {peak} bytes for a result it only shows in part"
     assert "got [0, 1, 2, 3" in result.results[0].feedback and len(result._repr_markdown_()) < 4_000
+
+
+# -- isolation: what an answer changes in the kernel besides threads (issue 16) -----------------------
+
+
+def test_an_answer_that_changes_directory_is_told_and_the_directory_is_put_back(tmp_path):
+    import os
+
+    here = os.getcwd()
+    answer = learner(f"import os\ndef answer(x):\n    os.chdir({str(tmp_path)!r})\n    return x * 2\n")
+    result = EXERCISE.check(answer)
+    assert os.getcwd() == here
+    first = result.results[0]
+    assert first.status == "error" and "changed the working directory (os.chdir)" in first.feedback
+    assert "the check changed it back" in first.feedback and str(tmp_path) not in result.text()
+
+
+def test_a_process_an_answer_leaves_running_is_reported_and_stopped():
+    import subprocess
+    import sys
+
+    started = []
+
+    def answer(x):
+        started.append(subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"]))
+        return x * 2
+
+    try:
+        result = EXERCISE.check(answer)
+        assert all(p.poll() is not None for p in started), "the processes are stopped"
+        feedback = result.results[0].feedback
+        assert result.results[0].status == "error", result.text()
+        assert feedback.startswith("your code left a process running (python") and "it was stopped" in feedback
+        assert "proc.wait()" in feedback
+    finally:
+        for process in started:
+            process.kill()
+            process.wait()
+
+
+def test_a_process_the_answer_waits_for_is_not_reported():
+    import subprocess
+    import sys
+
+    def answer(x):
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        return x * 2
+
+    assert EXERCISE.check(answer).passed
+
+
+def test_a_process_started_before_the_check_is_left_alone():
+    import subprocess
+    import sys
+
+    mine = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    try:
+        assert EXERCISE.check(lambda x: x * 2).passed
+        assert mine.poll() is None
+    finally:
+        mine.kill()
+        mine.wait()
+
+
+def test_an_answer_that_raises_the_checkers_own_timeout_is_not_called_an_endless_loop():
+    from helpers.exercises.deadline import CheckTimeout
+
+    def answer(x):
+        raise CheckTimeout()
+
+    result = FAST.check(answer)
+    texts = [r.feedback for r in result.results]
+    assert all("your code raised CheckTimeout itself" in t for t in texts), result.text()
+    assert "endless loop" not in result.text() and "not run:" not in result.text()
+
+
+def test_a_real_endless_loop_is_still_one(quick_stop):
+    def answer(x):
+        while True:
+            pass
+
+    result = FAST.check(answer)
+    assert "still running after 0.5 s: an endless loop?" in result.results[0].feedback
+    assert "raised CheckTimeout itself" not in result.text()

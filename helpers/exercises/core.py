@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .deadline import CheckTimeout, DeadlineOutcome, run_with_deadline
+from .isolation import Snapshot
 from .diagnose import (
     Wants,
     async_tool_problem,
@@ -234,7 +235,9 @@ class Exercise:
 
     def _run_all(self, answer: Any) -> CheckResult:
         refused = _GUARD.refused
+        snapshot = Snapshot.take()
         outcome = self._in_worker(lambda: self._first_step(answer), "probe")
+        snapshot.restore()  # the cases run the answer again, and say what it changed
         if _GUARD.refused != refused:
             return self._result(notice=_NESTED)
         if outcome.status == "timeout":
@@ -253,13 +256,15 @@ class Exercise:
             phase = _Phase()
             refused = _GUARD.refused
             may_be_stub = self.probe is None and number == 0
+            snapshot = Snapshot.take()
             outcome = self._in_worker(lambda: self._case_step(case, answer, may_be_stub, phase), str(number + 1))
+            changed = snapshot.restore()
             if outcome.status == "returned" and outcome.value is _UNSOLVED:
                 return self._result(solved=False)
             if _GUARD.refused != refused:
                 results.append(CaseResult(case.name, "error", _NESTED))
             else:
-                results.append(self._judge(case, outcome, phase))
+                results.append(self._judge(case, outcome, phase, changed))
             stopped = outcome.status == "timeout"
         return self._result(results=results)
 
@@ -270,6 +275,11 @@ class Exercise:
     def _result(self, *, solved: bool = True, results: list[CaseResult] | None = None, notice: str = "") -> CheckResult:
         return CheckResult(self.id, self.title, solved=solved, results=results or [], unsolved_hint=self.unsolved_hint,
                            notice=bounded(notice) if notice else "")
+
+    def _own_timeout_text(self) -> str:
+        return (f"your code raised CheckTimeout itself: that is the exception the check uses to stop code still "
+                f"running after {self.timeout:g} s, but your code was not stopped, it raised it (an `except` that "
+                "re-raises what it caught, or a `raise CheckTimeout`?). Let it raise its own errors instead")
 
     def _timeout_text(self, outcome: DeadlineOutcome, phase: _Phase) -> str:
         if phase.describing:
@@ -282,16 +292,21 @@ class Exercise:
         lead = " It could not be stopped:" if outcome.worker_stuck else " It was stopped, but not every thread it started:"
         return f"{text}{lead} {_stuck_text(outcome)}. Restart the kernel if the notebook stays busy."
 
-    def _judge(self, case: Case, outcome: DeadlineOutcome, phase: _Phase) -> CaseResult:
-        """The :class:`CaseResult` of one case run (made from text only: the worker built it)."""
+    def _judge(self, case: Case, outcome: DeadlineOutcome, phase: _Phase, changed: Sequence[str] = ()) -> CaseResult:
+        """The :class:`CaseResult` of one case run (made from text only: the worker built it); ``changed``:
+        what the run changed in the process and the check undid (:meth:`Snapshot.restore`)."""
+        notes = [*([_left_text(outcome)] if outcome.left else []), *changed]
         if outcome.status == "timeout":
-            return CaseResult(case.name, "error", bounded(self._timeout_text(outcome, phase)))
+            text = self._timeout_text(outcome, phase)
+            return CaseResult(case.name, "error", bounded(" Also, ".join([text, *notes])))
+        if outcome.status == "raised" and isinstance(outcome.error, CheckTimeout):
+            return CaseResult(case.name, "error", bounded(". Also, ".join([self._own_timeout_text(), *notes])))
         result = outcome.value
         if outcome.status != "returned" or not isinstance(result, CaseResult):
             return CaseResult(case.name, "error", _INTERNAL)
-        if not outcome.left:
+        if not notes:
             return result
-        note = _left_text(outcome)
+        note = ". Also, ".join(notes)
         if result.status == "pass":
             return CaseResult(case.name, "error", bounded(note))
         feedback = result.feedback.rstrip()
