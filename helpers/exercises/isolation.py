@@ -60,21 +60,19 @@ def _command_name(process: object) -> str:
 
 
 def _stop(processes: list) -> list:
-    """Terminate, then kill; the processes still alive after that."""
+    """Terminate, then kill what is left; the processes still alive after that."""
     import psutil
 
-    for process in processes:
-        try:
-            process.terminate()
-        except psutil.Error:
-            pass
-    _, alive = psutil.wait_procs(processes, timeout=PROCESS_GRACE)
-    for process in alive:
-        try:
-            process.kill()
-        except psutil.Error:
-            pass
-    _, alive = psutil.wait_procs(alive, timeout=PROCESS_GRACE)
+    alive = list(processes)
+    for signal_name in ("terminate", "kill"):
+        for process in alive:
+            try:
+                getattr(process, signal_name)()
+            except psutil.Error:
+                pass
+        _, alive = psutil.wait_procs(alive, timeout=PROCESS_GRACE)
+        if not alive:
+            break
     return alive
 
 
