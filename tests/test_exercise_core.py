@@ -1020,3 +1020,32 @@ def test_a_real_endless_loop_is_still_one(quick_stop):
     result = FAST.check(answer)
     assert "still running after 0.5 s: an endless loop?" in result.results[0].feedback
     assert "raised CheckTimeout itself" not in result.text()
+
+
+def test_a_process_tree_an_answer_leaves_running_is_stopped_whole():
+    import subprocess
+    import sys
+    import time
+
+    import psutil
+
+    started, grandchildren = [], []
+    code = "import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)']); " \
+           "time.sleep(600)"
+
+    def answer(x):
+        started.append(subprocess.Popen([sys.executable, "-c", code]))
+        while not grandchildren:  # let the child start its own child (the exercise allows 120 s; no timing asserted)
+            grandchildren.extend(psutil.Process(started[0].pid).children())
+            time.sleep(0.05)
+        return x * 2
+
+    patient = Exercise("99.22", "double it", [Case("doubles 2", _equals(4))], timeout=120)
+    try:
+        feedback = patient.check(answer).results[0].feedback
+        assert feedback.startswith("your code left 2 processes running (python") and "they were stopped" in feedback
+        assert started[0].poll() is not None and not grandchildren[0].is_running()
+    finally:
+        for process in started:
+            process.kill()
+            process.wait()

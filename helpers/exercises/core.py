@@ -24,6 +24,11 @@ recording (for demo cells that are not the learner's own answer).
   thread receives only finished text.
 * Threads a case started and left running are stopped after the case, and the case says so
   (``your code left a thread running (...); it was stopped``): it does not pass.
+  So are processes it started and left running, and an ``os.chdir`` is changed back
+  (:mod:`helpers.exercises.isolation`); a process that detached itself from the kernel (a shell's
+  ``cmd &`` whose shell has exited) is no longer the kernel's child and is not seen.
+* An answer that raises :class:`~helpers.exercises.deadline.CheckTimeout` itself (it is
+  importable) is told so; only the deadline's own stop counts as "still running after N s".
 * An ``async def`` answer to an exercise that wants a plain ``def`` (and the reverse) is told so
   before anything runs, so no coroutine is created (no never-awaited warning).
 * An unsolved stub renders one deterministic line, ``not solved yet``, so the shipped notebooks
