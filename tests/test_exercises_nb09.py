@@ -4,7 +4,7 @@ import pytest
 from langchain.agents.middleware import wrap_tool_call
 
 from helpers.domain import ERROR_CODES
-from helpers.exercises import nb09
+from helpers.exercises import Case, Exercise, nb09
 from tests.solutions import nb09 as sol
 
 
@@ -125,3 +125,22 @@ def test_a_datetime_name_in_the_answers_globals_is_moved_and_put_back():
     with nb09._days_later(1, namespace["key"]):
         tomorrow = namespace["key"]("A1024", 2, 20.0, None)
     assert today != tomorrow and namespace["datetime"] is real_datetime
+
+
+def test_a_key_stopped_while_the_clock_is_moved_leaves_the_real_clock():
+    """A key that loops for ever only on the moved day is stopped inside _days_later; the clock is real after."""
+    import datetime as dt
+    import time
+
+    start = time.time()
+
+    def looping_tomorrow(order_id, line, amount, runtime):
+        while time.time() > start + 3600:
+            pass
+        return f"refund:{order_id}:line-{line}"
+
+    only_the_day = Exercise("99.9", "two days", [Case("two days", nb09._two_days)], timeout=3)
+    (day,) = only_the_day.evaluate(looping_tomorrow).results
+    assert day.status == "error" and "an endless loop?" in day.feedback, day
+    assert time.time is nb09._REAL_CLOCK["time"] and dt.datetime is nb09._REAL_DATETIME
+    assert abs(time.time() - start) < 3600

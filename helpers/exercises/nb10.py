@@ -400,4 +400,7 @@ CONFIRMATION_GUARD = Exercise(
         Case("a yes written before any quote does not confirm it", _yes_before_any_quote),
     ],
     unsolved_hint="replace the `raise NotImplementedError` with the guard and run the check again",
+    # Each case runs a multi-turn agent; on a loaded 2-core machine that can take seconds, so the deadline
+    # (which only ever matters for an endless loop) is longer than the default 5 s.
+    timeout=30,
 )

@@ -259,4 +259,7 @@ POLICY_APPROVAL = Exercise(
         Case("a path that only looks like a policy does not pause", _lookalikes_run),
     ],
     probe=_probe,
+    # A case builds up to six deep agents (the spelling case); on a loaded 2-core machine one build can take
+    # seconds, so the deadline (which only ever matters for an endless loop) is longer than the default 5 s.
+    timeout=30,
 )
