@@ -16,7 +16,9 @@ from langchain.tools import ToolRuntime, tool
 
 from helpers.exercises import Case, Exercise, nb04, nb10
 from helpers.exercises import deadline as deadline_module
+from helpers.exercises.results import CheckFailure
 from tests.solutions import nb04 as sol04
+from tests.solutions import nb10 as sol10
 
 
 def _equals(expected):
@@ -129,6 +131,49 @@ def test_a_crash_in_some_cases_is_grouped_and_the_passing_case_keeps_its_line():
     rows = result.groups()
     assert [(status, names) for status, names, _ in rows] == [("error", ["a", "c"]), ("pass", ["b"])]
     assert "[ERROR] 2 checks (a; c) - your code raised AttributeError" in result.text()
+
+
+def _fails_with(situation: str, advice: str):
+    def run(answer):
+        raise CheckFailure(situation, advice)
+    return run
+
+
+def test_fails_sharing_one_advice_are_one_row_led_by_the_first_case():
+    """Issue 16: a wrong 09.1 answer got 8 FAIL lines with one hint; they are one row now, where the first is."""
+    exercise = Exercise("99.20", "grouped", [
+        Case("a", lambda f: None),
+        Case("b", _fails_with("B leaked", "catch DomainError")),
+        Case("c", _fails_with("C other", "do something else")),
+        Case("d", _fails_with("D leaked", "catch DomainError")),
+        Case("e", _fails_with("E leaked", "catch DomainError")),
+    ])
+    result = exercise.check(lambda x: x)
+    assert [(status, names) for status, names, _ in result.groups()] == [
+        ("pass", ["a"]), ("fail", ["b", "d", "e"]), ("fail", ["c"])]
+    text = result.text()
+    assert text.count("catch DomainError") == 1
+    assert "[FAIL] 3 checks (b; d; e) - B leaked: catch DomainError (the other 2 checks failed for the same " \
+           "reason)" in text
+    assert [r.advice for r in result.results] == ["", "catch DomainError", "do something else", "catch DomainError",
+                                                  "catch DomainError"]
+    assert [r.feedback for r in result.failed][:2] == ["B leaked: catch DomainError", "C other: do something else"]
+
+
+def test_fails_with_the_same_feedback_are_one_row_without_the_same_reason_note():
+    """Issue 16: 11.1 repeated one FAIL line 5 times (an answer that returns nothing)."""
+    same = lambda answer: (_ for _ in ()).throw(AssertionError("must return the agent, got NoneType"))  # noqa: E731
+    exercise = Exercise("99.21", "same", [Case("a", same), Case("b", same), Case("c", lambda f: None)])
+    text = exercise.check(lambda x: x).text()
+    assert "[FAIL] 2 checks (a; b) - must return the agent, got NoneType\n" in text + "\n"
+    assert "same reason" not in text and text.count("NoneType") == 1
+
+
+def test_real_checkers_group_their_shared_advice():
+    result = nb10.CONFIRMATION_GUARD.check(sol10.wrong_unguarded)
+    rows = [(status, len(names)) for status, names, _ in result.groups() if status == "fail"]
+    assert rows == [("fail", 6), ("fail", 1)], result.text()
+    assert result.text().count("refuse before calling submit_to_service") == 1
 
 
 def test_not_a_function_is_feedback():
@@ -891,3 +936,116 @@ def test_a_huge_answer_is_never_formatted_whole():
     tracemalloc.stop()
     assert peak < 2_000_000, f"the check allocated {peak} bytes for a result it only shows in part"
     assert "got [0, 1, 2, 3" in result.results[0].feedback and len(result._repr_markdown_()) < 4_000
+
+
+# -- isolation: what an answer changes in the kernel besides threads (issue 16) -----------------------
+
+
+def test_an_answer_that_changes_directory_is_told_and_the_directory_is_put_back(tmp_path):
+    import os
+
+    here = os.getcwd()
+    answer = learner(f"import os\ndef answer(x):\n    os.chdir({str(tmp_path)!r})\n    return x * 2\n")
+    result = EXERCISE.check(answer)
+    assert os.getcwd() == here
+    first = result.results[0]
+    assert first.status == "error" and "changed the working directory (os.chdir)" in first.feedback
+    assert "the check changed it back" in first.feedback and str(tmp_path) not in result.text()
+
+
+def test_a_process_an_answer_leaves_running_is_reported_and_stopped():
+    import subprocess
+    import sys
+
+    started = []
+
+    def answer(x):
+        started.append(subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"]))
+        return x * 2
+
+    try:
+        result = EXERCISE.check(answer)
+        assert all(p.poll() is not None for p in started), "the processes are stopped"
+        feedback = result.results[0].feedback
+        assert result.results[0].status == "error", result.text()
+        assert feedback.startswith("your code left a process running (python") and "it was stopped" in feedback
+        assert "proc.wait()" in feedback
+    finally:
+        for process in started:
+            process.kill()
+            process.wait()
+
+
+def test_a_process_the_answer_waits_for_is_not_reported():
+    import subprocess
+    import sys
+
+    def answer(x):
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        return x * 2
+
+    assert EXERCISE.check(answer).passed
+
+
+def test_a_process_started_before_the_check_is_left_alone():
+    import subprocess
+    import sys
+
+    mine = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+    try:
+        assert EXERCISE.check(lambda x: x * 2).passed
+        assert mine.poll() is None
+    finally:
+        mine.kill()
+        mine.wait()
+
+
+def test_an_answer_that_raises_the_checkers_own_timeout_is_not_called_an_endless_loop():
+    from helpers.exercises.deadline import CheckTimeout
+
+    def answer(x):
+        raise CheckTimeout()
+
+    result = FAST.check(answer)
+    texts = [r.feedback for r in result.results]
+    assert all("your code raised CheckTimeout itself" in t for t in texts), result.text()
+    assert "endless loop" not in result.text() and "not run:" not in result.text()
+
+
+def test_a_real_endless_loop_is_still_one(quick_stop):
+    def answer(x):
+        while True:
+            pass
+
+    result = FAST.check(answer)
+    assert "still running after 0.5 s: an endless loop?" in result.results[0].feedback
+    assert "raised CheckTimeout itself" not in result.text()
+
+
+def test_a_process_tree_an_answer_leaves_running_is_stopped_whole():
+    import subprocess
+    import sys
+    import time
+
+    import psutil
+
+    started, grandchildren = [], []
+    code = "import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)']); " \
+           "time.sleep(600)"
+
+    def answer(x):
+        started.append(subprocess.Popen([sys.executable, "-c", code]))
+        while not grandchildren:  # let the child start its own child (the exercise allows 120 s; no timing asserted)
+            grandchildren.extend(psutil.Process(started[0].pid).children())
+            time.sleep(0.05)
+        return x * 2
+
+    patient = Exercise("99.22", "double it", [Case("doubles 2", _equals(4))], timeout=120)
+    try:
+        feedback = patient.check(answer).results[0].feedback
+        assert feedback.startswith("your code left 2 processes running (python") and "they were stopped" in feedback
+        assert started[0].poll() is not None and not grandchildren[0].is_running()
+    finally:
+        for process in started:
+            process.kill()
+            process.wait()

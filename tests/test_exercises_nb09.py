@@ -4,7 +4,7 @@ import pytest
 from langchain.agents.middleware import wrap_tool_call
 
 from helpers.domain import ERROR_CODES
-from helpers.exercises import nb09
+from helpers.exercises import Case, Exercise, nb09
 from tests.solutions import nb09 as sol
 
 
@@ -83,3 +83,64 @@ def test_refund_key_fails_only_where_two_lines_share_an_amount_or_a_line_gets_tw
     assert {r.name for r in result.failed} == {"two lines of the same amount are two refunds",
                                                "a second amount for a refunded line creates no second refund"}
     assert "refund_key" in result.text() and "the line identifies the request" in result.text()
+
+
+@pytest.mark.parametrize("name, case", [
+    ("today's date", "the same line asked for on two days creates one refund"),
+    ("datetime.now()", "the same line asked for on two days creates one refund"),
+    ("thread id", "the same line asked for from two threads creates one refund"),
+    ("amount // 100", "a second amount for a refunded line creates no second refund"),
+    ("the customer's words", "the same line asked for again in a later run creates one refund"),
+])
+def test_keys_with_a_date_a_thread_or_hundreds_fail_exactly_their_case(name, case):
+    """Issue 16: keys with today's date, the thread id or `amount // 100` passed every case."""
+    result = nb09.CHOOSE_KEY.check(sol.CHOOSE_KEY.wrong[name].answer)
+    assert [(r.name, r.status) for r in result.failed] == [(case, "fail")], result.text()
+
+
+def test_the_clock_moves_a_day_inside_and_is_put_back_even_after_an_error():
+    import datetime as dt
+    import time
+
+    from tests.solutions.nb09 import wrong_key_now
+
+    real_time, real_datetime, today = time.time, dt.datetime, dt.date.today()
+    with pytest.raises(RuntimeError):
+        with nb09._days_later(1, wrong_key_now):
+            assert dt.date.today() == today + dt.timedelta(days=1) or dt.date.today() > today
+            assert dt.datetime.now().date() == dt.date.today() == dt.datetime.today().date()
+            assert wrong_key_now.__globals__["datetime"] is dt  # a module: read through the patched attribute
+            assert time.strftime("%Y-%m-%d") == dt.date.today().isoformat()
+            raise RuntimeError("the key raised")
+    assert time.time is real_time and dt.datetime is real_datetime
+    assert abs(time.time() - dt.datetime.now().timestamp()) < 3600
+
+
+def test_a_datetime_name_in_the_answers_globals_is_moved_and_put_back():
+    from datetime import datetime as real_datetime
+
+    namespace = {"datetime": real_datetime}
+    exec("def key(o, l, a, r):\n    return f'{o}:{l}:{datetime.now():%Y-%m-%d}'", namespace)
+    today = namespace["key"]("A1024", 2, 20.0, None)
+    with nb09._days_later(1, namespace["key"]):
+        tomorrow = namespace["key"]("A1024", 2, 20.0, None)
+    assert today != tomorrow and namespace["datetime"] is real_datetime
+
+
+def test_a_key_stopped_while_the_clock_is_moved_leaves_the_real_clock():
+    """A key that loops for ever only on the moved day is stopped inside _days_later; the clock is real after."""
+    import datetime as dt
+    import time
+
+    start = time.time()
+
+    def looping_tomorrow(order_id, line, amount, runtime):
+        while time.time() > start + 3600:
+            pass
+        return f"refund:{order_id}:line-{line}"
+
+    only_the_day = Exercise("99.9", "two days", [Case("two days", nb09._two_days)], timeout=3)
+    (day,) = only_the_day.evaluate(looping_tomorrow).results
+    assert day.status == "error" and "an endless loop?" in day.feedback, day
+    assert time.time is nb09._REAL_CLOCK["time"] and dt.datetime is nb09._REAL_DATETIME
+    assert abs(time.time() - start) < 3600

@@ -100,3 +100,20 @@ def test_policy_calls_only_bound_tools():
 def test_policy_asks_for_an_order_id_and_never_submits_a_bare_yes():
     reply = nb10.support_policy(_request(HumanMessage("Yes, go ahead.")))
     assert isinstance(reply, str) and "order id" in reply
+
+
+@pytest.mark.parametrize("name, case", [("at least 2 customer messages", "third message"),
+                                        ("a yes-word in the last message", "yes before quote")])
+def test_issue_16_guards_that_let_an_unconfirmed_refund_through_fail(wrong_results, name, case):
+    """Issue 16 (high): each of these guards passed every case, yet let an unconfirmed 499.00 refund through."""
+    (failed,) = wrong_results[name].failed
+    assert failed.name == CASE[case] and failed.status == "fail"
+    assert "yet your tool created [('RF-0001', 'A1024', 499.0)]" in failed.feedback
+    assert "quote['turn']" in failed.feedback
+
+
+def test_the_new_cases_really_submit_an_unconfirmed_refund_without_a_guard(wrong_results):
+    """The premise: with no guard, both new cases end with the 499.00 refund created by the careless model."""
+    failed = {r.name: r.feedback for r in wrong_results["unguarded"].failed}
+    for case in ("third message", "yes before quote"):
+        assert "yet your tool created [('RF-0001', 'A1024', 499.0)]" in failed[CASE[case]]

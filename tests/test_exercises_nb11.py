@@ -10,19 +10,54 @@ from tests.solutions import nb11 as sol
 
 
 CASES = [case.name for case in nb11.POLICY_APPROVAL.cases]
-PAUSE, APPROVE, REJECT, EDIT, READ, DRAFT = CASES
+PAUSE, APPROVE, REJECT, EDIT, READ, DRAFT, SPELLING, LOOKALIKE = CASES
 
 
 def test_wrong_answers_fail_the_expected_cases():
     failed = {name: {r.name for r in nb11.POLICY_APPROVAL.check(wrong.answer).failed}
               for name, wrong in sol.POLICY_APPROVAL.wrong.items()}
-    assert failed["no gate"] == {PAUSE, APPROVE, REJECT, EDIT}
-    assert failed["every write"] == {EDIT, DRAFT}
-    assert failed["write_file only"] == {EDIT}
+    assert failed["no gate"] == {PAUSE, APPROVE, REJECT, EDIT, SPELLING}
+    assert failed["every write"] == {EDIT, DRAFT, SPELLING, LOOKALIKE}
+    assert failed["write_file only"] == {EDIT, SPELLING}
     assert failed["reads too"] == {READ}
     assert failed["returns nothing"] == set(CASES)
     assert failed["no checkpointer"] == {APPROVE, REJECT}
-    assert failed["subscripts the request"] == {PAUSE, APPROVE, REJECT, EDIT, DRAFT}
+    assert failed["subscripts the request"] == {PAUSE, APPROVE, REJECT, EDIT, DRAFT, SPELLING, LOOKALIKE}
+    assert failed["raw path prefix"] == {SPELLING}
+    assert failed["normpath without a leading slash"] == {SPELLING}
+    assert failed["mentions policies"] == {LOOKALIKE}
+
+
+def test_a_raw_startswith_predicate_fails_and_is_told_to_normalise():
+    """Issue 16 (high): `file_path.startswith("/policies/")` passed, yet `policies/returns.md`,
+    `/./policies/returns.md` and `//policies/returns.md` were written with no approval."""
+    result = nb11.POLICY_APPROVAL.check(sol.wrong_raw_prefix)
+    assert not result.passed
+    (spelling,) = result.failed
+    assert spelling.name == SPELLING and spelling.status == "fail"
+    assert spelling.feedback.startswith(
+        "write_file with file_path 'policies/returns.md' ran without a pause and wrote ['/policies/returns.md']")
+    assert "deepagents.backends.utils.validate_path" in spelling.feedback
+
+
+@pytest.mark.parametrize("spelling", nb11.POLICY_SPELLINGS)
+def test_each_spelling_is_written_unseen_without_normalising_and_paused_by_the_reference(spelling):
+    """The premise of the spelling case, per spelling: the raw-prefix gate writes it with no pause,
+    and both references (the normalising predicate and deepagents' permission rule) pause it."""
+    call = tool_call("write_file", {"file_path": spelling, "content": "x"})
+    _, _, out = nb11.start_thread(sol.wrong_raw_prefix, call, "raw")
+    assert not out.interrupts and set(out.value["files"]) - {nb11.POLICY_FILE}
+    for reference in sol.POLICY_APPROVAL.solutions.values():
+        _, _, out = nb11.start_thread(reference, call, "ref")
+        assert out.interrupts and set(out.value["files"]) == {nb11.POLICY_FILE}
+
+
+@pytest.mark.parametrize("path", nb11.LOOKALIKES)
+def test_lookalikes_run_at_once_under_both_references(path):
+    call = tool_call("write_file", {"file_path": path, "content": "x"})
+    for reference in sol.POLICY_APPROVAL.solutions.values():
+        _, _, out = nb11.start_thread(reference, call, "ref")
+        assert not out.interrupts and out.value["files"][path]["content"] == "x"
 
 
 def test_failure_messages_teach():

@@ -8,7 +8,9 @@ PASS / FAIL / ERROR list with hints. ``Exercise.evaluate(answer)`` does the same
 recording (for demo cells that are not the learner's own answer).
 
 * A case passes when its ``run(answer)`` returns; it fails with the hint when a hidden check
-  raises ``AssertionError``. Anything else is an ``ERROR`` in the learner's code, reported as
+  raises ``AssertionError`` (a :class:`~helpers.exercises.results.CheckFailure` names its advice
+  apart, so the report shows the FAIL lines that share it as one row; list cases most telling
+  first, since a shared row shows its first case). Anything else is an ``ERROR`` in the learner's code, reported as
   feedback, never re-raised: an exception (``your code raised TypeError: ...``; ``SystemExit`` and
   ``asyncio.CancelledError`` included), the learner's *own* ``assert`` (an ``AssertionError``
   raised outside the checker: reported with its line), and a case still running after the
@@ -22,6 +24,11 @@ recording (for demo cells that are not the learner's own answer).
   thread receives only finished text.
 * Threads a case started and left running are stopped after the case, and the case says so
   (``your code left a thread running (...); it was stopped``): it does not pass.
+  So are processes it started and left running, and an ``os.chdir`` is changed back
+  (:mod:`helpers.exercises.isolation`); a process that detached itself from the kernel (a shell's
+  ``cmd &`` whose shell has exited) is no longer the kernel's child and is not seen.
+* An answer that raises :class:`~helpers.exercises.deadline.CheckTimeout` itself (it is
+  importable) is told so; only the deadline's own stop counts as "still running after N s".
 * An ``async def`` answer to an exercise that wants a plain ``def`` (and the reverse) is told so
   before anything runs, so no coroutine is created (no never-awaited warning).
 * An unsolved stub renders one deterministic line, ``not solved yet``, so the shipped notebooks
@@ -45,6 +52,7 @@ from typing import Any
 
 from ..progress_record import record_exercise
 from .deadline import CheckTimeout, DeadlineOutcome, run_with_deadline
+from .isolation import Snapshot
 from .diagnose import (
     Wants,
     async_tool_problem,
@@ -57,9 +65,10 @@ from .diagnose import (
     style_problem,
     sync_call_of_async_tool,
 )
-from .results import DEFAULT_UNSOLVED_HINT, CaseResult, CheckResult, Verdict, bounded
+from .results import DEFAULT_UNSOLVED_HINT, CaseResult, CheckFailure, CheckResult, Verdict, bounded
 
-__all__ = ["DEFAULT_NONE_HINT", "DEFAULT_TIMEOUT", "Case", "CaseResult", "CheckResult", "Exercise", "Verdict"]
+__all__ = ["DEFAULT_NONE_HINT", "DEFAULT_TIMEOUT", "Case", "CaseResult", "CheckFailure", "CheckResult", "Exercise",
+           "Verdict"]
 
 #: Seconds one case (or the probe) may run before it is stopped.
 DEFAULT_TIMEOUT = 5.0
@@ -230,7 +239,9 @@ class Exercise:
 
     def _run_all(self, answer: Any) -> CheckResult:
         refused = _GUARD.refused
+        snapshot = Snapshot.take()
         outcome = self._in_worker(lambda: self._first_step(answer), "probe")
+        snapshot.restore()  # the cases run the answer again, and say what it changed
         if _GUARD.refused != refused:
             return self._result(notice=_NESTED)
         if outcome.status == "timeout":
@@ -249,13 +260,15 @@ class Exercise:
             phase = _Phase()
             refused = _GUARD.refused
             may_be_stub = self.probe is None and number == 0
+            snapshot = Snapshot.take()
             outcome = self._in_worker(lambda: self._case_step(case, answer, may_be_stub, phase), str(number + 1))
+            changed = snapshot.restore()
             if outcome.status == "returned" and outcome.value is _UNSOLVED:
                 return self._result(solved=False)
             if _GUARD.refused != refused:
                 results.append(CaseResult(case.name, "error", _NESTED))
             else:
-                results.append(self._judge(case, outcome, phase))
+                results.append(self._judge(case, outcome, phase, changed))
             stopped = outcome.status == "timeout"
         return self._result(results=results)
 
@@ -266,6 +279,11 @@ class Exercise:
     def _result(self, *, solved: bool = True, results: list[CaseResult] | None = None, notice: str = "") -> CheckResult:
         return CheckResult(self.id, self.title, solved=solved, results=results or [], unsolved_hint=self.unsolved_hint,
                            notice=bounded(notice) if notice else "")
+
+    def _own_timeout_text(self) -> str:
+        return (f"your code raised CheckTimeout itself: that is the exception the check uses to stop code still "
+                f"running after {self.timeout:g} s, but your code was not stopped, it raised it (an `except` that "
+                "re-raises what it caught, or a `raise CheckTimeout`?). Let it raise its own errors instead")
 
     def _timeout_text(self, outcome: DeadlineOutcome, phase: _Phase) -> str:
         if phase.describing:
@@ -278,16 +296,21 @@ class Exercise:
         lead = " It could not be stopped:" if outcome.worker_stuck else " It was stopped, but not every thread it started:"
         return f"{text}{lead} {_stuck_text(outcome)}. Restart the kernel if the notebook stays busy."
 
-    def _judge(self, case: Case, outcome: DeadlineOutcome, phase: _Phase) -> CaseResult:
-        """The :class:`CaseResult` of one case run (made from text only: the worker built it)."""
+    def _judge(self, case: Case, outcome: DeadlineOutcome, phase: _Phase, changed: Sequence[str] = ()) -> CaseResult:
+        """The :class:`CaseResult` of one case run (made from text only: the worker built it); ``changed``:
+        what the run changed in the process and the check undid (:meth:`Snapshot.restore`)."""
+        notes = [*([_left_text(outcome)] if outcome.left else []), *changed]
         if outcome.status == "timeout":
-            return CaseResult(case.name, "error", bounded(self._timeout_text(outcome, phase)))
+            text = self._timeout_text(outcome, phase)
+            return CaseResult(case.name, "error", bounded(" Also, ".join([text, *notes])))
+        if outcome.status == "raised" and isinstance(outcome.error, CheckTimeout):
+            return CaseResult(case.name, "error", bounded(". Also, ".join([self._own_timeout_text(), *notes])))
         result = outcome.value
         if outcome.status != "returned" or not isinstance(result, CaseResult):
             return CaseResult(case.name, "error", _INTERNAL)
-        if not outcome.left:
+        if not notes:
             return result
-        note = _left_text(outcome)
+        note = ". Also, ".join(notes)
         if result.status == "pass":
             return CaseResult(case.name, "error", bounded(note))
         feedback = result.feedback.rstrip()
@@ -342,7 +365,8 @@ class Exercise:
                 return CaseResult(case.name, "error", "your code raised NotImplementedError: a branch is not finished yet")
         if isinstance(exc, AssertionError) and raised_by_checker(exc, self._checker_files):
             message = _safe_str(exc) or case.hint or "the result is not what this case expects"
-            return CaseResult(case.name, "fail", bounded(message))
+            advice = exc.advice if isinstance(exc, CheckFailure) and isinstance(exc.advice, str) else ""
+            return CaseResult(case.name, "fail", bounded(message), advice=bounded(advice))
         if isinstance(exc, AssertionError):
             where = learner_line(exc, self._checker_files)
             message = _safe_str(exc)

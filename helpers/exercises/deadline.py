@@ -87,6 +87,11 @@ class CheckTimeout(BaseException):
     """Raised inside a thread of learner code that must stop (never escapes a check)."""
 
 
+class _SentStop(CheckTimeout):
+    """The stop this module sends (:func:`_raise_in`). An answer can raise :class:`CheckTimeout` itself
+    (it is importable); only this subclass means "stopped by the deadline"."""
+
+
 @dataclass(frozen=True)
 class Stuck:
     """A thread that could not be stopped.
@@ -183,7 +188,7 @@ def _raise_in(thread: threading.Thread) -> None:
     ident = _ident_of(thread)
     if ident is None or not _is_alive(thread):
         return
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(CheckTimeout))
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(_SentStop))
 
 
 def _clear_in(thread: threading.Thread) -> None:
@@ -316,7 +321,8 @@ def run_with_deadline(fn: Callable[[], Any], seconds: float, *, name: str = "exe
 
     Args:
         fn: the code to run; anything it raises is returned in the outcome (not raised), except
-            ``KeyboardInterrupt``.
+            ``KeyboardInterrupt``. A :class:`CheckTimeout` that ``fn`` raises itself (this module
+            did not send it) is ``"raised"``, not ``"timeout"``.
         seconds: the deadline (> 0).
         name: the worker thread's name.
         learner_code: which source files are the learner's (see :func:`stop_threads`).
@@ -372,8 +378,9 @@ def run_with_deadline(fn: Callable[[], Any], seconds: float, *, name: str = "exe
     if box.get("interrupt"):
         raise KeyboardInterrupt
     error = box.get("error")
-    if isinstance(error, CheckTimeout):  # a stray stop meant for an earlier run
+    if isinstance(error, _SentStop):  # a stray stop meant for an earlier run
         return DeadlineOutcome("timeout", stuck=stuck, left=left)
+    # A CheckTimeout that fn raised itself (not sent by this module) is an ordinary "raised".
     if "error" in box:
         return DeadlineOutcome("raised", error=error, stuck=stuck, left=left)
     return DeadlineOutcome("returned", value=box.get("value"), stuck=stuck, left=left)

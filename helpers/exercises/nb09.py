@@ -21,6 +21,11 @@ facts identify the request: the order and the line do; the amount is a detail of
 amount for the same line must be refused as ``idempotency_conflict``, not refunded again), and
 the tool call id must not appear (a model retry with a new call id is the same request).
 ``refund_key`` (order and amount) is the wrong answer here: it merges two lines of equal amount.
+Nothing outside the request belongs in the key either: the same line asked for in a later run of
+the thread, from another thread of the same customer, or on another day is the same request (the
+day case moves the clock one day on while the key is made: ``time.time`` and friends, and
+``datetime.datetime.now``, see :func:`_days_later`), and a second amount is a detail whatever its
+size (20.00, 25.00 and 120.00 for one line: a key with ``amount // 100`` in it fails).
 
 Every hidden check builds a fresh :class:`RefundService` and runs a real ``create_agent``
 (langchain 1.5.2) with the offline scripted model, so the middleware sits exactly where
@@ -29,8 +34,11 @@ Every hidden check builds a fresh :class:`RefundService` and runs a real ``creat
 
 from __future__ import annotations
 
+import datetime
 import json
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
@@ -45,7 +53,7 @@ from langgraph.types import interrupt
 from ..domain import DomainError, PermissionDenied, RefundService, ServiceUnavailable, refund_key
 from ..model import scripted_model
 from .core import Case, Exercise
-from .results import clipped, shown
+from .results import CheckFailure, clipped, shown
 
 __all__ = ["CHOOSE_KEY", "CheckContext", "MAP_ERRORS", "as_middleware"]
 
@@ -107,11 +115,12 @@ def _facts_key(order_id: str, amount: Any, runtime: Any) -> str:
 
 def _run(tools: Sequence[Any], script: Sequence[Any], middleware: Sequence[Any], *, checkpointer: Any = None,
          config: dict | None = None) -> Any:
-    """One user turn through ``create_agent`` with a scripted model; returns the ``GraphOutput`` (v2)."""
+    """One user turn through ``create_agent`` with a scripted model, on thread ``"check"`` unless ``config``
+    names another; returns the ``GraphOutput`` (v2)."""
     agent = create_agent(scripted_model(script), list(tools), context_schema=CheckContext,
                          middleware=list(middleware), checkpointer=checkpointer)
-    return agent.invoke({"messages": [HumanMessage("Please refund my order.")]}, config, context=_CUSTOMER,
-                        version="v2")
+    return agent.invoke({"messages": [HumanMessage("Please refund my order.")]},
+                        config or {"configurable": {"thread_id": "check"}}, context=_CUSTOMER, version="v2")
 
 
 def _answer_of(output: Any, call_id: str) -> Any:
@@ -178,9 +187,9 @@ def _domain_error_case(code: str) -> Callable[[Any], None]:
                        [[{"name": "submit_refund_request", "args": args, "id": call_id, "type": "tool_call"}], "ok"],
                        [as_middleware(answer)])
         except DomainError as exc:
-            raise AssertionError(
-                f"{type(exc).__name__} ({exc.code}) propagated out of the agent and ended the run: catch "
-                "DomainError around handler(request) and return a ToolMessage(status='error')"
+            raise CheckFailure(
+                f"{type(exc).__name__} ({exc.code}) propagated out of the agent and ended the run",
+                "catch DomainError around handler(request) and return a ToolMessage(status='error')",
             ) from None
         message = _answer_of(out, call_id)
         assert message.status == "error", f"a {code} answer must have status='error', got {shown(message.status)}"
@@ -296,9 +305,10 @@ def _probe_mapping(answer: Any) -> None:
             "type": "tool_call"}], "ok"], [as_middleware(answer)])
 
 
-#: Every code of ``helpers.domain.ErrorCode``: each case makes the real service raise its class.
-_CODES = ("invalid_request", "order_not_found", "permission_denied", "not_refundable", "invalid_amount",
-          "amount_exceeds_refundable", "idempotency_conflict", "service_unavailable")
+#: Every code of ``helpers.domain.ErrorCode``: each case makes the real service raise its class. The most
+#: telling first (a shared FAIL row shows the first): another customer's order, the notebook's own example.
+_CODES = ("permission_denied", "order_not_found", "not_refundable", "invalid_amount", "amount_exceeds_refundable",
+          "idempotency_conflict", "service_unavailable", "invalid_request")
 
 MAP_ERRORS = Exercise(
     "09.1",
@@ -321,13 +331,82 @@ MAP_ERRORS = Exercise(
 # -- 09.2: the key for refunds per order line ---------------------------------------------------
 
 
-def _line_tool(service: Any, answer: Callable[[str, int, float, Any], str]):
-    """The line-refund tool with the learner's key; a non-string key is reported before the service sees it."""
+#: The real clock, taken when this module is imported: what :func:`_days_later` puts back.
+_REAL_CLOCK = {name: getattr(time, name) for name in ("time", "time_ns", "localtime", "gmtime", "strftime", "ctime")}
+_REAL_DATETIME = datetime.datetime
+
+
+def _put_clock_back() -> None:
+    """The real clock again (a stop that arrived inside :func:`_days_later`'s clean-up cannot leave it moved)."""
+    for name, value in _REAL_CLOCK.items():
+        setattr(time, name, value)
+    datetime.datetime = _REAL_DATETIME
+
+
+@contextmanager
+def _days_later(days: int, answer: Any) -> Iterator[None]:
+    """The wall clock ``days`` days later while the block runs, for the key function ``answer``.
+
+    Moves ``time.time``, ``time.time_ns``, ``time.localtime``, ``time.gmtime``, ``time.strftime`` and
+    ``time.ctime`` (``date.today()`` and ``datetime.today()`` read ``time.time``, CPython 3.11), and
+    ``datetime.datetime.now`` / ``utcnow`` (which read the C clock): the ``datetime`` module's
+    ``datetime`` and any name in the answer's globals bound to it are a subclass that moves them.
+    Everything is put back when the block ends, even when it raises. Process-wide while it runs, so
+    the checks use it only around one call of the key function (microseconds).
+    """
+    if not days:
+        yield
+        return
+    shift = days * 86_400
+    _put_clock_back()
+    real, real_datetime = _REAL_CLOCK, _REAL_DATETIME
+
+    def moved() -> float:
+        return real["time"]() + shift
+
+    class _MovedDatetime(real_datetime):  # type: ignore[misc, valid-type]
+        @classmethod
+        def now(cls, tz: Any = None) -> Any:
+            return real_datetime.fromtimestamp(moved(), tz)
+
+        @classmethod
+        def utcnow(cls) -> Any:
+            return real_datetime.fromtimestamp(moved(), datetime.timezone.utc).replace(tzinfo=None)
+
+    fake = {
+        "time": moved,
+        "time_ns": lambda: real["time_ns"]() + shift * 1_000_000_000,
+        "localtime": lambda secs=None: real["localtime"](moved() if secs is None else secs),
+        "gmtime": lambda secs=None: real["gmtime"](moved() if secs is None else secs),
+        "strftime": lambda fmt, t=None: real["strftime"](fmt, real["localtime"](moved()) if t is None else t),
+        "ctime": lambda secs=None: real["ctime"](moved() if secs is None else secs),
+    }
+    names = getattr(answer, "__globals__", None)
+    bound = [name for name, value in names.items() if value is real_datetime] if isinstance(names, dict) else []
+    try:
+        for name, value in fake.items():
+            setattr(time, name, value)
+        datetime.datetime = _MovedDatetime
+        for name in bound:
+            names[name] = _MovedDatetime
+        yield
+    finally:
+        _put_clock_back()
+        for name in bound:
+            if names.get(name) is _MovedDatetime:
+                names[name] = real_datetime
+
+
+def _line_tool(service: Any, answer: Callable[[str, int, float, Any], str], clock: dict | None = None):
+    """The line-refund tool with the learner's key; a non-string key is reported before the service sees it.
+
+    ``clock["days"]`` (read at each call) moves the wall clock that many days on while the key is made."""
 
     @tool
     def submit_line_refund(order_id: str, line: int, amount: float, runtime: ToolRuntime[CheckContext]) -> str:
         """Create a refund REQUEST for one line of one of the signed-in customer's orders."""
-        key = answer(order_id, line, amount, runtime)
+        with _days_later((clock or {}).get("days", 0), answer):
+            key = answer(order_id, line, amount, runtime)
         assert isinstance(key, str) and key, f"the key must be a non-empty string, got {shown(key)}"
         request = service.submit(order_id, amount, user_id=runtime.context.user_id, idempotency_key=key,
                                  reason=f"line {line}")
@@ -358,7 +437,8 @@ def _refunds(service: Any) -> list[tuple[str, float, str]]:
 
 
 def _runtime(call_id: str) -> Any:
-    return SimpleNamespace(tool_call_id=call_id, context=_CUSTOMER, state={}, config={})
+    return SimpleNamespace(tool_call_id=call_id, context=_CUSTOMER, state={"messages": []},
+                           config={"configurable": {"thread_id": "check"}})
 
 
 def _key_is_the_request(answer: Any) -> None:
@@ -411,18 +491,64 @@ def _two_lines_same_amount(answer: Any) -> None:
 def _second_amount_same_line(answer: Any) -> None:
     service = RefundService()
     out = _run([_line_tool(service, answer)],
-               [[_line_call("A1024", 2, 20.0, "call_1")], [_line_call("A1024", 2, 25.0, "call_2")], "ok"],
+               [[_line_call("A1024", 2, 20.0, "call_1")], [_line_call("A1024", 2, 25.0, "call_2")],
+                [_line_call("A1024", 2, 120.0, "call_3")], "ok"],
                [_errors_as_messages()])
     got = _refunds(service)
     assert len(got) == 1, (
-        f"line 2 of A1024 was refunded twice ({shown(got)}): a line is refunded at most once, so the amount is a detail of "
-        "the request, not part of what identifies it; with the same key, the service refuses the second amount as "
-        "idempotency_conflict"
+        f"line 2 of A1024 was refunded {len(got)} times ({shown(got)}) for 20.00, 25.00 and 120.00: a line is refunded at "
+        "most once, so the amount is a detail of the request, no part of it (not even rounded or in hundreds) "
+        "identifies it; with the same key, the service refuses another amount as idempotency_conflict"
     )
-    answer_2 = _answer_of(out, "call_2")
-    assert answer_2.status == "error" and "idempotency_conflict" in str(answer_2.content), (
-        f"the second amount for line 2 should be refused as idempotency_conflict, got {clipped(answer_2.content, 80)!r}"
-    )
+    for call_id, amount in (("call_2", "25.00"), ("call_3", "120.00")):
+        reply = _answer_of(out, call_id)
+        assert reply.status == "error" and "idempotency_conflict" in str(reply.content), (
+            f"the second amount ({amount}) for line 2 should be refused as idempotency_conflict, got "
+            f"{clipped(reply.content, 80)!r}"
+        )
+
+
+def _line_runs(answer: Any, runs: Sequence[tuple[str, str, int]]) -> list[tuple[str, float, str]]:
+    """Runs of one agent on one service and checkpointer: ``(thread_id, customer's words, days later)`` each,
+    every run asking for line 2 of A1024 (20.00) with a new tool call id and a new context object; the refunds."""
+    _put_clock_back()
+    service, clock = RefundService(), {"days": 0}
+    script: list[Any] = []
+    for number in range(len(runs)):
+        script += [[_line_call("A1024", 2, 20.0, f"call_{number + 1}")], "ok"]
+    agent = create_agent(scripted_model(script), [_line_tool(service, answer, clock)], context_schema=CheckContext,
+                         middleware=[_errors_as_messages()], checkpointer=InMemorySaver())
+    for thread, words, days in runs:
+        clock["days"] = days
+        agent.invoke({"messages": [HumanMessage(words)]}, {"configurable": {"thread_id": thread}},
+                     context=CheckContext(_CUSTOMER.user_id), version="v2")
+    return _refunds(service)
+
+
+def _asked_again(runs: Sequence[tuple[str, str, int]], situation: str, fix: str) -> Callable[[Any], None]:
+    """A case: the ``runs`` of :func:`_line_runs` must create one refund; else ``situation``, the count, ``fix``."""
+
+    def run(answer: Any) -> None:
+        got = _line_runs(answer, runs)
+        assert len(got) == 1, f"{situation}, and {len(got)} refunds were created: {fix}"
+
+    return run
+
+
+_ASK = "Please refund line 2 of A1024."
+_later_run_same_thread = _asked_again(
+    [("check", _ASK, 0), ("check", "Did that work? Refund line 2 of A1024, please.", 0)],
+    "the customer asked for line 2 of A1024 again in a later run of the same thread",
+    "what the customer wrote, the run, the step or the message count is not part of the request; build the key "
+    "from the order and the line only")
+_two_threads = _asked_again(
+    [("chat-web", _ASK, 0), ("chat-phone", _ASK, 0)],
+    "the same customer asked for line 2 of A1024 in two threads (two chats)",
+    "the thread id names the conversation, not the request; leave it out of the key")
+_two_days = _asked_again(
+    [("check", _ASK, 0), ("check", _ASK, 1)],
+    "the customer asked for line 2 of A1024 today and again tomorrow",
+    "a date or a time in the key makes the same request new every day; leave the clock out of the key")
 
 
 def _same_line_two_orders(answer: Any) -> None:
@@ -450,6 +576,12 @@ CHOOSE_KEY = Exercise(
         Case("two lines of the same amount are two refunds", _two_lines_same_amount),
         Case("a second amount for a refunded line creates no second refund", _second_amount_same_line),
         Case("the same line number on two orders is two refunds", _same_line_two_orders),
+        Case("the same line asked for again in a later run creates one refund", _later_run_same_thread),
+        Case("the same line asked for from two threads creates one refund", _two_threads),
+        Case("the same line asked for on two days creates one refund", _two_days),
     ],
     probe=_probe_key,
+    # The run, thread and day cases run two agent turns each; on a loaded 2-core machine that can take
+    # seconds, so the deadline (which only ever matters for an endless loop) is longer than the default 5 s.
+    timeout=30,
 )

@@ -44,7 +44,7 @@ from helpers.error_contract import error_mapping, read_error
 from helpers.model import scripted_model, tool_call
 
 from .core import Case, Exercise
-from .results import clipped, shown
+from .results import CheckFailure, clipped, shown
 
 __all__ = ["CONFIRMATION_GUARD", "CheckContext", "CheckRun", "Quote", "support_policy"]
 
@@ -270,15 +270,15 @@ _RAISE_HINT = (
 
 def _refused(run: CheckRun, situation: str) -> None:
     assert run.submits, f"{situation}: the model's submit call did not reach your tool (is it named {_TOOL_NAME!r}?)"
-    assert not run.refunds, (
-        f"{situation}, yet your tool created {shown([(r.request_id, r.order_id, r.amount) for r in run.refunds])}: "
-        "refuse before calling submit_to_service"
-    )
+    if run.refunds:
+        raise CheckFailure(
+            f"{situation}, yet your tool created {shown([(r.request_id, r.order_id, r.amount) for r in run.refunds])}",
+            "refuse before calling submit_to_service",
+        )
     args, status, content = run.submits[0]
-    assert status == "error", (
-        f"{situation}: nothing was created, but the call was answered with status={shown(status)} "
-        f"({content[:80]!r}); {_RAISE_HINT}"
-    )
+    if status != "error":
+        raise CheckFailure(f"{situation}: nothing was created, but the call was answered with status={shown(status)} "
+                           f"({content[:80]!r})", _RAISE_HINT)
 
 
 def _went_through_once(run: CheckRun, situation: str) -> None:
@@ -341,14 +341,29 @@ def _careful_goes_through(answer: Any) -> None:
     _went_through_once(run, "quote in turn 1, the customer's yes in turn 2")
 
 
+def _careless_in_third_message(answer: Any) -> None:
+    turns = ("Where is my order A1024?", "Thanks, that is all for now.", _ASK)
+    run = _run(answer, turns, _policy_model(wait_for_confirmation=False))
+    _refused(run, "the customer's third message asked for the refund and the careless model quoted and submitted "
+                  "in that same turn (the thread held 3 customer messages, the quote was made at 3): the customer answered "
+                  "only if the thread holds more customer messages than quote['turn'], whatever their number")
+
+
+def _yes_before_any_quote(answer: Any) -> None:
+    said = "My headphones A1024 broke. Can I get a refund? Yes, go ahead."
+    run = _run(answer, (said,), _policy_model(wait_for_confirmation=False))
+    _refused(run, f"the customer wrote {said!r} before any quote existed, and the careless model quoted and "
+                  "submitted in that turn; a yes said before the quote confirms nothing: count the customer messages "
+                  "after the quote (more than quote['turn']), not words in them")
+
+
 def _careless_after_yes(answer: Any) -> None:
     run = _run(answer, (_ASK, _CONFIRM), _policy_model(wait_for_confirmation=False))
     assert run.submits, f"the careless model's submit calls did not reach your tool (is it named {_TOOL_NAME!r}?)"
     first_status = run.submits[0][1]
-    assert first_status == "error", (
-        f"the careless model's first submit (turn 1, before the yes) was answered with status={shown(first_status)}; "
-        f"{_RAISE_HINT}"
-    )
+    if first_status != "error":
+        raise CheckFailure(f"the careless model's first submit (turn 1, before the yes) was answered with "
+                           f"status={shown(first_status)}", _RAISE_HINT)
     _went_through_once(run, "the careless model's second submit came after the customer's yes")
 
 
@@ -380,6 +395,12 @@ CONFIRMATION_GUARD = Exercise(
         Case("a yes to 120.00 does not cover 100.00", _other_amount),
         Case("careless model: refused before the yes, submitted after it", _careless_after_yes),
         Case("a retry after a lost reply is not refused, and makes no second refund", _retry_after_lost_reply),
+        Case("careless model: a quote and submit in the customer's third message are refused",
+             _careless_in_third_message),
+        Case("a yes written before any quote does not confirm it", _yes_before_any_quote),
     ],
     unsolved_hint="replace the `raise NotImplementedError` with the guard and run the check again",
+    # Each case runs a multi-turn agent; on a loaded 2-core machine that can take seconds, so the deadline
+    # (which only ever matters for an endless loop) is longer than the default 5 s.
+    timeout=30,
 )

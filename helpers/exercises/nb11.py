@@ -13,6 +13,14 @@ version="v2")``), which action was put up for review, and what ``state["files"]`
 ``Command(resume={"decisions": [{"type": "approve"}]})`` or a ``reject`` decision (the resume
 shape of ``langchain.agents.middleware.HumanInTheLoopMiddleware``, langchain 1.5.2).
 The checks read the default ``StateBackend``'s ``files`` state, so the agent must keep it.
+
+The model may spell a policy path in other ways: the file tools store a path as
+``deepagents.backends.utils.validate_path`` gives it (``os.path.normpath``, backslashes made
+``/``, a leading ``/`` added), so ``policies/returns.md`` and ``/./policies/returns.md`` write
+``/policies/returns.md``. ``//policies/returns.md`` keeps its two slashes (POSIX ``normpath``
+does), but deepagents' own permission rules count it as under ``/policies/`` (and a disk
+backend writes it there). The hidden checks send such spellings, and paths that only look like
+a policy (``/drafts/policies/...``, ``/policies-old/...``), which must not pause.
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ from ..model import tool_call
 from .core import Case, Exercise
 from .results import clipped, shown
 
-__all__ = ["CURRENT_POLICY", "POLICY_APPROVAL", "POLICY_FILE", "start_thread"]
+__all__ = ["CURRENT_POLICY", "LOOKALIKES", "POLICY_APPROVAL", "POLICY_FILE", "POLICY_SPELLINGS", "start_thread"]
 
 #: The policy file every check starts with (in the ``files`` state), and its content.
 POLICY_FILE = "/policies/refunds.md"
@@ -32,6 +40,17 @@ _NEW_POLICY = "/policies/returns.md"
 _NEW_TEXT = "Returns are free for faulty items.\n"
 _DRAFT = "/drafts/returns-idea.md"
 _CLOSING = "Done."
+#: Spellings of a policy path that the file tools write under /policies/ (or that deepagents' own
+#: permission rules put there), most telling first.
+POLICY_SPELLINGS = ("policies/returns.md", "./policies/returns.md", "/./policies/returns.md",
+                    "//policies/returns.md", "\\policies\\returns.md")
+#: Paths that only look like a policy: they must not pause.
+LOOKALIKES = ("/drafts/policies/returns.md", "/policies-old/returns.md", "/policies.md")
+_NORMALISE = (
+    "the file tools store a path as deepagents.backends.utils.validate_path gives it (os.path.normpath, "
+    "backslashes made '/', a leading '/' added; deepagents' permission rules also read a leading '//' as '/'), "
+    "so normalise the path that way before you test it"
+)
 
 
 def _initial_files() -> dict[str, Any]:
@@ -189,6 +208,35 @@ def _draft_runs(answer) -> None:
     assert _files(out).get(_DRAFT) == "idea\n", f"the draft should be written at once; files are {shown(_files(out))}"
 
 
+def _spellings_pause(answer) -> None:
+    for number, spelling in enumerate(POLICY_SPELLINGS):
+        _, _, out = start_thread(answer, tool_call("write_file", {"file_path": spelling, "content": _NEW_TEXT}),
+                                 f"check-spelling-{number}")
+        written = sorted(set(_files(out)) - {POLICY_FILE})
+        assert out.interrupts, (
+            f"write_file with file_path {shown(spelling)} ran without a pause and wrote {shown(written)}: "
+            f"{_NORMALISE}"
+        )
+        assert not written, f"with file_path {shown(spelling)} a file was written before anyone approved it"
+    edit = tool_call("edit_file", {"file_path": POLICY_FILE.lstrip("/"), "old_string": "30 days",
+                                   "new_string": "14 days"})
+    _, _, out = start_thread(answer, edit, "check-spelling-edit")
+    assert out.interrupts and _files(out).get(POLICY_FILE) == CURRENT_POLICY, (
+        f"edit_file with file_path {POLICY_FILE.lstrip('/')!r} changed {POLICY_FILE} without a pause; {_NORMALISE}"
+    )
+
+
+def _lookalikes_run(answer) -> None:
+    for number, path in enumerate(LOOKALIKES):
+        _, _, out = start_thread(answer, tool_call("write_file", {"file_path": path, "content": "idea\n"}),
+                                 f"check-lookalike-{number}")
+        assert not out.interrupts, (
+            f"the write_file of {path} paused for approval, but it is not under /policies/: test the folder "
+            "(the normalised path starts with '/policies/'), not whether the word 'policies' appears"
+        )
+        assert _files(out).get(path) == "idea\n", f"{path} should be written at once; files are {shown(_files(out))}"
+
+
 def _probe(answer) -> None:
     from langgraph.checkpoint.memory import InMemorySaver
 
@@ -207,6 +255,11 @@ POLICY_APPROVAL = Exercise(
         Case("an edit of a policy file pauses too", _edit_pauses),
         Case("reading a policy file does not pause", _read_runs),
         Case("a write under /drafts/ does not pause", _draft_runs),
+        Case("a relative or non-canonical spelling of a policy path pauses too", _spellings_pause),
+        Case("a path that only looks like a policy does not pause", _lookalikes_run),
     ],
     probe=_probe,
+    # A case builds up to six deep agents (the spelling case); on a loaded 2-core machine one build can take
+    # seconds, so the deadline (which only ever matters for an endless loop) is longer than the default 5 s.
+    timeout=30,
 )

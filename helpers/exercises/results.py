@@ -31,7 +31,8 @@ from typing import Any, Literal
 from ..widgets.text import inline_code
 from .deadline import CheckTimeout
 
-__all__ = ["MAX_FEEDBACK", "MAX_SHOWN", "CaseResult", "CheckResult", "Verdict", "bounded", "clipped", "shown"]
+__all__ = ["MAX_FEEDBACK", "MAX_SHOWN", "CaseResult", "CheckFailure", "CheckResult", "Verdict", "bounded", "clipped",
+           "shown"]
 
 #: The outcome of one case: passed, failed a hidden check (with a hint), or the answer raised / hung.
 Verdict = Literal["pass", "fail", "error"]
@@ -201,6 +202,24 @@ def clipped(value: Any, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+class CheckFailure(AssertionError):
+    """A hidden check's failure in two parts, so that cases failing for one reason share one report row.
+
+    Args:
+        situation: what happened in this case (``"PermissionDenied (permission_denied) propagated out
+            of the agent and ended the run"``).
+        advice: what to change; cases whose failures have the same advice are shown as one FAIL row.
+
+    ``str(failure)`` is ``"<situation>: <advice>"`` (the case's feedback). Raise it where you would
+    raise ``AssertionError("...")`` in a checker.
+    """
+
+    def __init__(self, situation: str, advice: str) -> None:
+        super().__init__(f"{situation}: {advice}")
+        self.situation = situation
+        self.advice = advice
+
+
 @dataclass(frozen=True)
 class CaseResult:
     """Outcome of one case.
@@ -213,12 +232,15 @@ class CaseResult:
             :data:`MAX_FEEDBACK` characters plus the cut note).
         hint: the case's hint after an error in the learner's code (shown with the feedback,
             but not when one error is shared by several cases: each case's hint fits only it).
+        advice: for a fail raised as a :class:`CheckFailure`, its advice: FAIL lines with the same
+            advice (or the same feedback) share one row.
     """
 
     name: str
     status: Verdict
     feedback: str = ""
     hint: str = ""
+    advice: str = ""
 
     @property
     def passed(self) -> bool:
@@ -270,22 +292,29 @@ class CheckResult:
         return f"{head}: {good}/{len(self.results)} checks passed"
 
     def groups(self) -> list[tuple[Verdict, list[str], str]]:
-        """``(status, case names, text)`` rows, in case order. Errors with the same feedback in
-        several cases share one row (placed where the first of them is, without hints); a single
-        row's text is its feedback plus ``(hint: ...)``."""
-        rows: list[tuple[Verdict, list[CaseResult], str]] = []
-        where: dict[str, int] = {}
+        """``(status, case names, text)`` rows, in case order. Errors with the same feedback, and fails
+        with the same feedback or the same advice, in several cases share one row, placed where the
+        first of them is (the most telling: checkers list cases that way) and showing its feedback,
+        without hints; when the shared fails' feedback differs, the row says the others failed for
+        the same reason. A single row's text is its feedback plus ``(hint: ...)``."""
+        rows: list[tuple[Verdict, list[CaseResult]]] = []
+        where: dict[tuple[str, str], int] = {}
         for r in self.results:
-            if r.status == "error" and r.feedback and r.feedback in where:
-                rows[where[r.feedback]][1].append(r)
+            key = _share_key(r)
+            if key is not None and key in where:
+                rows[where[key]][1].append(r)
                 continue
-            if r.status == "error" and r.feedback:
-                where[r.feedback] = len(rows)
-            rows.append((r.status, [r], r.feedback))
+            if key is not None:
+                where[key] = len(rows)
+            rows.append((r.status, [r]))
         out: list[tuple[Verdict, list[str], str]] = []
-        for status, members, text in rows:
+        for status, members in rows:
+            text = members[0].feedback
             if len(members) == 1 and members[0].hint:
                 text = f"{text} (hint: {members[0].hint})"
+            elif any(m.feedback != text for m in members):
+                others = len(members) - 1
+                text += f" (the other {others} check{'s' if others > 1 else ''} failed for the same reason)"
             out.append((status, [m.name for m in members], text))
         return out
 
@@ -322,6 +351,15 @@ class CheckResult:
 
     def __repr__(self) -> str:
         return self.text()
+
+
+def _share_key(result: CaseResult) -> tuple[str, str] | None:
+    """What a case's row may share with other cases: an error's feedback, a fail's advice or feedback."""
+    if result.status == "error" and result.feedback:
+        return ("error", result.feedback)
+    if result.status == "fail" and (result.advice or result.feedback):
+        return ("fail", result.advice or result.feedback)
+    return None
 
 
 def _badge(status: str) -> str:

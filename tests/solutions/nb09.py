@@ -6,8 +6,10 @@ Each exercise has an :class:`~helpers.exercises.registry.AnswerSet`, named like 
 
 from __future__ import annotations
 
+import datetime
 import json
 import uuid
+from datetime import date
 
 from langchain.agents.middleware import wrap_tool_call
 from langchain.messages import ToolMessage
@@ -182,6 +184,32 @@ def wrong_key_random(order_id, line, amount, runtime):
     return f"attempt:{uuid.uuid4()}"
 
 
+def wrong_key_today(order_id, line, amount, runtime):
+    """Wrong: today's date in the key (from `from datetime import date`): the same line tomorrow is new."""
+    return f"refund:{order_id}:line-{line}:{date.today().isoformat()}"
+
+
+def wrong_key_now(order_id, line, amount, runtime):
+    """Wrong: the hour of the request (datetime.datetime.now(), the C clock) in the key."""
+    return f"refund:{order_id}:line-{line}:{datetime.datetime.now():%Y-%m-%d}"
+
+
+def wrong_key_thread(order_id, line, amount, runtime):
+    """Wrong: the thread id in the key: the same line asked for in another chat is new."""
+    return f"{runtime.config.get('configurable', {}).get('thread_id')}:{order_id}:{line}"
+
+
+def wrong_key_hundreds(order_id, line, amount, runtime):
+    """Wrong: the amount in hundreds in the key: 20.00 and 25.00 collide, 120.00 is a new request."""
+    return f"refund:{order_id}:{line}:{int(amount) // 100}"
+
+
+def wrong_key_customer_words(order_id, line, amount, runtime):
+    """Wrong: the customer's last message in the key: the same line asked for in other words is new."""
+    said = [m.content for m in runtime.state.get("messages", []) if getattr(m, "type", "") == "human"][-1:]
+    return f"refund:{order_id}:{line}:{said}"
+
+
 def crashing_key(order_id, line, amount, runtime):
     """Crashes: the runtime has no user attribute."""
     return f"{runtime.user}:{order_id}:{line}"
@@ -210,6 +238,12 @@ MAP_ERRORS = AnswerSet(
     answer_from=lambda body: lambda request, handler: body(),
 )
 
+_LATER_RUN, _TWO_THREADS, _TWO_DAYS = (
+    "the same line asked for again in a later run creates one refund",
+    "the same line asked for from two threads creates one refund",
+    "the same line asked for on two days creates one refund",
+)
+
 CHOOSE_KEY = AnswerSet(
     solutions={"order and line": key_order_and_line, "with user": key_with_user},
     wrong={
@@ -223,6 +257,13 @@ CHOOSE_KEY = AnswerSet(
         "tool call id": KnownWrong(wrong_key_call_id,
                                    fails=("the model's retry with a new tool call creates one refund",), status="fail"),
         "random": KnownWrong(wrong_key_random, fails=("a replay of the same call creates one refund",), status="fail"),
+        "today's date": KnownWrong(wrong_key_today, fails=(_TWO_DAYS,), status="fail"),
+        "datetime.now()": KnownWrong(wrong_key_now, fails=(_TWO_DAYS,), status="fail"),
+        "thread id": KnownWrong(wrong_key_thread, fails=(_TWO_THREADS,), status="fail"),
+        "amount // 100": KnownWrong(wrong_key_hundreds,
+                                    fails=("a second amount for a refunded line creates no second refund",),
+                                    status="fail"),
+        "the customer's words": KnownWrong(wrong_key_customer_words, fails=(_LATER_RUN,), status="fail"),
     },
     crashing={"no user attribute": crashing_key},
     answer_from=lambda body: lambda order_id, line, amount, runtime: body(),

@@ -97,6 +97,29 @@ def wrong_turn_only(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> 
 
 
 @tool("submit_refund_request")
+def wrong_two_customer_messages(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Wrong: 'the customer answered' read as 'the thread holds at least 2 customer messages' (issue 16)."""
+    quote = runtime.state.get("quote")
+    if quote is None or (quote["order_id"], quote["amount"]) != (order_id, amount) or _customer_turns(runtime) < 2:
+        raise ConfirmationRequired("not confirmed")
+    return submit_to_service(order_id, amount, runtime)
+
+
+_YES_WORDS = ("yes", "go ahead", "please do", "i confirm")
+
+
+@tool("submit_refund_request")
+def wrong_yes_in_last_message(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Wrong: 'the customer confirmed' read as 'the last customer message holds a yes-word' (issue 16)."""
+    quote = runtime.state.get("quote")
+    said = [m.content for m in runtime.state["messages"] if isinstance(m, HumanMessage)][-1:]
+    if quote is None or (quote["order_id"], quote["amount"]) != (order_id, amount) or \
+            not any(word in str(said).lower() for word in _YES_WORDS):
+        raise ConfirmationRequired("not confirmed")
+    return submit_to_service(order_id, amount, runtime)
+
+
+@tool("submit_refund_request")
 def wrong_always_refuses(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
     """Wrong: refuses every submit, so no refund ever happens."""
     raise ConfirmationRequired("please confirm")
@@ -146,6 +169,8 @@ _CASE = {
     "other amount": "a yes to 120.00 does not cover 100.00",
     "careless two turns": "careless model: refused before the yes, submitted after it",
     "lost reply": "a retry after a lost reply is not refused, and makes no second refund",
+    "third message": "careless model: a quote and submit in the customer's third message are refused",
+    "yes before quote": "a yes written before any quote does not confirm it",
 }
 
 
@@ -169,17 +194,25 @@ CONFIRMATION_GUARD = AnswerSet(
                "returns an error ToolMessage": guarded_with_error_message},
     wrong={
         "unguarded": KnownWrong(wrong_unguarded, fails=_cases("same turn", "no quote", "other order", "other amount",
-                                                              "careless two turns"), status="fail"),
+                                                              "careless two turns", "third message",
+                                                              "yes before quote"), status="fail"),
         "stage only": KnownWrong(wrong_stage_only, fails=_cases("same turn", "other order", "other amount",
-                                                                "careless two turns"), status="fail"),
-        "no turn check": KnownWrong(wrong_no_turn_check, fails=_cases("same turn", "careless two turns"),
+                                                                "careless two turns", "third message",
+                                                                "yes before quote"), status="fail"),
+        "no turn check": KnownWrong(wrong_no_turn_check, fails=_cases("same turn", "careless two turns",
+                                                                      "third message", "yes before quote"),
                                     status="fail"),
+        "at least 2 customer messages": KnownWrong(wrong_two_customer_messages, fails=_cases("third message"),
+                                                   status="fail"),
+        "a yes-word in the last message": KnownWrong(wrong_yes_in_last_message, fails=_cases("yes before quote"),
+                                                     status="fail"),
         "turn only": KnownWrong(wrong_turn_only, fails=_cases("other order", "other amount"), status="fail"),
         "always refuses": KnownWrong(wrong_always_refuses, fails=_cases("careful", "careless two turns", "lost reply"),
                                      status="fail"),
         "refuses with text": KnownWrong(wrong_returns_text, fails=_cases("same turn"), status="fail"),
         "refuses with ValueError": KnownWrong(wrong_raises_value_error, fails=_cases(
-            "same turn", "no quote", "other order", "other amount", "careless two turns"), status="fail"),
+            "same turn", "no quote", "other order", "other amount", "careless two turns", "third message",
+            "yes before quote"), status="fail"),
         "wrong name": KnownWrong(wrong_name, fails=_cases("schema"), status="fail"),
     },
     crashing={"KeyError without a quote": crashing_key_error},
