@@ -42,7 +42,7 @@ FinishReason = Literal["stop", "tool_calls", "length", "content_filter"]
 
 #: One chunk of a scripted stream: a ``str`` is a piece of the reply's text, ``(index, text)`` a piece of
 #: the arguments of tool call ``index`` (the first piece of an index also carries the call's name and id).
-Piece = Union[str, tuple[int, str]]
+Piece = str | tuple[int, str]
 
 
 class ScriptError(ValueError):
