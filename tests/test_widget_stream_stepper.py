@@ -109,7 +109,8 @@ def test_the_view_renders_what_the_engine_says():
     assert view.slider.value == 2 and "2 of 5 chunks received" in view.position_view.value
     assert view.chunks_view.value.count("<tr") == 3 and "course-last-chunk" in view.chunks_view.value
     assert "NOT FINISHED" in view.verdict_view.value
-    assert "tool_calls: [[&quot;refund&quot;, {&quot;order_id&quot;: &quot;A1024&quot;}]]" in view.merged_view.value
+    assert "tool_calls: [(&#x27;refund&#x27;, {&#x27;order_id&#x27;: &#x27;A1024&#x27;})]" in view.merged_view.value
+    assert "[(None, &#x27;id&quot;: &quot;A1024&quot;, &#x27;, None, 0)]" in view.chunks_view.value
     view.stream_picker.value = "cut off"  # what the dropdown does
     assert view.engine.stream == "cut off" and view.slider.value == 0 and view.slider.max == view.engine.total
     view.slider.value = view.engine.total  # what the slider does

@@ -157,7 +157,7 @@ class StreamStepper(widgets.VBox):
             finish = chunk.response_metadata.get("finish_reason", "")
             mark = " class='course-last-chunk' style='background: #fff8e1'" if number == at.received else ""
             rows.append(f"<tr{mark}><td style='padding: 1px 8px'>{number}</td>{_cell(repr(chunk.content))}"
-                        f"{_cell(value_text(pieces) if pieces else '')}{_cell(finish)}</tr>")
+                        f"{_cell(value_text(pieces, prefer_json=False) if pieces else '')}{_cell(finish)}</tr>")
         head = ("<tr><th>#</th><th>content</th><th>tool_call_chunks (name, args, id, index)</th>"
                 "<th>finish_reason</th></tr>")
         return (f"<div><small>The chunks received, the last one marked:</small><table class='course-chunks' "
@@ -171,8 +171,9 @@ class StreamStepper(widgets.VBox):
         lines = [f"content: {merged.content!r}"]
         lines += [f"tool_call_chunks[{c['index']}]: {c['name']} args text {c['args']!r}"
                   for c in merged.tool_call_chunks]
-        lines.append(f"tool_calls: {value_text([(c['name'], c['args']) for c in merged.tool_calls])}")
-        lines.append(f"invalid_tool_calls: {value_text([(c['name'], c['args']) for c in merged.invalid_tool_calls])}")
+        for kind in ("tool_calls", "invalid_tool_calls"):
+            calls = [(c["name"], c["args"]) for c in getattr(merged, kind)]
+            lines.append(f"{kind}: {value_text(calls, prefer_json=False)}")
         lines.append(f"finish_reason: {at.finish_reason!r}")
         return (f"<div><small>The chunks added up with <code>+</code>:</small>"
                 f"{block(chr(10).join(lines), css_class='course-merged')}</div>")
