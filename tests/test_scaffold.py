@@ -34,6 +34,15 @@ def scratch(tmp_path) -> Path:
     return copy
 
 
+def _free_number() -> str:
+    """The number after the last notebook of this checkout (the scaffold refuses a taken one)."""
+    taken = [int(p.name[:2]) for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")]
+    return f"{max(taken, default=-1) + 1:02d}"
+
+
+NN = _free_number()
+
+
 def _env(root: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), env.get("PYTHONPATH", "")) if p)
@@ -41,24 +50,24 @@ def _env(root: Path) -> dict[str, str]:
 
 
 def test_a_new_notebook_passes_the_tests_that_cover_it(scratch):
-    made = subprocess.run([sys.executable, "-m", "helpers.scaffold", "12", "Streaming tool calls"], cwd=scratch,
+    made = subprocess.run([sys.executable, "-m", "helpers.scaffold", NN, "Scaffold check"], cwd=scratch,
                           env=_env(scratch), capture_output=True, text=True, timeout=600, check=False)
     assert made.returncode == 0, made.stdout + made.stderr
-    names = ["notebooks/12_streaming_tool_calls.ipynb", "helpers/exercises/nb12.py", "tests/solutions/nb12.py",
-             "helpers/selfcheck/nb12.py", "tests/selfcheck_verifiers/nb12.py"]
+    names = [f"notebooks/{NN}_scaffold_check.ipynb", f"helpers/exercises/nb{NN}.py", f"tests/solutions/nb{NN}.py",
+             f"helpers/selfcheck/nb{NN}.py", f"tests/selfcheck_verifiers/nb{NN}.py"]
     assert [line.removeprefix("wrote ") for line in made.stdout.splitlines()[:5]] == names
     readme = (scratch / "README.md").read_text(encoding="utf-8")
-    assert "| 12 | [Streaming tool calls](notebooks/12_streaming_tool_calls.ipynb) |" in readme
+    assert f"| {NN} | [Scaffold check](notebooks/{NN}_scaffold_check.ipynb) |" in readme
     previous = sorted((scratch / "notebooks").glob("[0-9][0-9]_*.ipynb"))[-2]
     last = json.loads(previous.read_text(encoding="utf-8"))["cells"][-1]
-    assert "".join(last["source"]) == "[Next: 12 · Streaming tool calls](12_streaming_tool_calls.ipynb)"
+    assert "".join(last["source"]) == f"[Next: {NN} · Scaffold check]({NN}_scaffold_check.ipynb)"
 
     tests = [
-        "notebooks/12_streaming_tool_calls.ipynb",                       # strict nbval
+        f"notebooks/{NN}_scaffold_check.ipynb",                       # strict nbval
         "tests/test_course_map.py", "tests/test_notebook_hygiene.py", "tests/test_exercise_contract.py", "tests/test_selfcheck_questions.py",
         "tests/test_widget_self_check.py", "tests/test_live_track.py",
     ]
-    selected = ("12 or course_map or up_to_date or in_the_map or registered or unique "
+    selected = (f"{NN} or course_map or up_to_date or in_the_map or registered or unique "
                 "or verifier_belongs or found_by_name or listed_in_start_here")
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", *tests, "-k", selected],
                          cwd=scratch, env=_env(scratch), capture_output=True, text=True, timeout=900, check=False)
@@ -73,18 +82,18 @@ def test_bad_arguments_get_a_message_and_write_nothing(scratch):
     before = sorted(p.relative_to(scratch) for p in scratch.rglob("*"))
     for number, title, message in (
         ("1", "Title", "NN is a two-digit notebook number, e.g. NN=12, got '1'"),
-        ("12", "", 'say the title: make new-notebook NN=12 TITLE="Streaming tool calls"'),
+        (NN, "", 'say the title: make new-notebook NN=12 TITLE="Streaming tool calls"'),
         ("03", "Another", "notebook 03 exists already (03_toolmessage_pairing.ipynb): choose another NN"),
-        ("12", "!!!", "the title '!!!' has no letters or digits"),
+        (NN, "!!!", "the title '!!!' has no letters or digits"),
     ):
         with pytest.raises(ScaffoldError, match=message.replace("(", r"\(").replace(")", r"\)")):
             scaffold.new_notebook(number, title, root=scratch, execute=False)
-    (scratch / "tests" / "solutions" / "nb12.py").write_text("# someone's work\n", encoding="utf-8")
-    with pytest.raises(ScaffoldError, match="these files exist already, nothing was written: tests/solutions/nb12.py"):
-        scaffold.new_notebook("12", "Streaming", root=scratch, execute=False)
+    (scratch / "tests" / "solutions" / f"nb{NN}.py").write_text("# someone's work\n", encoding="utf-8")
+    with pytest.raises(ScaffoldError, match=f"these files exist already, nothing was written: tests/solutions/nb{NN}.py"):
+        scaffold.new_notebook(NN, "Streaming", root=scratch, execute=False)
     after = sorted(p.relative_to(scratch) for p in scratch.rglob("*"))
-    assert set(after) ^ set(before) == {Path("tests/solutions/nb12.py")}
-    assert (scratch / "tests" / "solutions" / "nb12.py").read_text(encoding="utf-8") == "# someone's work\n"
+    assert set(after) ^ set(before) == {Path(f"tests/solutions/nb{NN}.py")}
+    assert (scratch / "tests" / "solutions" / f"nb{NN}.py").read_text(encoding="utf-8") == "# someone's work\n"
 
 
 def test_the_file_names_follow_the_title():

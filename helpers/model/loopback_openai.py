@@ -18,6 +18,14 @@ when ``stream_options.include_usage`` is set) and not:
 * ``response_format`` with a JSON schema -> JSON text that fits it;
 * otherwise -> a short text answer.
 
+Two request options shape the reply the way a provider's do (notebook 12's live cells use them):
+
+* ``"parallel_tool_calls": true`` and a question naming several order ids (``A1024 and A1025``)
+  -> one call of the chosen tool per id, and a streamed reply interleaves their argument pieces
+  (index 0, 1, 0, 1, ...), as providers do for parallel calls;
+* ``max_completion_tokens`` (or ``max_tokens``) smaller than the reply (about 4 characters a token)
+  -> the reply cut off there, mid-arguments if need be, with ``finish_reason: "length"``.
+
 With ``behaviour="answers_in_text"`` it never calls a tool (a model that answers a question it
 should have looked up in prose): the live track runs every notebook against that too.
 
@@ -190,15 +198,54 @@ def _fitting_arguments(function: Mapping[str, Any], question: str) -> dict[str, 
     return arguments
 
 
+#: Characters per token when the loopback model honours ``max_completion_tokens`` (a rough English average).
+CHARS_PER_TOKEN = 4
+
+
+def _token_limit(body: Mapping[str, Any]) -> int | None:
+    limit = body.get("max_completion_tokens", body.get("max_tokens"))
+    return limit if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0 else None
+
+
+def _cut_to_limit(message: dict[str, Any], finish: str, limit: int | None) -> tuple[dict[str, Any], str]:
+    """The reply cut off after ``limit`` tokens (text first, then each call's arguments), ``"length"`` if cut."""
+    if limit is None:
+        return message, finish
+    left = limit * CHARS_PER_TOKEN
+    text = message.get("content") or ""
+    if len(text) > left:
+        return {"role": "assistant", "content": text[:left]}, "length"
+    left -= len(text)
+    calls = []
+    for call in message.get("tool_calls") or []:
+        arguments = call["function"]["arguments"]
+        if len(arguments) > left:
+            calls.append({**call, "function": {**call["function"], "arguments": arguments[:left]}})
+            return {**message, "tool_calls": calls}, "length"
+        calls.append(call)
+        left -= len(arguments)
+    return message, finish
+
+
 def plan_reply(body: Mapping[str, Any], call_id: str,
                behaviour: Behaviour = "calls_tools") -> tuple[dict[str, Any], str]:
     """What the loopback model answers: ``(assistant message dict, finish_reason)``.
 
     Args:
         body: an acceptable chat.completions request body.
-        call_id: the id to give a tool call, if the reply makes one.
+        call_id: the id to give a tool call, if the reply makes one; parallel calls get
+            ``<call_id>_2``, ``<call_id>_3``, ...
         behaviour: ``"answers_in_text"`` never calls a tool.
+
+    Returns:
+        the message and its ``finish_reason``: ``"length"`` when ``max_completion_tokens`` /
+        ``max_tokens`` cut it (see :func:`_cut_to_limit`).
     """
+    message, finish = _plan_whole_reply(body, call_id, behaviour)
+    return _cut_to_limit(message, finish, _token_limit(body))
+
+
+def _plan_whole_reply(body: Mapping[str, Any], call_id: str, behaviour: Behaviour) -> tuple[dict[str, Any], str]:
     messages = body["messages"]
     last = messages[-1]
     tools = body.get("tools") or []
@@ -212,10 +259,15 @@ def plan_reply(body: Mapping[str, Any], call_id: str,
                                             or isinstance(tool_choice, Mapping)):
         function = _pick_tool(tools, tool_choice, question)
         if function is not None:
-            call = {"id": call_id, "type": "function",
-                    "function": {"name": function["name"],
-                                 "arguments": json.dumps(_fitting_arguments(function, question))}}
-            return {"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"
+            arguments = _fitting_arguments(function, question)
+            each = [arguments]
+            mentioned = list(dict.fromkeys(_ORDER_ID.findall(question)))
+            if body.get("parallel_tool_calls") is True and len(mentioned) > 1 and arguments.get("order_id") in mentioned:
+                each = [{**arguments, "order_id": order_id} for order_id in mentioned[:3]]
+            calls = [{"id": call_id if number == 0 else f"{call_id}_{number + 1}", "type": "function",
+                      "function": {"name": function["name"], "arguments": json.dumps(args)}}
+                     for number, args in enumerate(each)]
+            return {"role": "assistant", "content": None, "tool_calls": calls}, "tool_calls"
     response_format = body.get("response_format") or {}
     if isinstance(response_format, Mapping) and response_format.get("type") == "json_schema":
         schema = (response_format.get("json_schema") or {}).get("schema") or {}
@@ -240,12 +292,17 @@ def _stream_events(body: Mapping[str, Any], message: Mapping[str, Any], finish: 
     text = message.get("content") or ""
     for start in range(0, len(text), 12):
         yield chunk({"content": text[start:start + 12]})
-    for index, call in enumerate(message.get("tool_calls") or []):
+    calls = message.get("tool_calls") or []
+    pieces = [[arguments[start:start + 12] for start in range(0, len(arguments), 12)]
+              for arguments in (call["function"]["arguments"] for call in calls)]
+    for index, call in enumerate(calls):
         yield chunk({"tool_calls": [{"index": index, "id": call["id"], "type": "function",
                                      "function": {"name": call["function"]["name"], "arguments": ""}}]})
-        arguments = call["function"]["arguments"]
-        for start in range(0, len(arguments), 12):
-            yield chunk({"tool_calls": [{"index": index, "function": {"arguments": arguments[start:start + 12]}}]})
+    # one piece of each call in turn (index 0, 1, 0, 1, ...): parallel calls arrive interleaved
+    for round_ in range(max((len(p) for p in pieces), default=0)):
+        for index, call_pieces in enumerate(pieces):
+            if round_ < len(call_pieces):
+                yield chunk({"tool_calls": [{"index": index, "function": {"arguments": call_pieces[round_]}}]})
     yield chunk({}, finish)
     if (body.get("stream_options") or {}).get("include_usage"):
         yield {"id": response_id, "object": "chat.completion.chunk", "created": 0, "model": body.get("model"),

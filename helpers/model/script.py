@@ -6,7 +6,10 @@ A script is a ``list`` (or ``tuple``) of steps, one per model request, each one 
 * ``AIMessage`` (e.g. from :func:`reply`): played as is, ids filled in;
 * ``list`` of :func:`tool_call` / :func:`invalid_tool_call` dicts: a reply with those calls and no text;
 * a callable ``f(request: RecordedRequest) -> step``: decides from the messages and bound tools
-  when the request arrives (it may return any of the above).
+  when the request arrives (it may return any of the above);
+* :func:`streamed` around any of the first three: the same reply with its stream written out
+  (which chunks, in which order, interleaving parallel calls) and the ``finish_reason`` it reports
+  (``"length"``: a reply cut off by the token limit).
 
 :func:`validate_script` checks a script when the model is built and names each problem with its
 step number. A bare string is refused (not read as one step per character): write ``["Done."]``.
@@ -20,17 +23,26 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Union
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Union, get_args
 
 from langchain_core.messages import AIMessage, BaseMessage
 
 if TYPE_CHECKING:
     from .recording import RecordedRequest
 
-__all__ = ["ScriptError", "Step", "invalid_tool_call", "reply", "step_to_message", "tool_call", "validate_script"]
+__all__ = ["FinishReason", "Piece", "ScriptError", "Step", "StreamedStep", "invalid_tool_call", "reply",
+           "step_to_message", "streamed", "tool_call", "validate_script"]
 
-#: A script step: a reply, text, a list of tool calls, or a callable that picks one.
-Step = Union[AIMessage, str, list, Callable[["RecordedRequest"], Any]]
+#: A script step: a reply, text, a list of tool calls, a :class:`StreamedStep`, or a callable that picks one.
+Step = Union[AIMessage, str, list, "StreamedStep", Callable[["RecordedRequest"], Any]]
+
+#: The ``finish_reason`` values of OpenAI's chat.completions (``response_metadata["finish_reason"]``).
+FinishReason = Literal["stop", "tool_calls", "length", "content_filter"]
+
+#: One chunk of a scripted stream: a ``str`` is a piece of the reply's text, ``(index, text)`` a piece of
+#: the arguments of tool call ``index`` (the first piece of an index also carries the call's name and id).
+Piece = str | tuple[int, str]
 
 
 class ScriptError(ValueError):
@@ -226,17 +238,119 @@ def reply(text: str = "", *calls: Mapping[str, Any]) -> AIMessage:
     )
 
 
+@dataclass(frozen=True)
+class StreamedStep:
+    """A reply whose stream is written out; build it with :func:`streamed`.
+
+    Attributes:
+        reply: the step it wraps (a ``str``, an ``AIMessage`` or a list of call dicts).
+        pieces: the chunks in order (see :data:`Piece`), or ``None`` for the model's default split.
+        finish_reason: what the reply reports in ``response_metadata["finish_reason"]``, streamed
+            or not; ``None`` keeps the default (``"tool_calls"`` when it has tool calls, else ``"stop"``).
+    """
+
+    reply: Any
+    pieces: tuple[Piece, ...] | None = None
+    finish_reason: FinishReason | None = None
+
+
+def _check_pieces(message: AIMessage, pieces: Sequence[Any]) -> tuple[Piece, ...]:
+    """``pieces`` checked against ``message``: they must join into its text and each call's arguments."""
+    calls = [*message.tool_calls, *message.invalid_tool_calls]
+    checked: list[Piece] = []
+    text: list[str] = []
+    arguments: dict[int, list[str]] = {}
+    for number, piece in enumerate(pieces, start=1):
+        if isinstance(piece, str):
+            text.append(piece)
+        elif (isinstance(piece, tuple) and len(piece) == 2 and isinstance(piece[0], int)
+              and not isinstance(piece[0], bool) and isinstance(piece[1], str)):
+            if not 0 <= piece[0] < len(calls):
+                raise ScriptError(f"streamed(...): piece {number} {_short(piece)} is for tool call index {piece[0]}, "
+                                  f"but the reply has {len(calls)} call{'' if len(calls) == 1 else 's'} "
+                                  f"(indexes 0-{len(calls) - 1}: tool calls first, then invalid tool calls)")
+            arguments.setdefault(piece[0], []).append(piece[1])
+        else:
+            raise ScriptError(f"streamed(...): piece {number} is {_a(piece)} {_short(piece)}; a piece is a str "
+                              "(reply text) or (index, text) (arguments of tool call index)")
+        checked.append(piece if isinstance(piece, str) else (piece[0], piece[1]))
+    content = message.content if isinstance(message.content, str) else None
+    if content is not None and "".join(text) != content:
+        raise ScriptError(f"streamed(...): the text pieces join to {_short(''.join(text))}, "
+                          f"not the reply's text {_short(content)}")
+    for index, call in enumerate(calls):
+        if index not in arguments:
+            raise ScriptError(f"streamed(...): tool call {index} ({call['name']!r}) has no piece; give it at "
+                              f"least ({index}, '') (its first piece carries the name and id)")
+        joined = "".join(arguments[index])
+        if call.get("type") == "invalid_tool_call":
+            if joined != call["args"]:
+                raise ScriptError(f"streamed(...): the pieces of tool call {index} join to {_short(joined)}, "
+                                  f"not its raw arguments {_short(call['args'])}")
+            continue
+        try:
+            parsed = json.loads(joined)
+        except ValueError:
+            parsed = None
+        if parsed != call["args"]:
+            raise ScriptError(f"streamed(...): the pieces of tool call {index} join to {_short(joined)}, which is "
+                              f"not the JSON of its arguments {_short(json.dumps(call['args']))}; to script "
+                              "arguments cut short, use invalid_tool_call(name, raw)")
+    return tuple(checked)
+
+
+def streamed(step: Any, pieces: Sequence[Piece] | None = None, *,
+             finish_reason: FinishReason | None = None) -> StreamedStep:
+    """A script step whose stream you write out: where chunks split, how calls interleave, and how it ends.
+
+    Args:
+        step: the reply (a ``str``, an ``AIMessage`` e.g. from :func:`reply`, or a list of call dicts).
+        pieces: the chunks in order: a ``str`` is reply text, ``(index, text)`` a piece of tool call
+            ``index``'s argument JSON (calls are numbered 0.. in the reply's order, tool calls first,
+            then invalid tool calls). ``[(0, '{"order_'), (1, '{"ord'), (0, 'id": "A1"}'), ...]``
+            interleaves two parallel calls. They must join into the reply's text and each call's
+            arguments (for an invalid call, exactly its raw text). ``None``: the model's default split.
+        finish_reason: reported in ``response_metadata["finish_reason"]`` by ``invoke`` and on the
+            stream's last chunk; ``"length"`` is what a provider reports for a reply cut off at
+            ``max_tokens`` (script the cut arguments with :func:`invalid_tool_call`).
+
+    Returns:
+        a :class:`StreamedStep` for the script.
+
+    Raises:
+        ScriptError: the step is malformed, a piece is not a ``str`` or ``(int, str)``, an index has no
+            call, the pieces do not join into the reply, or ``finish_reason`` is not a :data:`FinishReason`.
+    """
+    if finish_reason is not None and finish_reason not in get_args(FinishReason):
+        raise ScriptError(f"streamed(..., finish_reason={_short(finish_reason)}): expected one of "
+                          f"{', '.join(get_args(FinishReason))}, or None for the default")
+    if isinstance(step, StreamedStep) or callable(step):
+        raise ScriptError("streamed(step, ...): step is a reply (str, AIMessage or list of calls), "
+                          f"not {_a(step)}; a callable may return streamed(...) itself")
+    message = step_to_message(step, 0)
+    if pieces is not None and (isinstance(pieces, (str, Mapping)) or not isinstance(pieces, Sequence)):
+        raise ScriptError(f"streamed(..., pieces=...): give a list of pieces, got {_a(pieces)} {_short(pieces)}")
+    checked = None if pieces is None else _check_pieces(message, pieces)
+    return StreamedStep(step, checked, finish_reason)
+
+
 def step_to_message(step: Any, number: int) -> AIMessage:
     """Turn a (non-callable) step into a fresh ``AIMessage`` with checked, JSON-normalised calls.
 
     Args:
-        step: a ``str``, an ``AIMessage`` or a list of call dicts.
-        number: the 1-based step number, for messages.
+        step: a ``str``, an ``AIMessage``, a list of call dicts or a :class:`StreamedStep` (its
+            ``finish_reason``, if any, goes into ``response_metadata``).
+        number: the 1-based step number, for messages (0: not in a script yet).
 
     Raises:
         ScriptError: the step is malformed (named with its number).
     """
     try:
+        if isinstance(step, StreamedStep):
+            message = step_to_message(step.reply, number)
+            if step.finish_reason is not None:
+                message.response_metadata = {**message.response_metadata, "finish_reason": step.finish_reason}
+            return message
         if isinstance(step, str):
             return AIMessage(content=step)
         if isinstance(step, AIMessage):
@@ -260,11 +374,11 @@ def step_to_message(step: Any, number: int) -> AIMessage:
     except ScriptError as error:
         if error.step is not None:
             raise
-        raise ScriptError(error.detail, step=number) from None
+        raise ScriptError(error.detail, step=number or None) from None
     raise ScriptError(
         f"is {_a(step)} {_short(step)}; expected a str, an AIMessage, a list of tool_call(...) "
         "dicts, or a callable returning one of these",
-        step=number,
+        step=number or None,
     )
 
 

@@ -19,7 +19,9 @@ provider. It behaves like a real tool-calling chat model where the course needs 
   (arguments are JSON values in both). A *truncated* argument string scripted with
   ``invalid_tool_call`` (``{"a": "x``) is completed by langchain-core's ``parse_partial_json``
   when streamed chunks merge, as it is for a real provider's stream, while one that is not
-  JSON at all (``{"a": x}``) stays an invalid tool call;
+  JSON at all (``{"a": x}``) stays an invalid tool call; a :func:`~helpers.model.script.streamed`
+  step writes the chunks out (where they split, two calls interleaved by ``index``) and the
+  ``finish_reason`` the reply reports (``"length"`` for a reply cut off mid-arguments);
 * one model serves one conversation at a time: a request that continues a conversation which
   was waiting for tool results, after another conversation was served in between, raises
   :class:`InterleavedConversationsError` (two conversations sharing one script would get each
@@ -52,7 +54,7 @@ from pydantic import ConfigDict, Field, PrivateAttr
 
 from .recording import RecordedRequest, RequestLog
 from .rules import check_history, check_reply, check_tools
-from .script import ScriptError, step_to_message, validate_script
+from .script import Piece, ScriptError, StreamedStep, step_to_message, validate_script
 
 __all__ = ["InterleavedConversationsError", "ScriptExhaustedError", "ScriptedChatModel"]
 
@@ -229,7 +231,8 @@ class ScriptedChatModel(RequestLog, BaseChatModel):
     # -- the core: one request -> one scripted reply ---------------------------------
 
     def _next_reply(self, messages: list[BaseMessage], stop: list[str] | None, kwargs: dict[str, Any],
-                    *, streamed: bool) -> AIMessage:
+                    *, streamed: bool) -> tuple[AIMessage, tuple[Piece, ...] | None]:
+        """The reply to one request and, for a ``streamed(...)`` step with pieces, its chunks."""
         with self._lock:
             model_name = kwargs.get("model") if isinstance(kwargs.get("model"), str) else self.model_name
             check_tools(kwargs.get("tools"))
@@ -250,6 +253,7 @@ class ScriptedChatModel(RequestLog, BaseChatModel):
                 self._conversations.append(conversation)
             conversation.keys, conversation.last_request, conversation.awaiting_tools = keys, request.index, False
             step = self.script[request.index - 1]
+            pieces = None
             if callable(step):
                 name = getattr(step, "__name__", type(step).__name__)
                 step = step(request)
@@ -261,11 +265,13 @@ class ScriptedChatModel(RequestLog, BaseChatModel):
                     raise ScriptError(f"(the callable {name}) {error.detail}", request.index) from None
             else:
                 message = self._to_message(step, request.index, messages, model_name)
+            if isinstance(step, StreamedStep):
+                pieces = step.pieces
             check_reply(message, bound=request.tool_names if self.strict_tool_names else None,
                         history=messages, reply_number=request.index)
             conversation.keys = [*keys, _message_key(message)]
             conversation.awaiting_tools = bool(message.tool_calls or message.invalid_tool_calls)
-            return message
+            return message, pieces
 
     def _conversation_for(self, keys: list[tuple], index: int) -> _Conversation | None:
         """The served conversation this request continues (``None``: a new one); refuse an interleaving."""
@@ -304,13 +310,13 @@ class ScriptedChatModel(RequestLog, BaseChatModel):
             used.add(call_id)
             return {**call, "id": call_id}
 
+        finish = message.response_metadata.get("finish_reason") or ("tool_calls" if message.tool_calls else "stop")
         return AIMessage(
             content=message.content,
             tool_calls=[with_id(c) for c in message.tool_calls],
             invalid_tool_calls=[with_id(c) for c in message.invalid_tool_calls],
             id=message.id or _next_ai_id(history),
-            response_metadata={"model_name": model_name,
-                               "finish_reason": "tool_calls" if message.tool_calls else "stop"},
+            response_metadata={"model_name": model_name, "finish_reason": finish},
         )
 
     def _generate(
@@ -320,7 +326,7 @@ class ScriptedChatModel(RequestLog, BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        message = self._next_reply(messages, stop, kwargs, streamed=False)
+        message, _pieces = self._next_reply(messages, stop, kwargs, streamed=False)
         return ChatResult(generations=[ChatGeneration(message=message)])
 
     def _stream(
@@ -330,12 +336,30 @@ class ScriptedChatModel(RequestLog, BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
-        message = self._next_reply(messages, stop, kwargs, streamed=True)
-        for chunk in self._chunks(message):
+        message, pieces = self._next_reply(messages, stop, kwargs, streamed=True)
+        chunks = self._chunks(message) if pieces is None else self._scripted_chunks(message, pieces)
+        for chunk in chunks:
             generation = ChatGenerationChunk(message=chunk)
             if run_manager and isinstance(chunk.content, str) and chunk.content:
                 run_manager.on_llm_new_token(chunk.content, chunk=generation)
             yield generation
+
+    def _scripted_chunks(self, message: AIMessage, pieces: Sequence[Piece]) -> Iterator[AIMessageChunk]:
+        """The chunks a ``streamed(...)`` step wrote out, in its order, then the last chunk (finish_reason)."""
+        calls = [*message.tool_calls, *message.invalid_tool_calls]
+        started: set[int] = set()
+        for piece in pieces:
+            if isinstance(piece, str):
+                yield AIMessageChunk(content=piece, id=message.id)
+                continue
+            index, text = piece
+            head = index not in started
+            started.add(index)
+            yield AIMessageChunk(content="", id=message.id, tool_call_chunks=[{
+                "name": calls[index]["name"] if head else None, "args": text,
+                "id": calls[index]["id"] if head else None, "index": index, "type": "tool_call_chunk"}])
+        yield AIMessageChunk(content="", id=message.id, response_metadata=dict(message.response_metadata),
+                             chunk_position="last")
 
     def _chunks(self, message: AIMessage) -> Iterator[AIMessageChunk]:
         """Split a reply into chunks: text pieces, then per call a head (name, id) and argument pieces."""

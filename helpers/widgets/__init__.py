@@ -10,6 +10,7 @@ Handlers never ``print``; results go to ``HTML`` widgets.
 
 * :class:`YouAreTheModel` (notebook 02) / ``YouAreTheModelEngine``: play the model, see what ``ToolNode`` does.
 * :class:`ReducerPlayground` (07) / ``ReducerPlaygroundEngine``: two parallel writes, in both orders.
+* :class:`StreamStepper` (12) / ``StreamStepperEngine``: a streamed reply chunk by chunk, cut anywhere.
 * :class:`ApprovalPanel` (08, 09) / ``ApprovalEngine``: answer an ``interrupt()`` or a
   ``HumanInTheLoopMiddleware`` pause with checked ``Command(resume=...)`` values.
 * :class:`SelfCheck` / ``SelfCheckEngine``: "Check yourself" questions. :func:`self_check` is
@@ -33,12 +34,15 @@ from typing import Any
 _EXPORTS = {
     "YouAreTheModel": ".you_are_the_model",
     "ReducerPlayground": ".reducer_playground",
+    "StreamStepper": ".stream_stepper",
     "ApprovalPanel": ".approval_panel",
     "SelfCheck": ".self_check_view",
     "self_check": "helpers.selfcheck",
     "YouAreTheModelEngine": ".engines.you_are_the_model",
     "ModelTurn": ".engines.you_are_the_model",
     "ReducerPlaygroundEngine": ".engines.reducer_playground",
+    "StreamStepperEngine": ".engines.stream_stepper",
+    "StreamPosition": ".engines.stream_stepper",
     "PlaygroundResult": ".engines.reducer_playground",
     "WriteOrderRun": ".engines.reducer_playground",
     "ApprovalEngine": ".engines.approval",

@@ -1,0 +1,183 @@
+"""The view of the stream stepper (notebook 12): an ``ipywidgets.VBox`` around :class:`StreamStepperEngine`.
+
+Every control calls one engine method; the view only renders. Handlers never ``print``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import ipywidgets as widgets
+from langchain_core.messages import AIMessageChunk
+
+from .engines.stream_stepper import StreamPosition, StreamStepperEngine, StreamVerdict
+from .outcomes import Tone
+from .style import LINE_HEIGHT, WRAP, badge, block, box, muted
+from .text import html_text, value_text
+
+__all__ = ["StreamStepper"]
+
+#: verdict -> (badge word, tone)
+_BADGES: dict[StreamVerdict, tuple[str, Tone]] = {
+    "nothing_yet": ("WAITING", "info"),
+    "in_flight": ("NOT FINISHED", "warn"),
+    "finished": ("FINISHED", "ok"),
+    "cut_off": ("CUT OFF", "bad"),
+}
+
+
+def _cell(text: str) -> str:
+    return f"<td style='padding: 1px 8px; vertical-align: top'><code style='{WRAP}'>{html_text(text)}</code></td>"
+
+
+class StreamStepper(widgets.VBox):
+    """Step through a streamed reply chunk by chunk; stop it anywhere and see what an application would run.
+
+    An ``ipywidgets.VBox``; its plain methods are the engine's (:class:`~helpers.widgets.engines.
+    stream_stepper.StreamStepperEngine`): :meth:`choose_stream`, :meth:`next_chunk`, :meth:`back`,
+    :meth:`cut_at`, :meth:`whole_stream`, :meth:`reset`. It shows the chunks received (the last one
+    marked), what they add up to (``tool_call_chunks``, ``tool_calls``, ``invalid_tool_calls``,
+    ``finish_reason``), and what an application that trusts ``tool_calls`` would run next to one
+    that checks ``finish_reason`` first.
+
+    Args:
+        streams: stream name -> its ``AIMessageChunk`` list (e.g. ``list(model.stream(...))``).
+
+    Attributes:
+        engine: the engine.
+        stream_picker, back_button, next_button, whole_button, reset_button, slider, position_view,
+        chunks_view, merged_view, verdict_view: the controls.
+
+    Raises:
+        ValueError: as the engine (no streams, an empty stream); TypeError: an item that is not a chunk.
+    """
+
+    def __init__(self, streams: Mapping[str, Sequence[AIMessageChunk]]):
+        self.engine = StreamStepperEngine(streams)
+        self.stream_picker = widgets.Dropdown(options=self.engine.names, value=self.engine.stream,
+                                              description="stream:")
+        self.back_button = widgets.Button(description="Back", tooltip="Undo the last chunk")
+        self.next_button = widgets.Button(description="Next chunk", button_style="primary",
+                                          tooltip="One more chunk arrives")
+        self.whole_button = widgets.Button(description="Whole stream", tooltip="Every chunk arrives")
+        self.reset_button = widgets.Button(description="Start again", tooltip="The first stream, no chunk yet")
+        self.slider = widgets.IntSlider(value=0, min=0, max=self.engine.total, description="stop after:",
+                                        continuous_update=False, style={"description_width": "initial"})
+        self.position_view = widgets.HTML()
+        self.chunks_view = widgets.HTML()
+        self.merged_view = widgets.HTML()
+        self.verdict_view = widgets.HTML()
+        self.stream_picker.observe(self._on_pick, names="value")
+        self.slider.observe(self._on_slide, names="value")
+        self.back_button.on_click(lambda _button: self.back())
+        self.next_button.on_click(lambda _button: self.next_chunk())
+        self.whole_button.on_click(lambda _button: self.whole_stream())
+        self.reset_button.on_click(lambda _button: self.reset())
+        super().__init__([
+            widgets.HTML("<b>Stream stepper:</b> a reply arrives chunk by chunk; stop it anywhere"),
+            self.stream_picker,
+            widgets.HBox([self.back_button, self.next_button, self.whole_button, self.reset_button]),
+            self.slider, self.position_view, self.verdict_view, self.merged_view, self.chunks_view,
+        ])
+        self.add_class("course-stream-stepper")
+        self._render()
+
+    # -- plain methods: what the mouse does ---------------------------------------------------
+
+    def position(self) -> StreamPosition:
+        """The stream as it stands (the engine's :meth:`~StreamStepperEngine.position`)."""
+        return self.engine.position()
+
+    def choose_stream(self, name: str) -> StreamPosition:
+        """Show stream ``name`` from its start. Raises ``ValueError`` for a name not offered."""
+        return self._shown(self.engine.choose(name))
+
+    def next_chunk(self) -> StreamPosition:
+        """One more chunk arrives."""
+        return self._shown(self.engine.next_chunk())
+
+    def back(self) -> StreamPosition:
+        """Undo the last chunk."""
+        return self._shown(self.engine.back())
+
+    def cut_at(self, received: int) -> StreamPosition:
+        """Stop the stream after ``received`` chunks. Raises ``ValueError`` outside 0..total."""
+        return self._shown(self.engine.cut_at(received))
+
+    def whole_stream(self) -> StreamPosition:
+        """Every chunk arrives."""
+        return self._shown(self.engine.cut_at(self.engine.total))
+
+    def reset(self) -> StreamPosition:
+        """Back to the first stream, no chunk received."""
+        return self._shown(self.engine.reset())
+
+    # -- rendering ------------------------------------------------------------------------------
+
+    def _shown(self, position: StreamPosition) -> StreamPosition:
+        self._render()
+        return position
+
+    def _on_pick(self, change: dict) -> None:
+        if change["new"] != self.engine.stream:
+            self.engine.choose(change["new"])
+            self._render()
+
+    def _on_slide(self, change: dict) -> None:
+        if change["new"] != self.engine.received:
+            self.engine.cut_at(change["new"])
+            self._render()
+
+    def _render(self) -> None:
+        at = self.engine.position()
+        if self.stream_picker.value != at.stream:
+            self.stream_picker.value = at.stream
+        if self.slider.max != at.total:
+            self.slider.max = at.total
+        if self.slider.value != at.received:
+            self.slider.value = at.received
+        self.back_button.disabled = at.received == 0
+        self.next_button.disabled = self.whole_button.disabled = at.received == at.total
+        self.position_view.value = (f"<p class='course-position' style='margin: 2px 0; {LINE_HEIGHT}'>"
+                                    f"{at.received} of {at.total} chunks received</p>")
+        word, tone = _BADGES[at.verdict]
+        self.verdict_view.value = box(
+            f"<p class='course-verdict' data-outcome='{at.verdict}' style='margin: 2px 0; {LINE_HEIGHT}'>"
+            f"{badge(word, tone)} {html_text(at.headline)}</p>", tone, css_class="course-result",
+            data={"outcome": at.verdict})
+        self.merged_view.value = self._merged_html(at)
+        self.chunks_view.value = self._chunks_html(at)
+
+    def _chunks_html(self, at: StreamPosition) -> str:
+        if at.received == 0:
+            return muted("No chunk has arrived: press Next chunk.", css_class="course-start")
+        rows = []
+        for number, chunk in enumerate(self.engine.streams[at.stream][: at.received], start=1):
+            pieces = [(c["name"], c["args"], c["id"], c["index"]) for c in chunk.tool_call_chunks]
+            finish = chunk.response_metadata.get("finish_reason", "")
+            mark = " class='course-last-chunk' style='background: #fff8e1'" if number == at.received else ""
+            rows.append(f"<tr{mark}><td style='padding: 1px 8px'>{number}</td>{_cell(repr(chunk.content))}"
+                        f"{_cell(value_text(pieces, prefer_json=False) if pieces else '')}{_cell(finish)}</tr>")
+        head = ("<tr><th>#</th><th>content</th><th>tool_call_chunks (name, args, id, index)</th>"
+                "<th>finish_reason</th></tr>")
+        return (f"<div><small>The chunks received, the last one marked:</small><table class='course-chunks' "
+                f"style='{LINE_HEIGHT}'>{head}{''.join(rows)}</table></div>")
+
+    @staticmethod
+    def _merged_html(at: StreamPosition) -> str:
+        if at.merged is None:
+            return ""
+        merged = at.merged
+        lines = [f"content: {merged.content!r}"]
+        lines += [f"tool_call_chunks[{c['index']}]: {c['name']} args text {c['args']!r}"
+                  for c in merged.tool_call_chunks]
+        for kind in ("tool_calls", "invalid_tool_calls"):
+            calls = [(c["name"], c["args"]) for c in getattr(merged, kind)]
+            lines.append(f"{kind}: {value_text(calls, prefer_json=False)}")
+        lines.append(f"finish_reason: {at.finish_reason!r}")
+        return (f"<div><small>The chunks added up with <code>+</code>:</small>"
+                f"{block(chr(10).join(lines), css_class='course-merged')}</div>")
+
+    def __repr__(self) -> str:
+        return (f"StreamStepper ({len(self.engine.streams)} streams): "
+                "run this cell to step through a streamed reply")
