@@ -816,3 +816,28 @@ def test_hide_secrets_reaches_fields_that_are_not_args_and_every_member_of_a_gro
     assert KEY not in shown, shown
     assert str(member) == ("[Errno 2] no proxy config for (the key in OPENAI_API_KEY, not shown): "
                            "'/etc/(the key in OPENAI_API_KEY, not shown)'")
+
+
+@pytest.mark.parametrize("header", [("Retry-After", "120"), ("Retry-After-Ms", "120000")])
+def test_a_server_s_retry_after_never_makes_a_cell_wait_longer_than_the_deadline(header, monkeypatch):
+    """A rate-limited gateway answers 429 with ``Retry-After: 120``: openai 3.57 slept 120 s before
+    its retry (10 minutes with COURSE_MODEL_MAX_RETRIES=5), whatever COURSE_MODEL_TIMEOUT said. The
+    wait is now cut to the request's deadline. The SDK's sleep is recorded, not slept."""
+    import time
+
+    import openai
+
+    waits = []
+    monkeypatch.setattr(time, "sleep", waits.append)
+    with HostileEndpoint("echo401") as endpoint:
+        def limited(handler):
+            endpoint.connections += 1
+            handler.rfile.read(int(handler.headers.get("Content-Length") or 0))
+            handler._send(429, b'{"error": {"message": "slow down"}}', "application/json", dict([header]))
+
+        endpoint.server.RequestHandlerClass.do_POST = limited
+        model = live_model(env=endpoint.env(COURSE_MODEL_TIMEOUT="2", COURSE_MODEL_MAX_RETRIES="1"))
+        with pytest.raises(openai.RateLimitError):
+            model.invoke("hello")
+    assert endpoint.connections == 2, "tried, then retried once"
+    assert waits and all(0 < wait <= 2 for wait in waits), waits
