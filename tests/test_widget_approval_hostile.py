@@ -339,3 +339,39 @@ def test_enter_in_the_amount_field_answers_only_the_pause_the_page_shows():
     panel._on_field_message(panel.amount_field, {"event": "submit"}, [])
     assert panel.last.outcome == "finished" and dict(EFFECTS) == {("submit", "A1024", 100.0): 1,
                                                                    ("submit", "A1030", 40.0): 1}
+
+
+# -- hostile pass on issue 16 (helper T) ----------------------------------------------------------------------------
+
+
+def test_an_interrupted_resume_is_never_sent_again_to_the_same_pause():
+    """The learner stops the kernel (KeyboardInterrupt) while the resumed node runs, after its side
+    effect: LangGraph saves none of the task's writes, so the same pause is still pending. Before the
+    fix the panel re-raised the interrupt and forgot it had sent anything: the next Approve sent the
+    decision again and the refund was submitted twice. Now the outcome is unknown and nothing more is
+    sent to that pause until start_over()."""
+    from langgraph.graph import MessagesState
+
+    stopped = []
+
+    def review(state: MessagesState) -> dict:
+        decision = interrupt({"order_id": "A1024", "amount": 100.0, "refundable": 499.0,
+                              "allowed": ["approve", "reject"]})
+        if decision["type"] == "approve":
+            EFFECTS[("submit", "A1024", 100.0)] += 1
+            if not stopped:  # the learner presses "interrupt the kernel" while the node finishes
+                stopped.append(True)
+                raise KeyboardInterrupt
+        return {"messages": [("ai", decision["type"])]}
+
+    EFFECTS.clear()
+    graph, config = single_node(review, MessagesState, "stopped", {"messages": [("user", "refund A1024")]})
+    panel = ApprovalPanel(graph, config)
+    with pytest.raises(KeyboardInterrupt):
+        panel.approve()
+    assert dict(EFFECTS) == {("submit", "A1024", 100.0): 1}
+    again = panel.approve()
+    assert again.sent is None and again.outcome == "refused", again.message
+    assert "the tool may have run" in again.message
+    assert dict(EFFECTS) == {("submit", "A1024", 100.0): 1}, "the side effect ran once"
+    assert panel.approve_button.disabled and not panel.start_over_button.disabled
