@@ -841,3 +841,19 @@ def test_a_server_s_retry_after_never_makes_a_cell_wait_longer_than_the_deadline
             model.invoke("hello")
     assert endpoint.connections == 2, "tried, then retried once"
     assert waits and all(0 < wait <= 2 for wait in waits), waits
+
+
+def test_a_key_nested_deeper_than_the_cleaner_rebuilds_is_hidden_too():
+    """An endpoint that echoes the request in an error body nested 30 levels deep: the cleaner stops
+    rebuilding after 20 levels and used to keep the deep part as it was, key included (in
+    ``exc.body``, which ``repr`` and a debugger show)."""
+    from helpers.model.redact import hide_secrets
+
+    body: object = {"authorization": f"Bearer {KEY}"}
+    for _ in range(30):
+        body = {"details": [body]}
+    error = RuntimeError("Error code: 400")
+    error.body = body
+    hide_secrets(error, {KEY: "COURSE_MODEL_API_KEY"})
+    assert KEY not in _everything_shown(error)
+    assert "(the key in COURSE_MODEL_API_KEY, not shown)" in repr(error.body)

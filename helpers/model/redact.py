@@ -138,8 +138,12 @@ class _Hider:
 
     def value(self, value: Any, depth: int = 0) -> Any:
         """``value`` with the secrets replaced: a new object when something changed, else itself."""
-        if depth > 20:
-            return value
+        if depth > 20:  # too deep to rebuild: a part that holds a secret becomes its cleaned repr
+            try:
+                text = value if isinstance(value, str) else repr(value)
+            except Exception:  # noqa: BLE001 - a repr that raises cannot be checked: it is not kept
+                return "(not shown)"
+            return value if self.pattern.search(text) is None else self.text(text)
         if isinstance(value, str):
             return self.text(value)
         if isinstance(value, (bytes, bytearray)):
