@@ -13,6 +13,7 @@ Bottom floor: imports nothing of the course.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import time
@@ -80,12 +81,19 @@ def exclusive(lock_path: Path | str, *, timeout: float | None = None) -> Iterato
 
     Raises:
         LockTimeout: another process held the lock for ``timeout`` seconds.
-        NotALockFile: ``lock_path`` is a folder, a FIFO, a device or a socket.
-        OSError: the lock file cannot be created (a read-only folder, a symlink, ...).
+        NotALockFile: ``lock_path`` is a folder, a symlink (never followed), a FIFO, a device or a socket.
+        OSError: the lock file cannot be created (a read-only folder, a full disk, ...).
     """
     limit = DEFAULT_TIMEOUT if timeout is None else float(timeout)
     flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(lock_path, flags, 0o644)
+    try:
+        fd = os.open(lock_path, flags, 0o644)
+    except OSError as exc:  # a folder (EISDIR) or a symlink (O_NOFOLLOW: ELOOP) where the lock belongs
+        if os.path.islink(lock_path):
+            raise NotALockFile(f"{Path(lock_path).name} is a symlink") from None
+        if exc.errno == errno.EISDIR:
+            raise NotALockFile(f"{Path(lock_path).name} is a folder") from None
+        raise
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):

@@ -63,8 +63,11 @@ OFFLINE_UNSET = ("COURSE_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY", "DASHSCOPE
 #: The learner's own state: never in a kernel the course's tools start (runner, bench, nbval), so
 #: the course's stubs record nothing in the learner's progress and no learner table is committed.
 LEARNER_STATE = ("COURSE_PROGRESS_FILE", "COURSE_WORKSPACE")
-#: A variable name that holds a secret (``*_API_KEY``, ``*_TOKEN``, ``*_SECRET*``, ...).
-_SECRET_NAME = re.compile(r"API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|ACCESS_KEY|PRIVATE_KEY", re.IGNORECASE)
+#: A variable name that holds a secret (``*_API_KEY``, ``*_TOKEN``, ``*_SECRET*``, ...), or ends like one:
+#: ``*_KEY`` (``OPENAI_KEY``), Baidu Qianfan's ``QIANFAN_AK`` / ``QIANFAN_SK`` (langchain-community),
+#: ``*_PAT`` (a personal access token), ``*_PASS`` / ``*_PWD`` (not ``PWD`` itself, the current folder).
+_SECRET_NAME = re.compile(r"API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|ACCESS_KEY|PRIVATE_KEY"
+                          r"|_(?:KEY|AK|SK|PAT|PASS|PWD)$", re.IGNORECASE)
 #: Prefixes of variables that switch on LangSmith tracing (it sends every run to a web service).
 _TRACING_PREFIXES = ("LANGCHAIN_", "LANGSMITH_")
 #: Seconds allowed per cell unless ``--timeout`` / ``timeout=`` says otherwise.
@@ -178,7 +181,8 @@ def removed_variables(env: Mapping[str, str], *, offline: bool = True) -> list[s
         :data:`LEARNER_STATE`; with ``offline``, :data:`OFFLINE_UNSET`; every other name that
         holds a secret (``API_KEY``, ``APIKEY``, ``TOKEN``, ``SECRET``, ``PASSWORD``, ``PASSWD``,
         ``CREDENTIAL``, ``ACCESS_KEY``, ``PRIVATE_KEY`` anywhere in it, any case: ``ANTHROPIC_API_KEY``,
-        ``GOOGLE_API_KEY``, ``HF_TOKEN``, ``AWS_SECRET_ACCESS_KEY``, ...); and LangSmith's
+        ``GOOGLE_API_KEY``, ``HF_TOKEN``, ``AWS_SECRET_ACCESS_KEY``, ...; or ending in ``_KEY``, ``_AK``,
+        ``_SK``, ``_PAT``, ``_PASS``, ``_PWD``: ``OPENAI_KEY``, ``QIANFAN_AK``, ``QIANFAN_SK``); and LangSmith's
         ``LANGCHAIN_*`` / ``LANGSMITH_*`` (tracing sends every run to a web service). In ``env``'s order.
     """
     def removed(name: str) -> bool:

@@ -82,6 +82,7 @@ from .workspace_files import (
     course_notebooks,
     discard,
     hash_or_none,
+    install_if_absent,
     read_bytes,
     read_sources,
     replaced_problem,
@@ -366,12 +367,16 @@ def _reset(chosen: list[str], workspace: Path, course: Path, course_files: dict[
             tmp = stage(copy, course_bytes)  # first, so a read-only workspace fails before anything moves
             try:
                 kept = backup(workspace, copy)
-                os.replace(tmp, copy)
+                installed = install_if_absent(tmp, copy)  # never over a save that landed after the move
             except BaseException:
                 discard(tmp)
                 raise
-            lines.append(f"{name}: replaced your copy ({was}) with the course version; "
-                         f"your copy is kept as {kept.relative_to(workspace).as_posix()}")
+            where = kept.relative_to(workspace).as_posix()
+            if not installed:
+                lines.append(f"{name}: not reset, you saved it while reset ran; your copy from before is kept as "
+                             f"{where} (run the reset again to take the course version)")
+                continue
+            lines.append(f"{name}: replaced your copy ({was}) with the course version; your copy is kept as {where}")
         else:
             write_atomically(copy, course_bytes)
             lines.append(f"{name}: copied the course version (there was no copy)")

@@ -153,6 +153,26 @@ def discard(tmp: str) -> None:
         os.unlink(tmp)
 
 
+def install_if_absent(tmp: str, target: Path) -> bool:
+    """Move the staged file ``tmp`` (:func:`stage`) to ``target`` only where nothing is: ``True`` when it
+    was moved, ``False`` (and ``tmp`` discarded) when something is there, e.g. a save JupyterLab wrote
+    after the old copy was moved away. A hard link claims the name atomically; on a file system
+    without hard links the nearest check is made. Raises OSError (a read-only folder, a full disk)."""
+    try:
+        os.link(tmp, target)
+    except FileExistsError:
+        discard(tmp)
+        return False
+    except OSError:  # no hard links here (some network or FUSE file systems)
+        if os.path.lexists(target):
+            discard(tmp)
+            return False
+        os.replace(tmp, target)
+        return True
+    discard(tmp)
+    return True
+
+
 def write_atomically(target: Path, data: bytes) -> None:
     tmp = stage(target, data)
     try:

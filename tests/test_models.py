@@ -768,3 +768,92 @@ def test_the_readme_recipes_for_a_local_model_work_against_the_loopback_provider
     (request,) = loopback_openai.requests
     assert request.body["model"] == model_name and request.authorization == f"Bearer {NO_KEY}"
     assert describe_model(model) == f"ChatOpenAI {model_name} via a custom OPENAI_BASE_URL"
+
+
+# -- hostile pass on issue 16 (helper T): keys in new shapes ------------------------------------------------------
+
+@pytest.mark.parametrize("how", ["invoke", "stream"])
+def test_a_key_echoed_in_a_response_header_never_reaches_a_log_record(how, caplog):
+    """A learner debugging a connection turns on DEBUG logging (``logging.basicConfig(level=DEBUG)``):
+    httpcore2 then logs every response's headers, and a gateway that echoes the Authorization header
+    put the key into the cell's output (before the fix: ``X-Echo-Authorization', b'Bearer sk-...``)."""
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    with HostileEndpoint("echo401") as endpoint:
+        model = live_model(env=endpoint.env())
+        with pytest.raises(Exception):
+            _call(model, how)
+    assert "receive_response_headers" in caplog.text, "the transport's DEBUG records are there"
+    assert KEY not in caplog.text and KEY not in "".join(str(r.msg) + repr(r.args) for r in caplog.records)
+    assert "(the key in COURSE_MODEL_API_KEY, not shown)" in caplog.text
+
+
+def test_hide_secrets_reaches_fields_that_are_not_args_and_every_member_of_a_group():
+    """``OSError`` formats its message from ``strerror`` / ``filename``, ``SyntaxError`` from ``msg`` /
+    ``text`` (C-level fields, not ``args``); an attribute may be a set; a group holds members and
+    chains. Before the fix the key stayed in each of these shapes."""
+    from helpers.model.redact import hide_secrets
+
+    class Echo(Exception):
+        def __init__(self) -> None:
+            super().__init__("echo")
+            self.seen = {f"Bearer {KEY}"}
+
+        def __str__(self) -> str:
+            return f"echo {self.seen}"
+
+    nested = KeyError(KEY)
+    member = FileNotFoundError(2, f"no proxy config for {KEY}", f"/etc/{KEY}")
+    member.__cause__ = nested
+    group = ExceptionGroup("two calls failed", [member, SyntaxError(f"bad {KEY}", ("cfg", 1, 1, f"k = {KEY}")),
+                                                Echo()])
+    try:
+        raise group
+    except ExceptionGroup as caught:
+        hide_secrets(caught, {KEY: "OPENAI_API_KEY"})
+        shown = "".join(traceback.format_exception(caught)) + _everything_shown(caught)
+    assert KEY not in shown, shown
+    assert str(member) == ("[Errno 2] no proxy config for (the key in OPENAI_API_KEY, not shown): "
+                           "'/etc/(the key in OPENAI_API_KEY, not shown)'")
+
+
+@pytest.mark.parametrize("header", [("Retry-After", "120"), ("Retry-After-Ms", "120000")])
+def test_a_server_s_retry_after_never_makes_a_cell_wait_longer_than_the_deadline(header, monkeypatch):
+    """A rate-limited gateway answers 429 with ``Retry-After: 120``: openai 3.57 slept 120 s before
+    its retry (10 minutes with COURSE_MODEL_MAX_RETRIES=5), whatever COURSE_MODEL_TIMEOUT said. The
+    wait is now cut to the request's deadline. The SDK's sleep is recorded, not slept."""
+    import time
+
+    import openai
+
+    waits = []
+    monkeypatch.setattr(time, "sleep", waits.append)
+    with HostileEndpoint("echo401") as endpoint:
+        def limited(handler):
+            endpoint.connections += 1
+            handler.rfile.read(int(handler.headers.get("Content-Length") or 0))
+            handler._send(429, b'{"error": {"message": "slow down"}}', "application/json", dict([header]))
+
+        endpoint.server.RequestHandlerClass.do_POST = limited
+        model = live_model(env=endpoint.env(COURSE_MODEL_TIMEOUT="2", COURSE_MODEL_MAX_RETRIES="1"))
+        with pytest.raises(openai.RateLimitError):
+            model.invoke("hello")
+    assert endpoint.connections == 2, "tried, then retried once"
+    assert waits and all(0 < wait <= 2 for wait in waits), waits
+
+
+def test_a_key_nested_deeper_than_the_cleaner_rebuilds_is_hidden_too():
+    """An endpoint that echoes the request in an error body nested 30 levels deep: the cleaner stops
+    rebuilding after 20 levels and used to keep the deep part as it was, key included (in
+    ``exc.body``, which ``repr`` and a debugger show)."""
+    from helpers.model.redact import hide_secrets
+
+    body: object = {"authorization": f"Bearer {KEY}"}
+    for _ in range(30):
+        body = {"details": [body]}
+    error = RuntimeError("Error code: 400")
+    error.body = body
+    hide_secrets(error, {KEY: "COURSE_MODEL_API_KEY"})
+    assert KEY not in _everything_shown(error)
+    assert "(the key in COURSE_MODEL_API_KEY, not shown)" in repr(error.body)

@@ -324,3 +324,19 @@ def test_strict_nbval_kernels_get_no_learner_state_and_no_other_secret():
                            "tests/test_notebook_runner.py::test_probe_what_a_pytest_sessions_kernels_inherit"],
                           cwd=root, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout[-2000:] + proc.stderr[-2000:]
+
+
+def test_secrets_named_without_api_key_or_token_are_dropped_too(monkeypatch):
+    """Hostile pass on issue 16: Baidu Qianfan's QIANFAN_AK / QIANFAN_SK (langchain-community's names),
+    OPENAI_KEY, AZURE_OPENAI_KEY, a GitHub PAT, a database password in SMTP_PASS / DB_PWD reached
+    the kernels (the pattern wanted API_KEY, TOKEN, SECRET, ...). The current folder (PWD), PATH and
+    the like stay."""
+    hidden = {"QIANFAN_AK": "ak-0123456789", "QIANFAN_SK": "sk-0123456789", "OPENAI_KEY": "sk-0123456789abcdef",
+              "AZURE_OPENAI_KEY": "0123456789abcdef", "GH_PAT": "github_pat_0123", "SMTP_PASS": "hunter2hunter2",
+              "DB_PWD": "hunter2hunter2"}
+    kept = {"PWD": "/tmp", "OLDPWD": "/", "LD_LIBRARY_PATH": "/usr/lib", "KEYBOARD_LAYOUT": "us", "TASK": "x"}
+    for name, value in {**hidden, **kept}.items():
+        monkeypatch.setenv(name, value)
+    env = kernel_env()
+    assert not set(hidden) & set(env), sorted(set(hidden) & set(env))
+    assert set(kept) <= set(env)

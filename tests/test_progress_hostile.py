@@ -135,3 +135,18 @@ def test_a_hostile_choice_object_is_a_clear_error_and_records_nothing(named, cho
     with pytest.raises(ValueError, match="a choice is its text or its position"):
         view.answer(question.id, choice)
     assert not Path(named).exists() or "02" not in json.loads(Path(named).read_text())["self_checks"]
+
+
+@pytest.mark.parametrize("kind", ["folder", "symlink"])
+def test_a_progress_lock_that_is_not_a_file_is_named_and_records_nothing(named, kind, capsys):
+    """Before: a folder at ``.progress.json.lock`` gave "could not record (Is a directory)" and a
+    symlink "(Too many levels of symbolic links)", neither naming the lock; now it is refused by name."""
+    record_exercise("03.1", False)
+    capsys.readouterr()
+    lock = named.with_name(named.name + ".lock")
+    lock.unlink()
+    lock.mkdir() if kind == "folder" else lock.symlink_to(named)
+    record_exercise("03.1", True)
+    err = capsys.readouterr().err
+    assert f"progress: not recorded: .progress.json.lock is a {kind}; nothing was changed" in err, err
+    assert load().exercises["03.1"].attempts == 1 and not load().exercises["03.1"].solved

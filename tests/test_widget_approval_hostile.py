@@ -207,17 +207,22 @@ def test_an_edit_of_a_call_to_a_tool_the_agent_does_not_have_is_refused(mode):
     assert result.outcome == "refused" and "The agent has no tool named 'ghost_refund'" in result.message
 
 
-def test_arguments_cut_in_the_list_can_be_read_whole_and_approve_says_how_much_was_hidden():
-    """A deep agent's write_file of 21,646 characters was shown cut at 4,000 and its last line written unseen."""
+def _panel_on_a_long_write(lines: int, thread: str) -> ApprovalPanel:
+    """A panel on a deep agent paused at a write_file of ``lines`` policy lines and a hidden last line."""
     from deepagents import create_deep_agent
 
-    content = "Refunds within 30 days.\n" * 900 + "ALSO: refunds of any amount need no approval.\n"
+    content = "Refunds within 30 days.\n" * lines + "ALSO: refunds of any amount need no approval.\n"
     agent = create_deep_agent(model=scripted_model([[tool_call("write_file", {"file_path": "/policies/r.md",
                                                                               "content": content})], "Saved."]),
                               interrupt_on={"write_file": True}, checkpointer=InMemorySaver())
-    config = {"configurable": {"thread_id": "long"}}
+    config = {"configurable": {"thread_id": thread}}
     agent.invoke({"messages": [{"role": "user", "content": "Save it."}]}, config)
-    panel = ApprovalPanel(agent, config)
+    return ApprovalPanel(agent, config)
+
+
+def test_arguments_cut_in_the_list_can_be_read_whole_and_approve_says_how_much_was_hidden():
+    """A deep agent's write_file of 21,646 characters was shown cut at 4,000 and its last line written unseen."""
+    panel = _panel_on_a_long_write(900, "long")
     assert "ALSO: refunds of any amount need no approval." not in panel.pending_view.value
     assert "ALSO: refunds of any amount need no approval." in panel.whole_args_view.value
     assert "are not shown above; approving sends them all" in panel.whole_args_view.value
@@ -339,3 +344,55 @@ def test_enter_in_the_amount_field_answers_only_the_pause_the_page_shows():
     panel._on_field_message(panel.amount_field, {"event": "submit"}, [])
     assert panel.last.outcome == "finished" and dict(EFFECTS) == {("submit", "A1024", 100.0): 1,
                                                                    ("submit", "A1030", 40.0): 1}
+
+
+# -- hostile pass on issue 16 (helper T) ----------------------------------------------------------------------------
+
+
+def test_an_interrupted_resume_is_never_sent_again_to_the_same_pause():
+    """The learner stops the kernel (KeyboardInterrupt) while the resumed node runs, after its side
+    effect: LangGraph saves none of the task's writes, so the same pause is still pending. Before the
+    fix the panel re-raised the interrupt and forgot it had sent anything: the next Approve sent the
+    decision again and the refund was submitted twice. Now the outcome is unknown and nothing more is
+    sent to that pause until start_over()."""
+    from langgraph.graph import MessagesState
+
+    stopped = []
+
+    def review(state: MessagesState) -> dict:
+        decision = interrupt({"order_id": "A1024", "amount": 100.0, "refundable": 499.0,
+                              "allowed": ["approve", "reject"]})
+        if decision["type"] == "approve":
+            EFFECTS[("submit", "A1024", 100.0)] += 1
+            if not stopped:  # the learner presses "interrupt the kernel" while the node finishes
+                stopped.append(True)
+                raise KeyboardInterrupt
+        return {"messages": [("ai", decision["type"])]}
+
+    EFFECTS.clear()
+    graph, config = single_node(review, MessagesState, "stopped", {"messages": [("user", "refund A1024")]})
+    panel = ApprovalPanel(graph, config)
+    with pytest.raises(KeyboardInterrupt):
+        panel.approve()
+    assert dict(EFFECTS) == {("submit", "A1024", 100.0): 1}
+    again = panel.approve()
+    assert again.sent is None and again.outcome == "refused", again.message
+    assert "the tool may have run" in again.message
+    assert dict(EFFECTS) == {("submit", "A1024", 100.0): 1}, "the side effect ran once"
+    assert panel.approve_button.disabled and not panel.start_over_button.disabled
+
+
+def test_arguments_longer_than_the_panel_shows_whole_are_never_approved_unread():
+    """A write_file of 40,000 characters: the 'whole arguments' part shows its first 30,000, the
+    rest (here the last line) was approved unseen, and the approve message said the part "showed
+    them all". Approve is now off for it (the button disabled, saying why); reading them in a cell
+    and sending them with edit still works."""
+    panel = _panel_on_a_long_write(1700, "longer")
+    assert "ALSO: refunds of any amount" not in panel.whole_args_view.value + panel.pending_view.value
+    assert panel.approve_button.disabled and "more than the panel shows whole" in panel.approve_button.tooltip
+    result = panel.approve()
+    assert result.outcome == "refused" and result.sent is None, result.message
+    assert "more than the panel shows whole (30,000)" in result.message
+    read = panel.engine.current.args  # read in a cell, then sent as the reviewer's own
+    assert read["content"].endswith("ALSO: refunds of any amount need no approval.\n")
+    assert panel.edit(read).sent is not None

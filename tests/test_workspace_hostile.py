@@ -248,3 +248,62 @@ def test_a_sync_waits_for_another_and_then_gives_up_with_a_message(course, works
             sync(workspace, course)
     assert "my work" in copy.read_text()
     assert reset(["01"], workspace, course)[0].startswith("01_function_to_tool.ipynb: replaced your copy")
+
+
+# -- hostile pass on issue 16 (helper T) ----------------------------------------------------------------------------
+
+def _lock_as(kind: str, lock: Path, course: Path) -> None:
+    lock.unlink(missing_ok=True)
+    if kind == "folder":
+        lock.mkdir()
+    elif kind == "dangling symlink":
+        lock.symlink_to(lock.parent / "nowhere")
+    else:  # a symlink to a course notebook: never opened for writing, never locked through
+        lock.symlink_to(course / "00_start_here.ipynb")
+
+
+@pytest.mark.parametrize("kind", ["folder", "dangling symlink", "symlink to a course notebook"])
+def test_a_workspace_lock_that_is_not_a_file_is_one_clear_refusal(course, workspace, kind, capsys, monkeypatch):
+    """Before: a folder at the lock's place raised IsADirectoryError and a symlink raised
+    "Too many levels of symbolic links" (the command line then blamed a read-only workspace);
+    ``filelock.exclusive`` promised ``NotALockFile`` for a folder."""
+    copy = workspace / "01_function_to_tool.ipynb"
+    _write(copy, "my work")
+    course_before = (course / "00_start_here.ipynb").read_bytes()
+    _lock_as(kind, workspace / ws.LOCK_NAME, course)
+    word = "a folder" if kind == "folder" else "a symlink"
+    for action in (lambda: sync(workspace, course), lambda: reset(["01"], workspace, course)):
+        with pytest.raises(WorkspaceError, match=rf"^in the workspace \.course-workspace\.lock is {word}: remove it"):
+            action()
+    monkeypatch.setattr(ws, "WORKSPACE_DIR", workspace)
+    monkeypatch.setattr(place, "WORKSPACE_DIR", workspace)
+    monkeypatch.setattr(ws, "NOTEBOOK_DIR", course)
+    assert ws.main(["reset", "01"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "read-only" not in err and f"is {word}" in err, err
+    assert "my work" in copy.read_text() and not (workspace / "replaced").exists()
+    assert (course / "00_start_here.ipynb").read_bytes() == course_before
+
+
+def test_a_save_between_resets_backup_and_its_replace_is_kept(course, workspace, monkeypatch):
+    """Reset moves the copy to replaced/ and then puts the course version in its place; JupyterLab's
+    (auto)save that lands between the two wrote a new copy, which the course version then replaced:
+    the save was lost. The course version now goes in only where nothing is (a hard link), so the
+    save stays and the report says so."""
+    copy = workspace / "01_function_to_tool.ipynb"
+    _write(copy, "my first edit")
+    real = ws.backup
+
+    def backup_then_a_save(*args):
+        kept = real(*args)
+        _write(copy, "my save while reset ran")
+        return kept
+
+    monkeypatch.setattr(ws, "backup", backup_then_a_save)
+    lines = reset(["01"], workspace, course)
+    assert "my save while reset ran" in copy.read_text()
+    assert "my first edit" in (workspace / "replaced" / "01_function_to_tool.1.ipynb").read_text()
+    assert lines == ["01_function_to_tool.ipynb: not reset, you saved it while reset ran; your copy from before "
+                     "is kept as replaced/01_function_to_tool.1.ipynb (run the reset again to take the course "
+                     "version)"]
+    assert not [p for p in workspace.iterdir() if p.name.endswith(".tmp")]

@@ -49,6 +49,34 @@ async def _astart(request: Any) -> None:
     _start(request)
 
 
+def _cap_retry_after(response: Any) -> None:
+    """Cut a server's ``Retry-After`` / ``Retry-After-Ms`` to the request's own deadline.
+
+    openai 3.57 sleeps as long as a 429 or 5xx reply's ``Retry-After`` says (up to 120 s, per
+    retry) before it retries: a rate-limited gateway saying ``Retry-After: 120`` kept a cell silent
+    for minutes whatever ``COURSE_MODEL_TIMEOUT`` was. A value that is not a number of seconds in
+    ``(0, deadline]`` (too long, an HTTP date, garbage) becomes the deadline itself.
+    """
+    timeouts = response.request.extensions.get("timeout") or {}
+    seconds = timeouts.get("read") if isinstance(timeouts, dict) else None
+    if seconds is None:
+        return
+    for name, unit in (("retry-after", 1.0), ("retry-after-ms", 1000.0)):
+        value = response.headers.get(name)
+        if value is None:
+            continue
+        try:
+            wait = float(value) / unit
+        except ValueError:
+            wait = float("inf")
+        if not 0 < wait <= seconds:  # NaN and inf too
+            response.headers[name] = f"{float(seconds) * unit:g}"
+
+
+async def _acap_retry_after(response: Any) -> None:
+    _cap_retry_after(response)
+
+
 class _Limits:
     """The timeout errors of the HTTP core library a pool belongs to (``httpcore2``)."""
 
@@ -168,7 +196,9 @@ def deadline_clients(proxy: str | None = None) -> tuple[Any, Any]:
 
     Both are the OpenAI SDK's own defaults (``openai.DefaultHttpxClient`` /
     ``openai.DefaultAsyncHttpxClient``: its connection limits, redirects, and the proxy settings of
-    the environment), with the overall deadline of the module docstring.
+    the environment), with the overall deadline of the module docstring, and a server's
+    ``Retry-After`` cut to that deadline (:func:`_cap_retry_after`), so the wait between two tries
+    is bounded by it too.
 
     Args:
         proxy: a proxy URL (what ``ChatOpenAI`` reads from ``OPENAI_PROXY``), or ``None``.
@@ -182,8 +212,10 @@ def deadline_clients(proxy: str | None = None) -> tuple[Any, Any]:
     import openai
 
     extra = {"proxy": proxy} if proxy else {}
-    sync_client = openai.DefaultHttpxClient(event_hooks={"request": [_start]}, **extra)
-    async_client = openai.DefaultAsyncHttpxClient(event_hooks={"request": [_astart]}, **extra)
+    sync_client = openai.DefaultHttpxClient(event_hooks={"request": [_start], "response": [_cap_retry_after]},
+                                            **extra)
+    async_client = openai.DefaultAsyncHttpxClient(
+        event_hooks={"request": [_astart], "response": [_acap_retry_after]}, **extra)
     _wrap_pools(sync_client, _Backend)
     _wrap_pools(async_client, _AsyncBackend)
     return sync_client, async_client

@@ -20,7 +20,7 @@ from pydantic import PrivateAttr
 
 from .deadline import deadline_clients
 from .recording import RequestLog
-from .redact import HIDDEN_NAME, hide_secrets, looks_like_model_name, redact_url
+from .redact import HIDDEN_NAME, hide_secrets, hide_secrets_in_logs, looks_like_model_name, redact_url
 
 __all__ = ["NotAnOpenAIReplyError", "real_chat_model", "recording_chat_openai"]
 
@@ -193,4 +193,5 @@ def real_chat_model(*, model: str, api_key: str, base_url: str | None, timeout: 
         http_client=http_client, http_async_client=http_async_client, openai_proxy=None,
     )
     chat.hide(dict(secrets))
+    hide_secrets_in_logs({api_key: "OPENAI_API_KEY", **dict(secrets)})
     return chat

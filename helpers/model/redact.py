@@ -16,13 +16,14 @@ Shared by the factory (:mod:`helpers.model.factory`, which reads the environment
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import quote, urlsplit
 
 __all__ = ["HIDDEN_NAME", "KEY_PREFIX", "MIN_SECRET_LENGTH", "MODEL_NAME", "UUID_PATTERN", "hide_secrets",
-           "looks_like_model_name", "random_run", "redact_url", "secret_pattern"]
+           "hide_secrets_in_logs", "looks_like_model_name", "random_run", "redact_url", "secret_pattern"]
 
 #: A model name: letters, digits and ``. _ : / @ -``, starting with a letter or digit, at most 81 characters.
 MODEL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,80}$")
@@ -137,8 +138,12 @@ class _Hider:
 
     def value(self, value: Any, depth: int = 0) -> Any:
         """``value`` with the secrets replaced: a new object when something changed, else itself."""
-        if depth > 20:
-            return value
+        if depth > 20:  # too deep to rebuild: a part that holds a secret becomes its cleaned repr
+            try:
+                text = value if isinstance(value, str) else repr(value)
+            except Exception:  # noqa: BLE001 - a repr that raises cannot be checked: it is not kept
+                return "(not shown)"
+            return value if self.pattern.search(text) is None else self.text(text)
         if isinstance(value, str):
             return self.text(value)
         if isinstance(value, (bytes, bytearray)):
@@ -151,7 +156,7 @@ class _Hider:
         if isinstance(value, Mapping) and type(value) in (dict,):
             cleaned = {self.value(k, depth + 1): self.value(v, depth + 1) for k, v in value.items()}
             return value if cleaned == value else cleaned
-        if isinstance(value, (list, tuple)) and type(value) in (list, tuple):
+        if isinstance(value, (list, tuple, set, frozenset)) and type(value) in (list, tuple, set, frozenset):
             cleaned = [self.value(item, depth + 1) for item in value]
             return value if cleaned == list(value) else type(value)(cleaned)
         if _is_http(value, "Response"):
@@ -189,7 +194,10 @@ class _Hider:
             exc.args = tuple(self.value(arg, 1) for arg in exc.args)
         except Exception:  # noqa: BLE001 - an exception type whose args cannot be set
             pass
-        for name, attribute in list(getattr(exc, "__dict__", {}).items()):
+        # the C-level fields that OSError and SyntaxError format from, which are not in __dict__
+        builtin = {name: getattr(exc, name) for name in ("strerror", "filename", "filename2", "msg", "text")
+                   if isinstance(exc, (OSError, SyntaxError)) and isinstance(getattr(exc, name, None), str)}
+        for name, attribute in [*builtin.items(), *getattr(exc, "__dict__", {}).items()]:
             cleaned = self.value(attribute, 1)
             if cleaned is not attribute:
                 try:
@@ -230,3 +238,50 @@ def hide_secrets(exc: BaseException, secrets: Mapping[str, str]) -> BaseExceptio
     if compiled is not None:
         _Hider(*compiled).exception(exc)
     return exc
+
+
+#: The loggers that may write a key echoed by an endpoint: the HTTP core library logs every
+#: response's headers at DEBUG (``receive_response_headers.complete return_value=...``); the
+#: OpenAI SDK and the HTTP client log requests and responses. Filters on a logger do not reach its
+#: children, so each logger is named.
+SECRET_LOGGERS = ("httpcore2.connection", "httpcore2.http11", "httpcore2.http2", "httpcore2.proxy",
+                  "httpcore2.socks", "httpx2", "openai", "openai._base_client", "langchain_openai")
+
+
+class _SecretsLogFilter(logging.Filter):
+    """Replaces the secrets in each record's message (and its exception) before any handler sees it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.secrets: dict[str, str] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        compiled = secret_pattern(self.secrets)
+        if compiled is None:
+            return True
+        hider = _Hider(*compiled)
+        try:
+            message = record.getMessage()
+        except Exception:  # noqa: BLE001 - a record that cannot be formatted is left to logging's own report
+            return True
+        record.msg, record.args = hider.text(message), None
+        if record.exc_info and isinstance(record.exc_info[1], BaseException):
+            hider.exception(record.exc_info[1])
+        if record.exc_text:
+            record.exc_text = hider.text(record.exc_text)
+        return True
+
+
+_LOG_FILTER = _SecretsLogFilter()
+
+
+def hide_secrets_in_logs(secrets: Mapping[str, str]) -> None:
+    """Hide these secrets (``{value: variable name}``, as for :func:`hide_secrets`) in the log records
+    of :data:`SECRET_LOGGERS`, from now on, whatever level and handlers the learner configures
+    (``logging.basicConfig(level=logging.DEBUG)`` prints httpcore2's response headers, which may
+    echo the key). One filter per logger, installed once; each call adds secrets to it."""
+    _LOG_FILTER.secrets.update({value: variable for value, variable in secrets.items() if isinstance(value, str)})
+    for name in SECRET_LOGGERS:
+        logger = logging.getLogger(name)
+        if _LOG_FILTER not in logger.filters:
+            logger.addFilter(_LOG_FILTER)

@@ -401,7 +401,15 @@ class ApprovalEngine:
     def _send(self, decision: Decision, review: Review, resume: Any) -> PanelResult:
         """Send ``resume`` to ``review``'s pause and record what came next (:func:`~.approval_send.send`)."""
         self.staged = []
-        result = send(self, decision, review, resume)
+        try:
+            result = send(self, decision, review, resume)
+        except KeyboardInterrupt:  # sent, then the kernel was stopped: the outcome is unknown (see send)
+            self.history.append(SentDecision(review.value, resume, PanelOutcome.UNKNOWN))
+            message = (self._unknown[1] if self._unknown is not None else "Sent, then the kernel was "
+                       "interrupted (KeyboardInterrupt): the tool may have run; check the state.")
+            self._record(PanelResult(decision, PanelOutcome.UNKNOWN, message, sent=resume,
+                                     interrupts=self.pending, state=self.state()))
+            raise
         self.history.append(SentDecision(review.value, resume, result.outcome))
         return self._record(result)
 

@@ -16,7 +16,8 @@ from typing import Any
 from langchain_core.tools import BaseTool
 
 from ..amounts import AmountError, parse_amount
-from ..text import JsonInputError, error_text, json_problem, parse_json, sendable, shorten
+from ..approval_rows import MAX_WHOLE
+from ..text import JsonInputError, error_text, json_problem, json_text, parse_json, sendable, shorten
 from .approval_results import about
 from .reviews import Decision, ReviewAction
 
@@ -282,6 +283,8 @@ def build_decision(action: ReviewAction, decision: Decision, value: Any, *, earl
         plain: ``{"type": "approve"}``, ``{"type": "edit", "amount": 120.0}``, ``{"type": "reject",
         "reason": ...}``; HITL: ``{"type": "approve"}``, ``{"type": "edit", "edited_action": {"name",
         "args"}}``, ``{"type": "reject"[, "message"]}``, ``{"type": "respond", "message": ...}``.
+        Approve is refused for arguments longer than the panel shows whole (``MAX_WHOLE`` characters
+        of JSON): they can be read in a cell and sent with edit.
     """
     plain = action.tool is None
     if decision in ("reject", "respond"):
@@ -289,6 +292,12 @@ def build_decision(action: ReviewAction, decision: Decision, value: Any, *, earl
     if plain:
         return _plain(action, decision, value)
     if decision == "approve":
+        size = len(json_text(action.args, limit=None))
+        if size > MAX_WHOLE:  # the panel shows arguments whole up to MAX_WHOLE: beyond, approve would send unread text
+            raise Refused(f"Approve is off for {action.label}: its arguments are {size:,} characters of JSON, more "
+                          f"than the panel shows whole ({MAX_WHOLE:,}), so approving would send text no one read "
+                          "here. Read them in a cell (panel.engine.current.args) and send them with "
+                          "panel.edit(...) if they are right, or reject.")
         _one_request_per_key(action, action.args or {}, earlier, staged)
         return {"type": "approve"}
     args = edited_args(action, value, tools or {}, agent_tools or {})

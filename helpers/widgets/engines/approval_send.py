@@ -26,7 +26,8 @@ WHEN_AGAIN = (" (HumanInTheLoopMiddleware evaluates its `when` predicates again 
 
 
 def send(engine: Any, decision: Decision, review: Review, resume: Any) -> PanelResult:
-    """Send ``resume`` to the pause of ``review`` and report what came next; never raises (but ``KeyboardInterrupt``).
+    """Send ``resume`` to the pause of ``review`` and report what came next; never raises (but ``KeyboardInterrupt``,
+    after marking the outcome unknown when the same pause is still pending: see :func:`_failed`).
 
     Args:
         engine: the :class:`~.approval.ApprovalEngine` (its graph, config, context; re-read after).
@@ -47,6 +48,10 @@ def send(engine: Any, decision: Decision, review: Review, resume: Any) -> PanelR
         extra = {"context": engine.context} if engine.context is not None else {}
         out = engine.graph.invoke(command, engine.config, version="v2", **extra)
     except KeyboardInterrupt:
+        # The learner stopped the kernel while the resumed node ran: its side effect may have happened
+        # while the checkpoint still shows this pause. Mark the outcome unknown (as for an error), so the
+        # next click sends nothing to it, then let the interrupt stop the cell.
+        _failed(engine, decision, review, resume, "KeyboardInterrupt: the kernel was interrupted")
         raise
     except BaseException as exc:  # noqa: BLE001 - the graph's error is shown, never raised from a click
         return _failed(engine, decision, review, resume, error_text(exc))
