@@ -29,6 +29,12 @@ Two request options shape the reply the way a provider's do (notebook 12's live 
 With ``behaviour="answers_in_text"`` it never calls a tool (a model that answers a question it
 should have looked up in prose): the live track runs every notebook against that too.
 
+``parallel_tool_calls`` is honoured (:func:`_tool_calls_for`): with ``"parallel_tool_calls": true``
+a question that names several order ids gets one call per order id; otherwise (``false``, or not
+sent) one call. ``behaviour="ignores_tool_options"`` plays a provider that ignores ``tool_choice``
+and ``parallel_tool_calls``: it picks the tool by the question's words and makes one call per order
+id named, whatever the body asks (notebook 13's live cell must still run to its end against it).
+
 It records every request body (:attr:`LoopbackOpenAI.requests`) and rejects, with HTTP 400 and
 OpenAI's own wording and error shape (``{"error": {"message", "type": "invalid_request_error",
 "param", "code"}}``), an empty message list, a tool name outside ``^[a-zA-Z0-9_-]+$`` (or longer
@@ -69,7 +75,7 @@ LOOPBACK_MODEL = "loopback-model"
 _ORDER_ID = re.compile(r"\bA\d{4}\b")
 
 #: How the loopback model answers a user question while tools are bound.
-Behaviour = Literal["calls_tools", "answers_in_text"]
+Behaviour = Literal["calls_tools", "answers_in_text", "ignores_tool_options"]
 
 
 @dataclass(frozen=True)
@@ -227,6 +233,28 @@ def _cut_to_limit(message: dict[str, Any], finish: str, limit: int | None) -> tu
     return message, finish
 
 
+def _tool_calls_for(body: Mapping[str, Any], function: Mapping[str, Any], question: str, call_id: str,
+                    behaviour: Behaviour) -> list[dict[str, Any]]:
+    """The tool calls of one reply, honouring ``parallel_tool_calls`` (or not, for ``"ignores_tool_options"``).
+
+    One call with :func:`_fitting_arguments`; but when parallel calls are allowed (the body says
+    ``"parallel_tool_calls": true``, or the behaviour ignores the option), the function takes an
+    ``order_id`` and the question names several order ids, one call per order id, with ids
+    ``call_id``, ``call_id + "_2"``, ... (OpenAI's default is to allow parallel calls; this server
+    makes them only when asked, so notebooks that do not ask see one call as before).
+    """
+    arguments = _fitting_arguments(function, question)
+    order_ids = list(dict.fromkeys(_ORDER_ID.findall(question)))
+    parallel = body.get("parallel_tool_calls") is True or behaviour == "ignores_tool_options"
+    if parallel and len(order_ids) > 1 and arguments.get("order_id") in order_ids:
+        argument_sets = [{**arguments, "order_id": order_id} for order_id in order_ids[:3]]
+    else:
+        argument_sets = [arguments]
+    return [{"id": call_id if number == 1 else f"{call_id}_{number}", "type": "function",
+             "function": {"name": function["name"], "arguments": json.dumps(each)}}
+            for number, each in enumerate(argument_sets, start=1)]
+
+
 def plan_reply(body: Mapping[str, Any], call_id: str,
                behaviour: Behaviour = "calls_tools") -> tuple[dict[str, Any], str]:
     """What the loopback model answers: ``(assistant message dict, finish_reason)``.
@@ -235,7 +263,8 @@ def plan_reply(body: Mapping[str, Any], call_id: str,
         body: an acceptable chat.completions request body.
         call_id: the id to give a tool call, if the reply makes one; parallel calls get
             ``<call_id>_2``, ``<call_id>_3``, ...
-        behaviour: ``"answers_in_text"`` never calls a tool.
+        behaviour: ``"answers_in_text"`` never calls a tool; ``"ignores_tool_options"`` ignores
+            ``tool_choice`` and ``parallel_tool_calls`` (see :func:`_tool_calls_for`).
 
     Returns:
         the message and its ``finish_reason``: ``"length"`` when ``max_completion_tokens`` /
@@ -255,18 +284,13 @@ def _plan_whole_reply(body: Mapping[str, Any], call_id: str, behaviour: Behaviou
         said = said if len(said) <= 160 else said[:159] + "…"
         return {"role": "assistant", "content": f"Here is what I found: {said}"}, "stop"
     question = next((_text(m.get("content")) for m in reversed(messages) if m.get("role") == "user"), "")
-    if behaviour == "calls_tools" and tools and tool_choice != "none" and (last.get("role") == "user" or tool_choice in ("required", "any")
+    if behaviour == "ignores_tool_options":
+        tool_choice = None
+    if behaviour != "answers_in_text" and tools and tool_choice != "none" and (last.get("role") == "user" or tool_choice in ("required", "any")
                                             or isinstance(tool_choice, Mapping)):
         function = _pick_tool(tools, tool_choice, question)
         if function is not None:
-            arguments = _fitting_arguments(function, question)
-            each = [arguments]
-            mentioned = list(dict.fromkeys(_ORDER_ID.findall(question)))
-            if body.get("parallel_tool_calls") is True and len(mentioned) > 1 and arguments.get("order_id") in mentioned:
-                each = [{**arguments, "order_id": order_id} for order_id in mentioned[:3]]
-            calls = [{"id": call_id if number == 0 else f"{call_id}_{number + 1}", "type": "function",
-                      "function": {"name": function["name"], "arguments": json.dumps(args)}}
-                     for number, args in enumerate(each)]
+            calls = _tool_calls_for(body, function, question, call_id, behaviour)
             return {"role": "assistant", "content": None, "tool_calls": calls}, "tool_calls"
     response_format = body.get("response_format") or {}
     if isinstance(response_format, Mapping) and response_format.get("type") == "json_schema":

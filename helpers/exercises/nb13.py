@@ -1,0 +1,136 @@
+"""Exercises of notebook 13 (wire formats and bind_tools).
+
+``UNANSWERED_CALLS`` (13.1): write ``unanswered_calls(body) -> list[str]``, the ids of the tool calls
+in a request body that no tool result in the same body answers, in the order the calls appear, for
+the three wire formats of the notebook's section 1. No payload builder checks the pairing
+(langchain-openai 1.7.4, langchain-anthropic 1.7.10): only the provider refuses a body with an
+unanswered call, so an application that wants to know before it sends has to read the body.
+
+The hidden checks build fresh bodies in the shapes the integrations produce
+(``ChatOpenAI._get_request_payload`` with and without ``use_responses_api=True``,
+``ChatAnthropic._get_request_payload``): only the fields the exercise reads, plus the ones around
+them that a careless answer trips over (a system message, text content, an assistant text turn).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .core import Case, Exercise
+from .results import shown
+
+__all__ = ["UNANSWERED_CALLS", "anthropic_body", "chat_completions_body", "responses_body"]
+
+#: One call: ``(call id, order id)``.
+Call = tuple[str, str]
+
+
+def chat_completions_body(calls: list[Call], answered: list[str]) -> dict[str, Any]:
+    """A chat.completions body: system, user, one assistant turn with ``calls``, then one
+    ``role: "tool"`` message per id in ``answered`` (in that order), then a user follow-up."""
+    return {"model": "gpt-4o-mini", "stream": False, "messages": [
+        {"content": "You are the refund desk's assistant.", "role": "system"},
+        {"content": "Where are my orders?", "role": "user"},
+        {"content": None, "role": "assistant", "tool_calls": [
+            {"type": "function", "id": call_id,
+             "function": {"name": "lookup_order", "arguments": json.dumps({"order_id": order})}}
+            for call_id, order in calls]},
+        *({"content": f"result of {call_id}", "role": "tool", "tool_call_id": call_id} for call_id in answered),
+        {"content": "And?", "role": "user"},
+    ]}
+
+
+def responses_body(calls: list[Call], answered: list[str]) -> dict[str, Any]:
+    """A Responses API body: ``input`` items, one ``function_call`` per call, one
+    ``function_call_output`` per id in ``answered``, then an assistant text item."""
+    return {"model": "gpt-4o-mini", "stream": False, "input": [
+        {"content": "You are the refund desk's assistant.", "role": "system", "type": "message"},
+        {"content": "Where are my orders?", "role": "user", "type": "message"},
+        *({"type": "function_call", "name": "lookup_order", "arguments": json.dumps({"order_id": order}),
+           "call_id": call_id} for call_id, order in calls),
+        *({"type": "function_call_output", "output": f"result of {call_id}", "call_id": call_id}
+          for call_id in answered),
+        {"type": "message", "role": "assistant",
+         "content": [{"type": "output_text", "text": "Checking.", "annotations": []}]},
+    ]}
+
+
+def anthropic_body(calls: list[Call], answered: list[str], *, with_text: bool = False) -> dict[str, Any]:
+    """An Anthropic body: top-level ``system``; an assistant turn of ``tool_use`` blocks; one user
+    message holding a ``tool_result`` per id in ``answered`` (and a text block after them when
+    ``with_text``, as ``_merge_messages`` merges a human message next to the results)."""
+    results: list[dict[str, Any]] = [
+        {"type": "tool_result", "content": f"result of {call_id}", "tool_use_id": call_id, "is_error": False}
+        for call_id in answered]
+    if with_text:
+        results.append({"type": "text", "text": "And?"})
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": "Where are my orders?"},
+        {"role": "assistant", "content": [
+            {"type": "text", "text": "Let me look."},
+            *({"type": "tool_use", "name": "lookup_order", "input": {"order_id": order}, "id": call_id}
+              for call_id, order in calls)]},
+    ]
+    if results:
+        messages.append({"role": "user", "content": results})
+    return {"model": "claude-sonnet-4-5", "max_tokens": 64000, "messages": messages,
+            "system": "You are the refund desk's assistant."}
+
+
+_CALLS: list[Call] = [("call_A", "A1024"), ("call_B", "A1099"), ("call_C", "A1030")]
+
+
+def _expect(answer: Any, body: dict[str, Any], want: list[str], hint: str) -> None:
+    got = answer(body)
+    assert isinstance(got, list), f"return a list of call ids, got {type(got).__name__}: {shown(got)}"
+    assert got == want, f"expected {want}, got {shown(got)}. {hint}"
+
+
+def _chat_all_answered(answer: Any) -> None:
+    _expect(answer, chat_completions_body(_CALLS, ["call_A", "call_B", "call_C"]), [],
+            "Every call of the assistant's tool_calls has a role 'tool' message with its tool_call_id.")
+
+
+def _chat_one_missing(answer: Any) -> None:
+    _expect(answer, chat_completions_body(_CALLS, ["call_A", "call_C"]), ["call_B"],
+            "chat.completions: the calls are in an assistant message's tool_calls (each has an 'id'); "
+            "the answers are messages with role 'tool' and a 'tool_call_id'.")
+
+
+def _chat_out_of_order(answer: Any) -> None:
+    _expect(answer, chat_completions_body(_CALLS, ["call_C", "call_A"]), ["call_B"],
+            "The answers came back in another order than the calls: pair them by id, not by position.")
+
+
+def _responses_missing(answer: Any) -> None:
+    _expect(answer, responses_body(_CALLS, ["call_B"]), ["call_A", "call_C"],
+            "Responses API: the body has 'input', not 'messages'; calls are items of type 'function_call', "
+            "answers 'function_call_output', both with a 'call_id'. List the ids in call order.")
+
+
+def _anthropic_missing(answer: Any) -> None:
+    _expect(answer, anthropic_body(_CALLS, ["call_C", "call_A"], with_text=True), ["call_B"],
+            "Anthropic: a message's content is a string or a list of blocks; calls are 'tool_use' blocks "
+            "('id'), answers 'tool_result' blocks ('tool_use_id'), and a user message may mix results with "
+            "text.")
+
+
+def _anthropic_none_answered(answer: Any) -> None:
+    _expect(answer, anthropic_body(_CALLS[:2], []), ["call_A", "call_B"],
+            "Anthropic: with no user message after the assistant's tool_use blocks, no call is answered.")
+
+
+UNANSWERED_CALLS = Exercise(
+    "13.1",
+    "unanswered tool calls in any of the three wire formats",
+    [
+        Case("chat.completions, every call answered", _chat_all_answered),
+        Case("chat.completions, one answer lost", _chat_one_missing),
+        Case("chat.completions, answers out of order", _chat_out_of_order),
+        Case("Responses API, two answers lost", _responses_missing),
+        Case("Anthropic, results merged with text, out of order", _anthropic_missing),
+        Case("Anthropic, no results at all", _anthropic_none_answered),
+    ],
+    probe=lambda answer: answer(chat_completions_body(_CALLS, ["call_A"])),
+)
