@@ -33,14 +33,47 @@ def test_forgotten_await_is_named_and_leaves_no_runtime_warning():
     assert not never_awaited, [str(w.message) for w in never_awaited]
 
 
-def test_unknown_tool_and_exception_text_feedback():
+def test_error_results_without_a_stable_code_are_told_which_code():
     def names_nothing(ai_message, tools):
         return [ToolMessage(content="Error: something went wrong", tool_call_id=c["id"], status="error")
                 for c in [*ai_message.tool_calls, *ai_message.invalid_tool_calls]]
 
     text = nb03.RUN_TOOL_CALLS.check(names_nothing).text()
-    assert "name the unknown tool" in text, text
-    assert "put the error text in the content" in text, text
+    for code in ("unknown_tool", "not_refundable", "invalid_arguments"):
+        assert f"put the stable code '{code}' in the content" in text, text
+
+
+def test_the_old_catch_all_answer_fails_because_it_turns_a_bug_into_text():
+    """Issue 17: 03.1 used to require every exception as text; 09 calls that the catch-all anti-pattern."""
+    result = nb03.RUN_TOOL_CALLS.check(sol.wrong_catch_all)
+    bug = [r for r in result.results if r.name == "a bug in a tool is not turned into text for the model"]
+    assert bug and bug[0].status == "fail", result.text()
+    assert "KeyError: 'carrier'" in bug[0].feedback and "let anything else raise" in bug[0].feedback
+
+
+def test_a_bug_may_leave_wrapped_but_not_replaced():
+    from pydantic import ValidationError
+
+    from helpers.domain import DomainError
+
+    def wrapping(ai_message, tools):
+        try:
+            return sol.run_tool_calls_sync(ai_message, tools)
+        except (DomainError, ValidationError):
+            raise
+        except KeyError as exc:
+            raise RuntimeError("run_tool_calls: a tool failed") from exc
+
+    def replacing(ai_message, tools):
+        try:
+            return sol.run_tool_calls_sync(ai_message, tools)
+        except KeyError:
+            raise RuntimeError("something failed") from None
+
+    assert nb03.RUN_TOOL_CALLS.check(wrapping).passed
+    result = nb03.RUN_TOOL_CALLS.check(replacing)
+    (bug,) = [r for r in result.results if r.status != "pass"]
+    assert bug.status == "error" and "RuntimeError: something failed" in bug.feedback, result.text()
 
 
 def test_an_answer_that_edits_a_tool_result_in_place_cannot_break_the_next_attempt():

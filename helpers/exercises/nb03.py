@@ -9,14 +9,25 @@ coroutine is run to the end on a private event loop: the core runs each case in 
 thread, which has no running loop, so the check works inside Jupyter, whose loop is already
 running).
 
-Hidden cases: every call answered exactly once with its own id; results paired with the right
-call when the calls finish out of order (different ``asyncio.sleep`` / ``time.sleep`` delays);
-an unknown tool name, a tool exception, arguments that fail the schema and an invalid call
-(arguments that are not JSON) each become ``ToolMessage(status="error")`` with the same id,
-and the function never raises for them; an invalid call never runs the tool. The error content
-of an unknown tool must contain the tool's name, and that of a tool exception the exception's
-text. Results that are un-awaited coroutines fail with "did you forget await?" (the coroutines
-are closed, so no ``RuntimeWarning`` reaches the notebook).
+The habit it trains is the one notebook 09's error contract keeps: the failures the application
+*expects* are answered, a bug is not. Hidden cases: every call answered exactly once with its
+own id; results paired with the right call when the calls finish out of order (different
+``asyncio.sleep`` / ``time.sleep`` delays); each expected failure becomes
+``ToolMessage(status="error")`` with the same id and a stable code in its content, and the
+function does not raise for it:
+
+* an unknown tool name: code :data:`UNKNOWN_TOOL` and the tool's name;
+* a refusal from the domain (a :class:`helpers.domain.DomainError`): the error's own ``code``
+  (``not_refundable`` here);
+* arguments that fail the tool's schema (a pydantic ``ValidationError``) and an invalid call
+  (arguments that are not JSON, ``ai_message.invalid_tool_calls``): code
+  :data:`INVALID_ARGUMENTS`, and the tool never runs;
+
+and a bug in a tool (here a ``KeyError`` from a record without the field the code reads) is
+**not** turned into text for the model: the function lets it raise (the case checks that the
+exception that leaves the answer is the tool's own, or has it as its cause). Results that are
+un-awaited coroutines fail with "did you forget await?" (the coroutines are closed, so no
+``RuntimeWarning`` reaches the notebook).
 
 Every case works on fresh data: the tools hand out deep copies of :data:`ORDERS`, so an answer
 that edits a returned dict in place cannot change what the next case (or attempt) sees.
@@ -35,10 +46,16 @@ from typing import Any
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
 
+from ..domain import NotRefundable, OrderNotFound
 from .core import Case, Exercise
 from .results import clipped, shown
 
-__all__ = ["RUN_TOOL_CALLS", "call_answer"]
+__all__ = ["INVALID_ARGUMENTS", "RUN_TOOL_CALLS", "UNKNOWN_TOOL", "call_answer"]
+
+#: The code of an error result for a call to a tool that does not exist.
+UNKNOWN_TOOL = "unknown_tool"
+#: The code of an error result for arguments that fail the schema or are not JSON.
+INVALID_ARGUMENTS = "invalid_arguments"
 
 ORDERS = {
     "A1024": {"order_id": "A1024", "product": "Wireless headphones", "status": "delivered"},
@@ -48,20 +65,42 @@ ORDERS = {
 
 
 class _Recorder:
-    """Fresh tools for one case; ``runs`` counts executions, ``finished`` lists ids of finished orders."""
+    """Fresh tools for one case.
+
+    ``runs`` counts executions, ``finished`` lists ids of finished orders and ``bug`` is the
+    exception ``track_parcel`` raised (``None`` until it runs).
+    """
 
     def __init__(self, delays: dict[str, float] | None = None):
         self.delays = delays or {}
         self.runs = 0
         self.finished: list[str] = []
+        self.bug: BaseException | None = None
         self._lock = threading.Lock()
 
-    def _lookup(self, order_id: str) -> dict:
+    def _count(self) -> None:
         with self._lock:
             self.runs += 1
+
+    def _lookup(self, order_id: str) -> dict:
+        self._count()
         if order_id not in ORDERS:
-            raise KeyError(f"order {order_id} does not exist")
+            raise OrderNotFound(f"order {order_id} does not exist", order_id=order_id)
         return copy.deepcopy(ORDERS[order_id])  # fresh: an answer may edit what a tool returns
+
+    def _quote(self, order_id: str) -> str:
+        order = self._lookup(order_id)
+        if order["status"] != "delivered":
+            raise NotRefundable(f"order {order_id} is {order['status']}, not delivered", order_id=order_id)
+        return f"{order_id}: refundable"
+
+    def _track(self, order_id: str) -> str:
+        order = self._lookup(order_id)
+        try:
+            return order["carrier"]  # the bug: no order record has this field
+        except KeyError as exc:
+            self.bug = exc
+            raise
 
     def tools(self) -> list[BaseTool]:
         def lookup_order(order_id: str) -> dict:
@@ -80,19 +119,24 @@ class _Recorder:
 
         def quote_refund(order_id: str) -> str:
             """Quote the refundable amount of an order."""
-            with self._lock:
-                self.runs += 1
-            if ORDERS.get(order_id, {}).get("status") != "delivered":
-                raise ValueError(f"order {order_id} is not delivered yet")
-            return f"{order_id}: refundable"
+            return self._quote(order_id)
 
         async def aquote_refund(order_id: str) -> str:
             """Quote the refundable amount of an order."""
-            return quote_refund(order_id)
+            return self._quote(order_id)
+
+        def track_parcel(order_id: str) -> str:
+            """The carrier of an order's parcel."""
+            return self._track(order_id)
+
+        async def atrack_parcel(order_id: str) -> str:
+            """The carrier of an order's parcel."""
+            return self._track(order_id)
 
         return [
             StructuredTool.from_function(func=lookup_order, coroutine=alookup_order, name="lookup_order"),
             StructuredTool.from_function(func=quote_refund, coroutine=aquote_refund, name="quote_refund"),
+            StructuredTool.from_function(func=track_parcel, coroutine=atrack_parcel, name="track_parcel"),
         ]
 
 
@@ -164,9 +208,8 @@ def _no_forgotten_await(result: Any) -> None:
     )
 
 
-def _answers(answer: Any, ai_message: AIMessage, tools: list[BaseTool]) -> dict[str, ToolMessage]:
-    """Run the answer and check the basic contract: a list of ToolMessages, one per call id."""
-    result = call_answer(answer, ai_message, tools)
+def _checked(result: Any, ai_message: AIMessage) -> dict[str, ToolMessage]:
+    """The basic contract of a returned value: a list of ToolMessages, one per call id."""
     _no_forgotten_await(result)
     assert isinstance(result, list), f"return a list of ToolMessage objects, got {type(result).__name__}"
     for item in result:
@@ -185,11 +228,25 @@ def _answers(answer: Any, ai_message: AIMessage, tools: list[BaseTool]) -> dict[
     return {m.tool_call_id: m for m in result}
 
 
+def _answers(answer: Any, ai_message: AIMessage, tools: list[BaseTool]) -> dict[str, ToolMessage]:
+    """Run the answer and check the basic contract (:func:`_checked`)."""
+    return _checked(call_answer(answer, ai_message, tools), ai_message)
+
+
 def _product(message: ToolMessage) -> str | None:
     try:
         return json.loads(message.content).get("product")
     except (TypeError, ValueError, AttributeError):
         return None
+
+
+def _error_with_code(message: ToolMessage, code: str, what: str) -> None:
+    """An error result whose content carries ``code`` (the model reads content, not status)."""
+    assert message.status == "error", f"{what} should be answered with status='error'"
+    assert code in str(message.content), (
+        f"{what}: put the stable code {code!r} in the content (the model and your logs read the content; "
+        f"the status is not sent), got {clipped(message.content, 60)!r}"
+    )
 
 
 def _each_call_once(answer: Any) -> None:
@@ -219,24 +276,19 @@ def _unknown_tool(answer: Any) -> None:
     ai = AIMessage(content="", tool_calls=[_call("cancel_order", {"order_id": "A1024"}, "call_u"),
                                            _call("lookup_order", {"order_id": "A1024"}, "call_ok")])
     by_id = _answers(answer, ai, rec.tools())
-    bad = by_id["call_u"]
-    assert bad.status == "error", "a call to a tool that does not exist should get status='error'"
-    assert "cancel_order" in str(bad.content), (
+    _error_with_code(by_id["call_u"], UNKNOWN_TOOL, "a call to a tool that does not exist")
+    assert "cancel_order" in str(by_id["call_u"].content), (
         "name the unknown tool in the error content so the model can pick a real one"
     )
     assert by_id["call_ok"].status == "success", "one bad call must not spoil the other call's result"
 
 
-def _tool_exception(answer: Any) -> None:
+def _domain_refusal(answer: Any) -> None:
     rec = _Recorder()
     ai = AIMessage(content="", tool_calls=[_call("quote_refund", {"order_id": "A1025"}, "call_q"),
                                            _call("quote_refund", {"order_id": "A1024"}, "call_ok")])
     by_id = _answers(answer, ai, rec.tools())
-    bad = by_id["call_q"]
-    assert bad.status == "error", "a tool that raised should be answered with status='error'"
-    assert "not delivered" in str(bad.content), (
-        f"put the error text in the content (the model sees content, not status), got {clipped(bad.content, 60)!r}"
-    )
+    _error_with_code(by_id["call_q"], NotRefundable.code, "a refusal from the domain (a DomainError)")
     assert by_id["call_ok"].status == "success" and "refundable" in str(by_id["call_ok"].content), (
         "the other call should still succeed"
     )
@@ -246,9 +298,8 @@ def _bad_arguments(answer: Any) -> None:
     rec = _Recorder()
     ai = AIMessage(content="", tool_calls=[_call("lookup_order", {"order": "A1024"}, "call_v")])
     by_id = _answers(answer, ai, rec.tools())
-    assert by_id["call_v"].status == "error", (
-        "arguments that fail the tool's schema raise a ValidationError: answer it with status='error'"
-    )
+    _error_with_code(by_id["call_v"], INVALID_ARGUMENTS,
+                     "arguments that fail the tool's schema (a pydantic ValidationError)")
     assert rec.runs == 0, "the tool body must not run when its arguments are invalid"
 
 
@@ -257,11 +308,48 @@ def _invalid_call(answer: Any) -> None:
     ai = AIMessage(content="", tool_calls=[_call("lookup_order", {"order_id": "A1030"}, "call_ok")],
                    invalid_tool_calls=[_invalid("lookup_order", '{"order_id": A1024}', "call_bad")])
     by_id = _answers(answer, ai, rec.tools())
-    assert by_id["call_bad"].status == "error", "an invalid call (arguments not JSON) should get status='error'"
+    _error_with_code(by_id["call_bad"], INVALID_ARGUMENTS, "an invalid call (arguments not JSON)")
     assert rec.runs == 1, (
         f"the tool ran {rec.runs} time(s); only the valid call may run: never guess arguments for an invalid call"
     )
     assert _product(by_id["call_ok"]) == "Winter jacket", "the valid call should still get its result"
+
+
+def _caused_by(exc: BaseException, bug: BaseException) -> bool:
+    """True when ``exc`` is ``bug``, or shows it: in its cause / context chain as a traceback prints
+    it (``raise ... from None`` hides the context), or (an exception group) among its exceptions."""
+    seen: set[int] = set()
+    todo = [exc]
+    while todo:
+        current = todo.pop()
+        if current is bug:
+            return True
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        context = None if current.__suppress_context__ else current.__context__
+        todo += [current.__cause__, context, *getattr(current, "exceptions", ())]
+    return False
+
+
+def _bug_propagates(answer: Any) -> None:
+    rec = _Recorder()
+    ai = AIMessage(content="", tool_calls=[_call("track_parcel", {"order_id": "A1024"}, "call_bug"),
+                                           _call("lookup_order", {"order_id": "A1030"}, "call_ok")])
+    try:
+        result = call_answer(answer, ai, rec.tools())
+    except Exception as exc:  # noqa: BLE001 - the learner's function must raise the tool's bug
+        if rec.bug is not None and _caused_by(exc, rec.bug):
+            return
+        raise
+    by_id = _checked(result, ai)
+    assert rec.bug is None, (
+        "track_parcel has a bug (KeyError: 'carrier'), and your function turned it into a ToolMessage "
+        f"for the model: {clipped(by_id['call_bug'].content, 60)!r}. A bug is not a refusal the model can "
+        "act on, and text hides it from you: catch only the failures you expect (DomainError, "
+        "ValidationError) and let anything else raise (notebook 09's error contract does the same)"
+    )
+    raise AssertionError("track_parcel never ran: run every valid call with its own tool")
 
 
 RUN_TOOL_CALLS = Exercise(
@@ -270,10 +358,12 @@ RUN_TOOL_CALLS = Exercise(
     [
         Case("every call answered once, status success", _each_call_once),
         Case("out-of-order completion still pairs by id", _out_of_order),
-        Case("unknown tool name becomes an error result", _unknown_tool),
-        Case("a tool exception becomes an error result", _tool_exception),
-        Case("arguments that fail the schema become an error result", _bad_arguments),
-        Case("an invalid call (not JSON) is answered, not run", _invalid_call),
+        Case("an unknown tool becomes an error result with code unknown_tool", _unknown_tool),
+        Case("a DomainError becomes an error result with its code", _domain_refusal),
+        Case("arguments that fail the schema become an error result with code invalid_arguments",
+             _bad_arguments),
+        Case("an invalid call (not JSON) is answered with code invalid_arguments, not run", _invalid_call),
+        Case("a bug in a tool is not turned into text for the model", _bug_propagates),
     ],
     wants="either",
 )

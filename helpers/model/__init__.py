@@ -13,7 +13,10 @@ One job per module:
 * :mod:`helpers.model.factory`: environment -> model (``read_model_config``, ``describe_model``,
   the environment variables and the DashScope recipe);
 * :mod:`helpers.model.live`: the two kinds of model cell: ``scripted_model`` (a protocol case),
-  ``live_model`` (a live cell) and ``live_verdict``.
+  ``live_model`` (a live cell) and ``live_verdict``;
+* :mod:`helpers.model.loopback_openai`: a local stand-in provider on 127.0.0.1 that speaks OpenAI's
+  wire format (the live track's tests, and notebook 03's real ``openai.BadRequestError``), with
+  :mod:`helpers.model.schema_values` for the arguments it sends.
 """
 
 from .factory import (

@@ -1,0 +1,434 @@
+"""A loopback OpenAI-compatible chat.completions server (stdlib ``http.server`` in a thread).
+
+A local stand-in that speaks OpenAI's wire format: the live track's tests point the course's
+real model at it, and notebook 03 starts one on 127.0.0.1 to show the ``openai.BadRequestError``
+a real ``ChatOpenAI`` gets for a history a provider refuses. It lives in ``helpers`` so that a
+notebook can import it; ``tests/loopback_openai.py`` re-exports it with the pytest fixtures.
+
+It answers ``POST /v1/chat/completions`` (also ``/chat/completions``) like a plausible model,
+streaming (Server-Sent Events, ``"stream": true``, with ``tool_calls`` deltas and a usage chunk
+when ``stream_options.include_usage`` is set) and not:
+
+* the last message is a tool result -> a text answer that uses it;
+* tools are bound (and ``tool_choice`` is not ``"none"``) and the last message is from the user
+  -> one tool call: the tool ``tool_choice`` names, else the one whose name and description share
+  most words with the question (the first on a tie), with arguments that fit its JSON schema
+  (:func:`helpers.model.schema_values.arguments_for`; an order id such as ``A1024`` in the question is
+  used for an ``order_id``);
+* ``response_format`` with a JSON schema -> JSON text that fits it;
+* otherwise -> a short text answer.
+
+With ``behaviour="answers_in_text"`` it never calls a tool (a model that answers a question it
+should have looked up in prose): the live track runs every notebook against that too.
+
+It records every request body (:attr:`LoopbackOpenAI.requests`) and rejects, with HTTP 400 and
+OpenAI's own wording and error shape (``{"error": {"message", "type": "invalid_request_error",
+"param", "code"}}``), an empty message list, a tool name outside ``^[a-zA-Z0-9_-]+$`` (or longer
+than 64), a tool call without an id, an unanswered tool call, an orphan tool message and a second
+answer to one tool call id. The checks are written from OpenAI's behaviour, independently of
+``helpers.model.rules`` (the wording is shared: :data:`helpers.model.rules.OPENAI_ERRORS`).
+
+Use it in tests with the ``loopback_openai`` fixture of ``tests/loopback_openai.py`` (import it
+into the test module), in a notebook as a context manager (``with LoopbackOpenAI() as server:``),
+or run it for a human, to point JupyterLab at it::
+
+    python -m tests.loopback_openai --port 8765
+    # then, in the shell that starts JupyterLab:
+    export COURSE_MODEL=loopback-model OPENAI_API_KEY=sk-loopback OPENAI_BASE_URL=http://127.0.0.1:8765/v1
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Literal
+
+from .rules import OPENAI_ERRORS, TOOL_NAME_PATTERN, ProviderRule
+from .schema_values import arguments_for, value_for
+
+__all__ = ["LOOPBACK_KEY", "LOOPBACK_MODEL", "Behaviour", "LoopbackOpenAI", "OpenAIError", "RecordedHTTPRequest",
+           "find_request_error", "main", "plan_reply"]
+
+#: The key the loopback fixture hands out (fake; tests assert it never appears in an output).
+LOOPBACK_KEY = "sk-loopback-0123456789abcdef0123"
+#: The model name the loopback fixture's environment uses.
+LOOPBACK_MODEL = "loopback-model"
+_ORDER_ID = re.compile(r"\bA\d{4}\b")
+
+#: How the loopback model answers a user question while tools are bound.
+Behaviour = Literal["calls_tools", "answers_in_text"]
+
+
+@dataclass(frozen=True)
+class OpenAIError:
+    """An HTTP 400 answer in OpenAI's shape."""
+
+    message: str
+    param: str | None
+    code: str | None = None
+
+    def body(self) -> dict[str, Any]:
+        """``{"error": {"message", "type": "invalid_request_error", "param", "code"}}``."""
+        return {"error": {"message": self.message, "type": "invalid_request_error", "param": self.param,
+                          "code": self.code}}
+
+
+@dataclass(frozen=True)
+class RecordedHTTPRequest:
+    """One request the server received.
+
+    Attributes:
+        path: the request path, e.g. ``/v1/chat/completions``.
+        body: the parsed JSON body (``None`` when it was not JSON).
+        authorization: the ``Authorization`` header (``Bearer <key>``), or ``None``.
+        status: the HTTP status the server answered with.
+    """
+
+    path: str
+    body: Any
+    authorization: str | None
+    status: int
+
+
+def find_request_error(body: Mapping[str, Any]) -> OpenAIError | None:
+    """The 400 OpenAI answers for a chat.completions body, or ``None`` when the body is acceptable.
+
+    Checks, in order: an empty ``messages`` list; each tool's ``function.name`` (pattern, then length
+    64); per assistant turn with ``tool_calls``: each call has an id, the tool messages right after it
+    answer only its calls, none twice (also not an id answered earlier in the history), and every
+    call is answered; a tool message anywhere else is an orphan.
+    """
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        return OpenAIError(OPENAI_ERRORS[ProviderRule.EMPTY_MESSAGES], "messages", "empty_array")
+    for index, tool in enumerate(body.get("tools") or []):
+        name = (tool.get("function") or {}).get("name") if isinstance(tool, Mapping) else None
+        if not isinstance(name, str) or not re.fullmatch(r"[a-zA-Z0-9_-]+", name):
+            return OpenAIError(OPENAI_ERRORS[ProviderRule.INVALID_TOOL_NAME].format(index=index),
+                               f"tools[{index}].function.name", "invalid_value")
+        if not TOOL_NAME_PATTERN.match(name):
+            return OpenAIError(f"Invalid 'tools[{index}].function.name': string too long. Expected a string with "
+                               f"maximum length 64, but got a string with length {len(name)} instead.",
+                               f"tools[{index}].function.name", "string_above_max_length")
+    answered_at: dict[str, int] = {}
+    position = 0
+    while position < len(messages):
+        message = messages[position]
+        role = message.get("role") if isinstance(message, Mapping) else None
+        if role == "tool":
+            return OpenAIError(OPENAI_ERRORS[ProviderRule.ORPHAN_TOOL_MESSAGE], f"messages.[{position}].role")
+        calls = message.get("tool_calls") if role == "assistant" else None
+        if not calls:
+            position += 1
+            continue
+        for number, call in enumerate(calls):
+            if not call.get("id"):
+                return OpenAIError(OPENAI_ERRORS[ProviderRule.TOOL_CALL_WITHOUT_ID].format(message=position, call=number),
+                                   f"messages[{position}].tool_calls[{number}].id", "missing_required_parameter")
+        waiting = [call["id"] for call in calls]
+        after = position + 1
+        while after < len(messages) and isinstance(messages[after], Mapping) and messages[after].get("role") == "tool":
+            call_id = messages[after].get("tool_call_id")
+            if call_id in answered_at:
+                return OpenAIError(
+                    OPENAI_ERRORS[ProviderRule.DUPLICATE_TOOL_MESSAGE].format(id=call_id, first=answered_at[call_id],
+                                                                             second=after),
+                    f"messages.[{after}].tool_call_id")
+            if call_id not in waiting:
+                return OpenAIError(OPENAI_ERRORS[ProviderRule.ORPHAN_TOOL_MESSAGE], f"messages.[{after}].role")
+            waiting.remove(call_id)
+            answered_at[call_id] = after
+            after += 1
+        if waiting:
+            return OpenAIError(OPENAI_ERRORS[ProviderRule.UNANSWERED_TOOL_CALL].format(ids=", ".join(waiting)),
+                               f"messages.[{min(after, len(messages) - 1)}].role")
+        position = after
+    return None
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return " ".join(part.get("text", "") for part in content if isinstance(part, Mapping))
+    return ""
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", text.lower().replace("_", " ")))
+
+
+def _pick_tool(tools: Sequence[Mapping[str, Any]], tool_choice: Any, question: str) -> Mapping[str, Any] | None:
+    functions = [t.get("function", {}) for t in tools if isinstance(t, Mapping)]
+    if isinstance(tool_choice, Mapping):
+        wanted = (tool_choice.get("function") or {}).get("name")
+        return next((f for f in functions if f.get("name") == wanted), None)
+    asked = _words(question)
+    scored = [(len(asked & (_words(f.get("name", "")) | _words(f.get("description", "")))), -n, f)
+              for n, f in enumerate(functions)]
+    return max(scored, key=lambda item: (item[0], item[1]))[2] if scored else None
+
+
+def _fitting_arguments(function: Mapping[str, Any], question: str) -> dict[str, Any]:
+    parameters = function.get("parameters") or {}
+    arguments = arguments_for(parameters)
+    mentioned = _ORDER_ID.search(question)
+    if mentioned and "order_id" in arguments and isinstance(arguments["order_id"], str):
+        candidate = {**arguments, "order_id": mentioned.group(0)}
+        try:
+            import jsonschema
+
+            jsonschema.validate(candidate, parameters)
+            arguments = candidate
+        except Exception:  # noqa: BLE001 - keep the schema-derived value
+            pass
+    return arguments
+
+
+def plan_reply(body: Mapping[str, Any], call_id: str,
+               behaviour: Behaviour = "calls_tools") -> tuple[dict[str, Any], str]:
+    """What the loopback model answers: ``(assistant message dict, finish_reason)``.
+
+    Args:
+        body: an acceptable chat.completions request body.
+        call_id: the id to give a tool call, if the reply makes one.
+        behaviour: ``"answers_in_text"`` never calls a tool.
+    """
+    messages = body["messages"]
+    last = messages[-1]
+    tools = body.get("tools") or []
+    tool_choice = body.get("tool_choice")
+    if last.get("role") == "tool":
+        said = " ".join(_text(last.get("content")).split())
+        said = said if len(said) <= 160 else said[:159] + "…"
+        return {"role": "assistant", "content": f"Here is what I found: {said}"}, "stop"
+    question = next((_text(m.get("content")) for m in reversed(messages) if m.get("role") == "user"), "")
+    if behaviour == "calls_tools" and tools and tool_choice != "none" and (last.get("role") == "user" or tool_choice in ("required", "any")
+                                            or isinstance(tool_choice, Mapping)):
+        function = _pick_tool(tools, tool_choice, question)
+        if function is not None:
+            call = {"id": call_id, "type": "function",
+                    "function": {"name": function["name"],
+                                 "arguments": json.dumps(_fitting_arguments(function, question))}}
+            return {"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"
+    response_format = body.get("response_format") or {}
+    if isinstance(response_format, Mapping) and response_format.get("type") == "json_schema":
+        schema = (response_format.get("json_schema") or {}).get("schema") or {}
+        return {"role": "assistant", "content": json.dumps(value_for(schema))}, "stop"
+    if isinstance(response_format, Mapping) and response_format.get("type") == "json_object":
+        return {"role": "assistant", "content": json.dumps({"answer": "ok"})}, "stop"
+    return {"role": "assistant", "content": "Hello from the loopback model."}, "stop"
+
+
+def _usage(body: Mapping[str, Any], message: Mapping[str, Any]) -> dict[str, int]:
+    prompt = max(1, len(json.dumps(body.get("messages", []))) // 4)
+    completion = max(1, len(json.dumps(message)) // 4)
+    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+
+
+def _stream_events(body: Mapping[str, Any], message: Mapping[str, Any], finish: str, response_id: str) -> Iterator[dict]:
+    def chunk(delta: dict[str, Any], finish_reason: str | None = None) -> dict[str, Any]:
+        return {"id": response_id, "object": "chat.completion.chunk", "created": 0, "model": body.get("model"),
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish_reason}]}
+
+    yield chunk({"role": "assistant", "content": ""})
+    text = message.get("content") or ""
+    for start in range(0, len(text), 12):
+        yield chunk({"content": text[start:start + 12]})
+    for index, call in enumerate(message.get("tool_calls") or []):
+        yield chunk({"tool_calls": [{"index": index, "id": call["id"], "type": "function",
+                                     "function": {"name": call["function"]["name"], "arguments": ""}}]})
+        arguments = call["function"]["arguments"]
+        for start in range(0, len(arguments), 12):
+            yield chunk({"tool_calls": [{"index": index, "function": {"arguments": arguments[start:start + 12]}}]})
+    yield chunk({}, finish)
+    if (body.get("stream_options") or {}).get("include_usage"):
+        yield {"id": response_id, "object": "chat.completion.chunk", "created": 0, "model": body.get("model"),
+               "choices": [], "usage": _usage(body, message)}
+
+
+class LoopbackOpenAI:
+    """The server: start it (``with LoopbackOpenAI() as server:`` or :meth:`start`), point a client at :attr:`base_url`.
+
+    Args:
+        host: the address to bind (loopback only by default).
+        port: the port; ``0`` picks a free one.
+        behaviour: how it answers a question while tools are bound (see :data:`Behaviour`).
+
+    Attributes:
+        requests: every :class:`RecordedHTTPRequest`, in arrival order.
+        unfit_arguments: ``(tool name, arguments, validation error)`` for every bound tool (in any
+            accepted request) whose schema-derived arguments do not validate against its schema;
+            empty when the generator handled every schema it saw (tests assert that).
+    """
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, behaviour: Behaviour = "calls_tools"):
+        self.behaviour: Behaviour = behaviour
+        self.requests: list[RecordedHTTPRequest] = []
+        self.unfit_arguments: list[tuple[str, dict[str, Any], str]] = []
+        self._lock = threading.Lock()
+        self._calls = 0
+        self._responses = 0
+        self._server = ThreadingHTTPServer((host, port), self._handler())
+        self._server.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:<port>/v1``: the value for ``OPENAI_BASE_URL``."""
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    @property
+    def bodies(self) -> list[Any]:
+        """The JSON bodies of the chat.completions requests received so far."""
+        with self._lock:
+            return [r.body for r in self.requests if r.path.endswith("/chat/completions")]
+
+    def env(self, model: str = LOOPBACK_MODEL, key: str = LOOPBACK_KEY) -> dict[str, str]:
+        """The environment that points the course's model factory at this server."""
+        return {"COURSE_MODEL": model, "OPENAI_API_KEY": key, "OPENAI_BASE_URL": self.base_url}
+
+    def reset(self) -> None:
+        """Forget the recorded requests (ids keep counting)."""
+        with self._lock:
+            self.requests.clear()
+
+    def start(self) -> LoopbackOpenAI:
+        """Serve in a daemon thread; returns ``self``."""
+        self._thread = threading.Thread(target=self._server.serve_forever, name="loopback-openai", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and close the socket."""
+        if self._thread is not None:
+            self._server.shutdown()
+            self._thread.join(timeout=5)
+            self._thread = None
+        self._server.server_close()
+
+    def __enter__(self) -> LoopbackOpenAI:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _record(self, path: str, body: Any, authorization: str | None, status: int) -> None:
+        with self._lock:
+            self.requests.append(RecordedHTTPRequest(path, body, authorization, status))
+
+    def _check_arguments(self, body: Mapping[str, Any]) -> None:
+        """Validate the arguments this server would send for every bound tool (jsonschema, Draft 2020-12)."""
+        import jsonschema
+
+        for tool in body.get("tools") or []:
+            function = tool.get("function") or {}
+            parameters = function.get("parameters") or {"type": "object", "properties": {}}
+            arguments = arguments_for(parameters)
+            try:
+                jsonschema.validate(arguments, parameters)
+            except jsonschema.ValidationError as error:
+                with self._lock:
+                    self.unfit_arguments.append((function.get("name", "?"), arguments, error.message))
+            except jsonschema.SchemaError:
+                pass  # not this server's concern: the schema itself is broken
+
+    def _next_ids(self) -> tuple[str, str]:
+        with self._lock:
+            self._calls += 1
+            self._responses += 1
+            return f"call_lb_{self._calls:04d}", f"chatcmpl-loopback-{self._responses:04d}"
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:  # quiet
+                pass
+
+            def _send_json(self, status: int, payload: Any) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self) -> None:  # noqa: N802 - http.server API
+                if self.path.rstrip("/").endswith("/models"):
+                    self._send_json(200, {"object": "list", "data": [{"id": LOOPBACK_MODEL, "object": "model",
+                                                                      "created": 0, "owned_by": "loopback"}]})
+                else:
+                    self._send_json(404, {"error": {"message": f"Unknown path {self.path}", "type": "invalid_request_error",
+                                                    "param": None, "code": "unknown_url"}})
+
+            def do_POST(self) -> None:  # noqa: N802 - http.server API
+                raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                authorization = self.headers.get("Authorization")
+                if not self.path.rstrip("/").endswith("/chat/completions"):
+                    server._record(self.path, None, authorization, 404)
+                    self._send_json(404, {"error": {"message": f"Unknown path {self.path}",
+                                                    "type": "invalid_request_error", "param": None, "code": "unknown_url"}})
+                    return
+                try:
+                    body = json.loads(raw)
+                except ValueError:
+                    server._record(self.path, None, authorization, 400)
+                    self._send_json(400, OpenAIError("We could not parse the JSON body of your request.", None).body())
+                    return
+                error = find_request_error(body)
+                if error is not None:
+                    server._record(self.path, body, authorization, 400)
+                    self._send_json(400, error.body())
+                    return
+                server._record(self.path, body, authorization, 200)
+                server._check_arguments(body)
+                call_id, response_id = server._next_ids()
+                message, finish = plan_reply(body, call_id, server.behaviour)
+                if body.get("stream"):
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.send_header("Cache-Control", "no-cache")
+                    self.end_headers()
+                    for event in _stream_events(body, message, finish, response_id):
+                        self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
+                    self.wfile.write(b"data: [DONE]\n\n")
+                    self.wfile.flush()
+                    return
+                self._send_json(200, {
+                    "id": response_id, "object": "chat.completion", "created": 0, "model": body.get("model"),
+                    "choices": [{"index": 0, "finish_reason": finish, "message": message, "logprobs": None}],
+                    "usage": _usage(body, message),
+                })
+
+        return Handler
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the server in the foreground: ``python -m tests.loopback_openai --port 8765`` (the same as
+    ``python -m helpers.model.loopback_openai``)."""
+    parser = argparse.ArgumentParser(description="A loopback OpenAI-compatible chat.completions server for the course.")
+    parser.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (default 8765; 0 picks a free one)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    args = parser.parse_args(argv)
+    server = LoopbackOpenAI(args.host, args.port)
+    print(f"loopback OpenAI server on {server.base_url}; point the course at it with:", flush=True)
+    print(f"  export COURSE_MODEL={LOOPBACK_MODEL} OPENAI_API_KEY={LOOPBACK_KEY} OPENAI_BASE_URL={server.base_url}",
+          flush=True)
+    try:
+        server._server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server._server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
