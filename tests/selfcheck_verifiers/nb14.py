@@ -1,13 +1,15 @@
 """Verifiers of notebook 14's self-check questions (``helpers/selfcheck/nb14.py``): see
 ``tests/selfcheck_verifiers/__init__.py``. Each runs the behaviour on the pins: the scripted model
-inside ``create_agent``, and the real ``ChatOpenAI`` against an in-memory ``httpx`` transport or the
-loopback provider on 127.0.0.1 (started and stopped here)."""
+inside ``create_agent``, and the real ``ChatOpenAI`` against an in-memory ``httpx`` transport (no
+socket), as notebook 14's sections 4 and 5.4 do."""
+
+import json
 
 import httpx
 import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 
-from helpers.model.loopback_openai import LOOPBACK_KEY, LoopbackOpenAI
+from helpers.model.loopback_openai import LOOPBACK_KEY
 from tests.selfcheck_verifiers import pick
 from tests.selfcheck_verifiers.snippets import context_namespace
 
@@ -38,17 +40,27 @@ def verify_provider_strategy_prose(q):
     return pick(q, "raises StructuredOutputValidationError")
 
 
-def _cut_provider(message):
+def _stand_in(reply, bodies=None):
+    """A real ChatOpenAI whose provider is ``reply(body) -> (message, finish_reason)``, in memory
+    (an ``httpx.MockTransport``; no socket); each request body is appended to ``bodies``."""
     from langchain_openai import ChatOpenAI
 
     def answer(request):
-        choice = {"index": 0, "finish_reason": "length", "message": {"role": "assistant", **message}}
-        return httpx.Response(200, json={"id": "chatcmpl-cut", "object": "chat.completion", "created": 0,
+        body = json.loads(request.content)
+        if bodies is not None:
+            bodies.append(body)
+        message, finish_reason = reply(body)
+        choice = {"index": 0, "finish_reason": finish_reason, "message": {"role": "assistant", **message}}
+        return httpx.Response(200, json={"id": "chatcmpl-1", "object": "chat.completion", "created": 0,
                                          "choices": [choice],
                                          "usage": {"prompt_tokens": 5, "completion_tokens": 5, "total_tokens": 10}})
 
     return ChatOpenAI(model="gpt-4.1", api_key=LOOPBACK_KEY, max_retries=0,
                       http_client=httpx.Client(transport=httpx.MockTransport(answer)))
+
+
+def _cut_provider(message):
+    return _stand_in(lambda body: (message, "length"))
 
 
 def verify_cut_function_calling(q):
@@ -71,15 +83,13 @@ def verify_cut_function_calling(q):
 
 
 def verify_strict_flags(q):
-    from langchain_openai import ChatOpenAI
-
     ns = context_namespace("14")
-    with LoopbackOpenAI() as provider:
-        model = ChatOpenAI(model="gpt-4.1", base_url=provider.base_url, api_key=LOOPBACK_KEY, max_retries=0)
-        agent = ns["create_agent"](model, tools=[ns["lookup_order"]],
-                                   response_format=ns["ProviderStrategy"](ns["RefundDecision"]))
-        agent.invoke({"messages": [ns["question"]]})
-        body = provider.bodies[0]
-    assert [t["function"].get("strict") for t in body["tools"]] == [True]
-    assert body["response_format"]["json_schema"]["strict"] is False
+    bodies = []
+    model = _stand_in(lambda body: ({"content": json.dumps(DECISION)}, "stop"), bodies)
+    agent = ns["create_agent"](model, tools=[ns["lookup_order"]],
+                               response_format=ns["ProviderStrategy"](ns["RefundDecision"]))
+    result = agent.invoke({"messages": [ns["question"]]})
+    assert result["structured_response"] == ns["RefundDecision"](**DECISION)
+    assert [t["function"].get("strict") for t in bodies[0]["tools"]] == [True]
+    assert bodies[0]["response_format"]["json_schema"]["strict"] is False
     return pick(q, "Only the function tool")
