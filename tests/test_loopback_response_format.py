@@ -3,11 +3,13 @@
 A model asked for a JSON schema answers with JSON that fits it, also right after a tool result
 (``create_agent(..., response_format=ProviderStrategy(...))`` parses that answer as its structured
 response, langchain 1.5.2); ``honours_response_format = False`` plays a provider that ignores the
-option, and notebook 14 still runs to its end against it, saying so in its live cell.
+option, and notebook 14's live cell still runs to its end against it, saying so.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 from pathlib import Path
 
@@ -19,7 +21,6 @@ from langchain_core.tools import tool
 from pydantic import BaseModel, Field
 
 from helpers.model.loopback_openai import LOOPBACK_KEY, LoopbackOpenAI, plan_reply, structured_content
-from tests.live_notebooks import execute_notebook_live, output_text
 
 NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "14_structured_output_and_tools.ipynb"
 
@@ -92,13 +93,31 @@ def test_a_provider_that_ignores_response_format_answers_in_text():
         assert "response_format" in server.bodies[-1]  # sent, and ignored
 
 
-def test_notebook_14_runs_to_its_end_when_the_provider_ignores_response_format(tmp_path):
-    key = "sk-live-track-0123456789abcdefghij"
+def _run_cells(markers: tuple[str, ...], namespace: dict) -> str:
+    """Execute notebook 14's code cells that contain one of ``markers``, in order; return what they printed."""
+    cells = [cell for cell in json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+             if cell["cell_type"] == "code" and any(marker in "".join(cell["source"]) for marker in markers)]
+    assert len(cells) == len(markers), f"notebook 14: expected one cell per marker of {markers}"
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        for cell in cells:
+            exec(compile("".join(cell["source"]), "notebook 14", "exec"), namespace)  # noqa: S102 - the course's own cells
+    return printed.getvalue()
+
+
+def test_notebook_14s_live_cell_runs_to_its_end_when_the_provider_ignores_response_format(monkeypatch):
+    from helpers.model.live import is_live, live_verdict
+
     with LoopbackOpenAI() as server:
         server.honours_response_format = False
-        errors, bodies = execute_notebook_live(NOTEBOOK, server, tmp_path, key=key, timeout=120)
-    assert errors == []
-    assert any(body.get("response_format") for body in bodies)
-    text = output_text(tmp_path / NOTEBOOK.name)
-    assert "your provider answered in prose, not in the schema" in text
-    assert key not in text
+        for name, value in server.env().items():
+            monkeypatch.setenv(name, value)
+        namespace: dict = {"__name__": "notebook_14"}
+        printed = _run_cells(("class RefundDecision", "def act_on", "live_verdict("), namespace)
+        bodies = server.bodies
+    assert is_live(namespace["model"])
+    assert any(body.get("response_format") for body in bodies)  # sent, and ignored
+    assert "no structured response: your provider answered in prose, not in the schema" in printed
+    assert "the application: no decision: send the case to a person" in printed
+    verdict = live_verdict(namespace["result"], namespace["model"], expect_tools=["lookup_order"])
+    assert verdict.live and verdict.as_expected
