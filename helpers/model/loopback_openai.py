@@ -15,7 +15,9 @@ when ``stream_options.include_usage`` is set) and not:
   most words with the question (the first on a tie), with arguments that fit its JSON schema
   (:func:`helpers.model.schema_values.arguments_for`; an order id such as ``A1024`` in the question is
   used for an ``order_id``);
-* ``response_format`` with a JSON schema -> JSON text that fits it;
+* ``response_format`` with a JSON schema -> JSON text that fits it, also as the answer after a tool
+  result (:func:`structured_content`; ``honours_response_format = False`` plays a provider that
+  ignores the option and answers in text);
 * otherwise -> a short text answer.
 
 Two request options shape the reply the way a provider's do (notebook 12's live cells use them):
@@ -66,7 +68,7 @@ from .rules import OPENAI_ERRORS, TOOL_NAME_PATTERN, ProviderRule
 from .schema_values import arguments_for, value_for
 
 __all__ = ["LOOPBACK_KEY", "LOOPBACK_MODEL", "Behaviour", "LoopbackOpenAI", "OpenAIError", "RecordedHTTPRequest",
-           "find_request_error", "main", "plan_reply"]
+           "find_request_error", "main", "plan_reply", "structured_content", "without_response_format"]
 
 #: The key the loopback fixture hands out (fake; tests assert it never appears in an output).
 LOOPBACK_KEY = "sk-loopback-0123456789abcdef0123"
@@ -255,6 +257,35 @@ def _tool_calls_for(body: Mapping[str, Any], function: Mapping[str, Any], questi
             for number, each in enumerate(argument_sets, start=1)]
 
 
+def structured_content(body: Mapping[str, Any]) -> str | None:
+    """The JSON text a model that honours ``response_format`` answers with, or ``None`` without one.
+
+    Args:
+        body: a chat.completions request body.
+
+    Returns:
+        for ``{"type": "json_schema", "json_schema": {"schema": ...}}`` a JSON object that
+        validates against the schema (:func:`helpers.model.schema_values.value_for`, local ``$ref``
+        s resolved), for ``{"type": "json_object"}`` ``'{"answer": "ok"}'``, else ``None`` (also for
+        ``{"type": "text"}``). This is what ``create_agent(..., response_format=ProviderStrategy(...))``
+        (langchain 1.5.2) parses as its structured response, also after a tool result.
+    """
+    response_format = body.get("response_format")
+    if not isinstance(response_format, Mapping):
+        return None
+    if response_format.get("type") == "json_schema":
+        schema = (response_format.get("json_schema") or {}).get("schema") or {}
+        return json.dumps(value_for(schema))
+    if response_format.get("type") == "json_object":
+        return json.dumps({"answer": "ok"})
+    return None
+
+
+def without_response_format(body: Mapping[str, Any]) -> dict[str, Any]:
+    """``body`` without ``response_format``: what a provider that ignores the option answers to."""
+    return {key: value for key, value in body.items() if key != "response_format"}
+
+
 def plan_reply(body: Mapping[str, Any], call_id: str,
                behaviour: Behaviour = "calls_tools") -> tuple[dict[str, Any], str]:
     """What the loopback model answers: ``(assistant message dict, finish_reason)``.
@@ -280,6 +311,9 @@ def _plan_whole_reply(body: Mapping[str, Any], call_id: str, behaviour: Behaviou
     tools = body.get("tools") or []
     tool_choice = body.get("tool_choice")
     if last.get("role") == "tool":
+        structured = structured_content(body)
+        if structured is not None:
+            return {"role": "assistant", "content": structured}, "stop"
         said = " ".join(_text(last.get("content")).split())
         said = said if len(said) <= 160 else said[:159] + "…"
         return {"role": "assistant", "content": f"Here is what I found: {said}"}, "stop"
@@ -292,12 +326,9 @@ def _plan_whole_reply(body: Mapping[str, Any], call_id: str, behaviour: Behaviou
         if function is not None:
             calls = _tool_calls_for(body, function, question, call_id, behaviour)
             return {"role": "assistant", "content": None, "tool_calls": calls}, "tool_calls"
-    response_format = body.get("response_format") or {}
-    if isinstance(response_format, Mapping) and response_format.get("type") == "json_schema":
-        schema = (response_format.get("json_schema") or {}).get("schema") or {}
-        return {"role": "assistant", "content": json.dumps(value_for(schema))}, "stop"
-    if isinstance(response_format, Mapping) and response_format.get("type") == "json_object":
-        return {"role": "assistant", "content": json.dumps({"answer": "ok"})}, "stop"
+    structured = structured_content(body)
+    if structured is not None:
+        return {"role": "assistant", "content": structured}, "stop"
     return {"role": "assistant", "content": "Hello from the loopback model."}, "stop"
 
 
@@ -350,6 +381,8 @@ class LoopbackOpenAI:
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0, behaviour: Behaviour = "calls_tools"):
         self.behaviour: Behaviour = behaviour
+        #: False: answer as if ``response_format`` were not in the body (a provider that ignores it).
+        self.honours_response_format = True
         self.requests: list[RecordedHTTPRequest] = []
         self.unfit_arguments: list[tuple[str, dict[str, Any], str]] = []
         self._lock = threading.Lock()
@@ -471,7 +504,8 @@ class LoopbackOpenAI:
                 server._record(self.path, body, authorization, 200)
                 server._check_arguments(body)
                 call_id, response_id = server._next_ids()
-                message, finish = plan_reply(body, call_id, server.behaviour)
+                planned = body if server.honours_response_format else without_response_format(body)
+                message, finish = plan_reply(planned, call_id, server.behaviour)
                 if body.get("stream"):
                     self.send_response(200)
                     self.send_header("Content-Type", "text/event-stream")
