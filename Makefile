@@ -10,7 +10,7 @@ OFFLINE := env -u COURSE_MODEL -u OPENAI_BASE_URL -u OPENAI_API_KEY -u DASHSCOPE
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab status reset test nbval notebooks format bench clean-venv
+.PHONY: lab status reset test nbval notebooks format bench drift clean-venv
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -54,6 +54,12 @@ format: $(STAMP)
 ## BENCH_FLAGS=--skip-tests leaves the test suite out.
 bench: $(STAMP)
 	$(OFFLINE) $(BIN)/python -m helpers.bench $(BENCH_FLAGS)
+
+## Drift past the pins: a separate venv (.drift/venv) with the newest releases of the direct dependencies,
+## every notebook re-executed there, and the cells whose outputs change (.drift/report.md, report.json).
+## Needs the package registry and takes minutes; not part of `make test`. DRIFT_FLAGS="--reuse-venv 03".
+drift: $(STAMP)
+	$(OFFLINE) nice -n 10 $(BIN)/python -m helpers.drift $(DRIFT_FLAGS)
 
 clean-venv:
 	rm -rf $(VENV)
