@@ -32,14 +32,21 @@ reset: $(STAMP)
 	@test -n "$(NB)" || { echo "say which notebook: make reset NB=03  (or NB=all)"; exit 2; }
 	$(BIN)/python -m helpers.workspace reset $(NB)
 
-## One pytest run: unit tests, exercise solutions, hygiene, strict nbval over notebooks/, the offline proof.
-test: $(STAMP)
-	$(OFFLINE) $(BIN)/python -m pytest
+# Two pytest-xdist workers (CI has 2 cores): a notebook's cells and a module's tests stay together on one
+# worker, the long tests go first, the offline proof runs in the controller after every worker finished
+# (tests/conftest.py). TEST_WORKERS=0 runs everything in this one process.
+TEST_WORKERS ?= 2
+PARALLEL = $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS))
 
-## Strict nbval over the notebooks, guarded, and the offline proof (CI runs it after `make test`:
-## outputs must be stable run after run).
+## One pytest run: unit tests, exercise contract, hygiene, strict nbval over notebooks/, the live track,
+## the browser tests, and the offline proof over every worker's connection log, last.
+test: $(STAMP)
+	$(OFFLINE) $(BIN)/python -m pytest $(PARALLEL)
+
+## Strict nbval over the notebooks, guarded, and the offline proof, on the same workers (CI runs it after
+## `make test`: outputs must be stable run after run).
 nbval: $(STAMP)
-	$(OFFLINE) $(BIN)/python -m pytest notebooks tests/test_offline_guard.py
+	$(OFFLINE) $(BIN)/python -m pytest $(PARALLEL) notebooks tests/test_offline_guard.py::test_no_notebook_connected_out
 
 ## Re-execute notebooks after changing a helper (all, or NB=notebooks/03_x.ipynb), then commit outputs.
 notebooks: $(STAMP)
