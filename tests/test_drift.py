@@ -131,8 +131,8 @@ class ScriptedPip:
     """Plays pip: ``index versions`` answers from ``newest``; an install that pins a name in ``broken``
     to its newest release fails with pip's conflict message."""
 
-    def __init__(self, newest: dict[str, str], broken: set[str]):
-        self.newest, self.broken, self.calls = newest, broken, []
+    def __init__(self, newest: dict[str, str], broken: set[str], together_fails: bool = False):
+        self.newest, self.broken, self.together_fails, self.calls = newest, broken, together_fails, []
 
     def __call__(self, command, **kwargs):
         args = command[4:]
@@ -143,6 +143,9 @@ class ScriptedPip:
                 return subprocess.CompletedProcess(command, 1, "", f"ERROR: No matching distribution found for {name}")
             return subprocess.CompletedProcess(command, 0, f"{name} ({self.newest[name]})\nAvailable versions: x\n", "")
         pinned_broken = [a for a in args if a.split("==")[0] in self.broken and "==" in a]
+        if self.together_fails and all("==" in a for a in args[3:]):
+            return subprocess.CompletedProcess(command, 1, "", "WARNING: Location 'file:///x' is ignored\n"
+                                               "ERROR: Could not find a version that satisfies the requirement")
         if pinned_broken:
             return subprocess.CompletedProcess(command, 1, "", (
                 "Collecting x\nERROR: Cannot install deepagents==0.8.0 because these package versions have "
@@ -173,3 +176,14 @@ def test_when_the_newest_releases_resolve_together_each_is_pinned_to_it():
     moves = plan_moves(pins, {p.name: pip.newest(p.name) for p in pins})
     assert resolve(moves, pip) == ["langgraph==1.3.0", "deepagents==0.8.0"]
     assert sum(1 for call in runner.calls if "--dry-run" in call) == 1
+
+
+def test_newest_releases_that_fail_only_together_are_installed_unpinned_with_the_reason():
+    runner = ScriptedPip({"langgraph": "1.3.0", "deepagents": "0.8.0"}, broken=set(), together_fails=True)
+    pip = Pip(Path("/venv/bin/python"), run=runner)
+    pins = direct_pins("# Direct dependencies\nlanggraph==1.2.24\ndeepagents==0.7.32\n")
+    moves = plan_moves(pins, {p.name: pip.newest(p.name) for p in pins})
+    assert resolve(moves, pip) == ["langgraph", "deepagents"]
+    assert moves[0].note == ("the newest releases did not resolve together, installed unpinned: "
+                             "ERROR: Could not find a version that satisfies the requirement")
+    assert sum(1 for call in runner.calls if "--dry-run" in call) == 4

@@ -84,7 +84,8 @@ def pinned_versions(requirements: str) -> dict[str, str]:
 
 def _one_line(text: str, limit: int = 400) -> str:
     """pip's reason in one line: the lines from 'ERROR' / 'The conflict is caused by' on, squeezed."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines = [line.strip() for line in text.splitlines()
+             if line.strip() and not line.startswith("WARNING: Location")]  # pip's note on an absent extra index
     start = next((i for i, line in enumerate(lines) if line.startswith(("ERROR", "The conflict is caused by"))), 0)
     keep = [line for line in lines[start:] if not line.startswith(("To fix this", "1. ", "2. ", "3. ", "4. "))
             and "dependency-resolution" not in line and not line.startswith("Additionally, some packages")]
@@ -131,13 +132,15 @@ def plan_moves(pins: Sequence[DirectPin], newest: dict[str, tuple[str, str]]) ->
 def resolve(moves: Sequence[PackageMove], pip: Pip) -> list[str]:
     """The requirement strings to install: ``name==newest`` for every package whose newest release
     resolves, plain ``name`` (pip picks the newest that fits) for the others, whose ``note`` then
-    says why (pip's reason when that release is pinned beside the others, unpinned).
+    says why (pip's reason when that release is pinned beside the others, unpinned). When the
+    newest releases do not resolve together although each resolves beside the others, they are
+    tried together once more, and then every package is installed unpinned with pip's reason.
     """
     wanted = [f"{m.name}=={m.newest}" if m.newest else m.name for m in moves]
     ok, _ = pip.can_install(wanted)
     if ok:
         return wanted
-    result = []
+    result, culprits = [], 0
     for i, move in enumerate(moves):
         if not move.newest:
             result.append(move.name)
@@ -149,4 +152,12 @@ def resolve(moves: Sequence[PackageMove], pip: Pip) -> list[str]:
         else:
             move.note = f"{move.newest} cannot be installed beside the others: {reason}"
             result.append(move.name)
-    return result
+            culprits += 1
+    if culprits:
+        return result
+    ok, reason = pip.can_install(wanted)  # no single culprit: a passing fault (the registry, the network)?
+    if ok:
+        return wanted
+    for move in moves:
+        move.note = move.note or f"the newest releases did not resolve together, installed unpinned: {reason}"
+    return [move.name for move in moves]
