@@ -17,7 +17,7 @@ What it measures, in one run on this machine:
   process the notebook starts, like notebook 08's resume, is not counted). The notebooks run from a
   fresh copy of the learner's workspace in a temporary folder (:func:`helpers.workspace.sync`), which
   also proves that they run from there.
-* **the test suite**: the wall time of ``make test``'s pytest command (``python -m pytest`` in the
+* **the test suite**: the wall time of ``make test``'s pytest command (``python -m pytest -n 2`` in the
   course root, offline), unless ``--skip-tests``.
 
 It prints a table (each notebook's overhead over the baseline, the total) against the targets
@@ -151,12 +151,12 @@ def _run_suite() -> dict:
     ``make test``'s command. Returns the seconds, exit status, summary line, failed tests and slowest phases.
     """
     began = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "pytest", "--durations=15"], cwd=COURSE_ROOT, env=kernel_env(),
-                          capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--durations=15"], cwd=COURSE_ROOT,
+                          env=kernel_env(), capture_output=True, text=True)
     seconds = time.perf_counter() - began
     lines = [_ANSI.sub("", line).rstrip() for line in proc.stdout.splitlines()]
     slowest = [line.strip() for line in lines if re.match(r"^\d+\.\d+s (call|setup|teardown) ", line)]
-    return {"command": "python -m pytest", "seconds": round(seconds, 1), "exit_status": proc.returncode,
+    return {"command": "python -m pytest -n 2", "seconds": round(seconds, 1), "exit_status": proc.returncode,
             "summary": lines[-1].strip("= ") if lines else "",
             "failed": [line[len("FAILED "):] for line in lines if line.startswith("FAILED ")],
             "slowest": slowest}
@@ -192,7 +192,7 @@ def run_bench(names: Sequence[str] | None = None, *, skip_tests: bool = False, t
         result.overhead_s = round(result.seconds - base.seconds, 3)
     suite = None
     if not skip_tests:
-        progress("test suite: python -m pytest (this takes minutes) ...")
+        progress("test suite: python -m pytest -n 2 (this takes minutes) ...")
         suite = _run_suite()
     machine = {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform(),
                "load_average_start": [round(x, 2) for x in load_start],
