@@ -148,7 +148,8 @@ class ScriptedPip:
                                                "ERROR: Could not find a version that satisfies the requirement")
         if pinned_broken:
             return subprocess.CompletedProcess(command, 1, "", (
-                "Collecting x\nERROR: Cannot install deepagents==0.8.0 because these package versions have "
+                "Collecting x\nERROR: Ignored the following versions that require a different python version: 0.3.1 "
+                "Requires-Python <3\nERROR: Cannot install deepagents==0.8.0 because these package versions have "
                 "conflicting dependencies.\n\nThe conflict is caused by:\n    deepagents 0.8.0 depends on "
                 "langchain-anthropic>=2.0\n\nTo fix this you could try to:\n1. loosen the range\n"))
         return subprocess.CompletedProcess(command, 0, "", "")

@@ -31,7 +31,7 @@ import nbformat
 from ..notebooks import DEFAULT_TIMEOUT, OFFLINE_UNSET, NotebookFailure, course_notebooks, execute_notebook
 from ..workspace import COURSE_ROOT, NOTEBOOK_DIR, resolve_names
 from .compare import NotebookDrift, compare_notebooks, render_json, render_markdown
-from .upgrade import PackageMove, Pip, direct_pins, normalise, pinned_versions, plan_moves, resolve
+from .upgrade import VENV_SEED, PackageMove, Pip, direct_pins, normalise, pinned_versions, plan_moves, resolve
 
 GUARD_DIR = COURSE_ROOT / "tests" / "offline_guard"
 _FAILURES = "failures.json"
@@ -138,7 +138,7 @@ def _moved_dependencies(requirements: str, venv_python: Path) -> list[str]:
     installed = Pip(venv_python).installed()
     direct = {normalise(p.name) for p in direct_pins(requirements)}
     return [f"{name} {pinned[name]} -> {version}" for name, version in sorted(installed.items())
-            if name in pinned and name not in direct and pinned[name] != version]
+            if name in pinned and name not in direct | VENV_SEED and pinned[name] != version]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -20,6 +20,9 @@ __all__ = ["DirectPin", "PackageMove", "Pip", "direct_pins", "normalise", "pinne
 
 _PIN = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*==\s*([^\s;#]+)")
 _DIRECT_HEADER = "# direct dependencies"
+_NOISE = ("WARNING: Location", "ERROR: Ignored the following versions that require a different python version")
+#: What ``python -m venv`` puts in every venv: never "moved with" the direct dependencies.
+VENV_SEED = frozenset({"pip", "setuptools", "wheel"})
 
 
 @dataclass(frozen=True)
@@ -84,8 +87,8 @@ def pinned_versions(requirements: str) -> dict[str, str]:
 
 def _one_line(text: str, limit: int = 400) -> str:
     """pip's reason in one line: the lines from 'ERROR' / 'The conflict is caused by' on, squeezed."""
-    lines = [line.strip() for line in text.splitlines()
-             if line.strip() and not line.startswith("WARNING: Location")]  # pip's note on an absent extra index
+    lines = [line.strip() for line in text.splitlines()  # pip's notes on an absent extra index and on
+             if line.strip() and not line.startswith(_NOISE)]  # releases for other Pythons are no reason
     start = next((i for i, line in enumerate(lines) if line.startswith(("ERROR", "The conflict is caused by"))), 0)
     keep = [line for line in lines[start:] if not line.startswith(("To fix this", "1. ", "2. ", "3. ", "4. "))
             and "dependency-resolution" not in line and not line.startswith("Additionally, some packages")]
