@@ -177,10 +177,12 @@ class _ControllerProof:
         self.config, self.guard = config, guard
         self.records: dict[str, dict | None] = {}
 
+    @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node) -> None:
         node.workerinput[XDIST_KEY] = str(self.guard.folder)
         self.records.setdefault(node.gateway.id, None)
 
+    @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node, error) -> None:
         output = getattr(node, "workeroutput", None) or {}
         self.records[node.gateway.id] = None if error is not None else output.get(XDIST_KEY)
@@ -286,6 +288,7 @@ def _scope(nodeid: str) -> str:
     return nodeid if path in SPREAD else path
 
 
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: without xdist (-p no:xdist) it is never called
 def pytest_xdist_make_scheduler(config: pytest.Config, log):
     """xdist's scheduler for ``make test``: whole files per worker (a notebook's cells share one
     kernel and must run in order; module-scoped fixtures stay single), except :data:`SPREAD`, in
