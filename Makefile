@@ -13,7 +13,7 @@ LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # Jupyter news over the first screen, and no update check (both would reach the network).
 LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
 
-.PHONY: lab status reset test nbval notebooks format bench clean-venv
+.PHONY: lab status reset test nbval notebooks format bench drift clean-venv
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -39,14 +39,21 @@ reset: $(STAMP)
 	@test -n "$(NB)" || { echo "say which notebook: make reset NB=03  (or NB=all)"; exit 2; }
 	$(BIN)/python -m helpers.workspace reset $(NB)
 
-## One pytest run: unit tests, exercise solutions, hygiene, strict nbval over notebooks/, the offline proof.
-test: $(STAMP)
-	$(OFFLINE) $(BIN)/python -m pytest
+# Two pytest-xdist workers (CI has 2 cores): a notebook's cells and a module's tests stay together on one
+# worker, the long tests go first, the offline proof runs in the controller after every worker finished
+# (tests/conftest.py). TEST_WORKERS=0 runs everything in this one process.
+TEST_WORKERS ?= 2
+PARALLEL = $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS))
 
-## Strict nbval over the notebooks, guarded, and the offline proof (CI runs it after `make test`:
-## outputs must be stable run after run).
+## One pytest run: unit tests, exercise contract, hygiene, strict nbval over notebooks/, the live track,
+## the browser tests, and the offline proof over every worker's connection log, last.
+test: $(STAMP)
+	$(OFFLINE) $(BIN)/python -m pytest $(PARALLEL)
+
+## Strict nbval over the notebooks, guarded, and the offline proof, on the same workers (CI runs it after
+## `make test`: outputs must be stable run after run).
 nbval: $(STAMP)
-	$(OFFLINE) $(BIN)/python -m pytest notebooks tests/test_offline_guard.py
+	$(OFFLINE) $(BIN)/python -m pytest $(PARALLEL) notebooks tests/test_offline_guard.py::test_no_notebook_connected_out
 
 ## Re-execute notebooks after changing a helper (all, or NB=notebooks/03_x.ipynb), then commit outputs.
 notebooks: $(STAMP)
@@ -61,6 +68,12 @@ format: $(STAMP)
 ## BENCH_FLAGS=--skip-tests leaves the test suite out.
 bench: $(STAMP)
 	$(OFFLINE) $(BIN)/python -m helpers.bench $(BENCH_FLAGS)
+
+## Drift past the pins: a separate venv (.drift/venv) with the newest releases of the direct dependencies,
+## every notebook re-executed there, and the cells whose outputs change (.drift/report.md, report.json).
+## Needs the package registry and takes minutes; not part of `make test`. DRIFT_FLAGS="--reuse-venv 03".
+drift: $(STAMP)
+	$(OFFLINE) nice -n 10 $(BIN)/python -m helpers.drift $(DRIFT_FLAGS)
 
 clean-venv:
 	rm -rf $(VENV)

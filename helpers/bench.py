@@ -20,7 +20,7 @@ What it measures, in one run on this machine:
   (:func:`helpers.notebooks.kernel_env`: no real-model variable, no other secret, none of the
   learner's state) with ``COURSE_WORKSPACE`` naming that temporary workspace, so whatever the
   notebooks record goes there, never into the learner's progress.
-* **the test suite**: the wall time of ``make test``'s pytest command (``python -m pytest`` in the
+* **the test suite**: the wall time of ``make test``'s pytest command (``python -m pytest -n 2`` in the
   course root, offline), unless ``--skip-tests``.
 
 It prints a table (each notebook's overhead over the baseline, the total) against the targets
@@ -156,12 +156,12 @@ def _run_suite() -> dict:
     ``make test``'s command. Returns the seconds, exit status, summary line, failed tests and slowest phases.
     """
     began = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "pytest", "--durations=15"], cwd=COURSE_ROOT, env=kernel_env(),
-                          capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--durations=15"], cwd=COURSE_ROOT,
+                          env=kernel_env(), capture_output=True, text=True)
     seconds = time.perf_counter() - began
     lines = [_ANSI.sub("", line).rstrip() for line in proc.stdout.splitlines()]
     slowest = [line.strip() for line in lines if re.match(r"^\d+\.\d+s (call|setup|teardown) ", line)]
-    return {"command": "python -m pytest", "seconds": round(seconds, 1), "exit_status": proc.returncode,
+    return {"command": "python -m pytest -n 2", "seconds": round(seconds, 1), "exit_status": proc.returncode,
             "summary": lines[-1].strip("= ") if lines else "",
             "failed": [line[len("FAILED "):] for line in lines if line.startswith("FAILED ")],
             "slowest": slowest}
@@ -197,7 +197,7 @@ def run_bench(names: Sequence[str] | None = None, *, skip_tests: bool = False, t
         result.overhead_s = round(result.seconds - base.seconds, 3)
     suite = None
     if not skip_tests:
-        progress("test suite: python -m pytest (this takes minutes) ...")
+        progress("test suite: python -m pytest -n 2 (this takes minutes) ...")
         suite = _run_suite()
     machine = {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform(),
                "load_average_start": [round(x, 2) for x in load_start],

@@ -4,16 +4,27 @@
   start-up this process's environment loses what the runner's kernels lose
   (:func:`helpers.notebooks.removed_variables`: the real-model variables, other secrets, the
   learner's ``COURSE_PROGRESS_FILE`` / ``COURSE_WORKSPACE``), so strict nbval's kernels are too.
-* **The offline guard.** At start-up this file puts ``tests/offline_guard/`` first on ``PYTHONPATH``
-  and names a fresh log file in ``COURSE_NET_GUARD_LOG``. Every Python process started from this
-  session inherits both, so its ``sitecustomize`` (``tests/offline_guard/sitecustomize.py``) refuses
-  and logs any connection or name lookup that is not loopback: the kernels of strict nbval and of
-  nbclient, and the processes they start. This process itself is not guarded (tests may start
-  127.0.0.1 servers; nothing here connects out).
-* ``tests/test_offline_guard.py::test_no_notebook_connected_out`` is marked ``run_last``: it runs
-  after every other item, including the strict nbval cells of ``notebooks/``, and fails if the log
-  holds any refused connection. It executes (guarded, with nbclient) only the notebooks that strict
-  nbval did not run in this session, so ``make test`` executes every notebook once.
+* **The offline guard.** At start-up each test process (the one pytest process, or each
+  pytest-xdist worker) puts ``tests/offline_guard/`` first on ``PYTHONPATH`` and names its own log
+  file in ``COURSE_NET_GUARD_LOG``: ``<guard folder>/main.jsonl``, or ``gw0.jsonl``, ``gw1.jsonl``
+  ... in one folder the session owns. Every Python process started from a test process inherits
+  both, so its ``sitecustomize`` (``tests/offline_guard/sitecustomize.py``) refuses and logs any
+  connection or name lookup that is not loopback: the kernels of strict nbval and of nbclient, and
+  the processes they start. The test processes themselves are not guarded (tests may start
+  127.0.0.1 servers; nothing here connects out); under xdist the controller exports nothing, so the
+  workers it starts are not guarded either.
+* **The offline proof** (``tests/test_offline_guard.py::test_no_notebook_connected_out``, marked
+  ``offline_proof``) runs after everything else. In one process it is the last item. Under xdist no
+  worker can see the others' kernels, so the workers leave it out, and the controller runs it after
+  every worker finished (:class:`_ControllerProof`): it reads every worker's log together and
+  reports the result under the test's own name. It fails when a worker handed back no record or its
+  log is missing or was not started by that worker, so a crashed worker cannot make it pass.
+* **Order and grouping for xdist** (``make test`` runs ``-n 2``; :func:`pytest_xdist_make_scheduler`):
+  the cells of one notebook under strict nbval share one kernel and stay on one worker in order;
+  so do the tests of one module (module-scoped fixtures, e.g. one JupyterLab for the diagram
+  test), except the files in :data:`SPREAD`, whose tests are each long (a notebook executed live, a
+  JupyterLab session in a browser) and are spread one by one. The longest work goes first
+  (:data:`HEAVY_FIRST`), so the two workers finish together instead of one waiting for a straggler.
 """
 
 from __future__ import annotations
@@ -22,6 +33,7 @@ import json
 import os
 import shutil
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,13 +45,27 @@ from helpers.notebooks import OFFLINE_UNSET, removed_variables
 GUARD_DIR = Path(__file__).resolve().parent / "offline_guard"
 #: The environment variable naming the guard's log file (one JSON object per line).
 GUARD_LOG_VARIABLE = "COURSE_NET_GUARD_LOG"
+#: The key under which the controller hands its guard folder to each xdist worker (``workerinput``)
+#: and each worker hands back its record (``workeroutput``).
+XDIST_KEY = "course_offline_guard"
+#: The offline proof's test id (the controller reports under it).
+PROOF_NODEID = "tests/test_offline_guard.py::test_no_notebook_connected_out"
+#: Test files whose tests are long and independent: spread over the workers one test at a time.
+SPREAD = ("tests/test_live_track.py", "tests/test_lab_browser.py", "tests/test_lab_browser_07.py",
+          "tests/test_lab_browser_08.py", "tests/test_lab_browser_09.py")
+#: Work scheduled first, longest first (the rest keeps pytest's order): browser sessions, then the
+#: live track, then the notebooks under strict nbval, then the tests that start kernels.
+HEAVY_FIRST = ("tests/test_lab_browser", "tests/test_live_track.py", "notebooks/", "tests/test_notebook_runner.py",
+               "tests/test_offline_guard.py", "tests/test_packaging.py", "tests/test_selfcheck_questions.py")
 
 
 @dataclass
 class OfflineGuard:
-    """The session's guard: its log, and the notebooks strict nbval executed in this session."""
+    """A test process's guard: its log, the guard folder, and the notebooks strict nbval executed here."""
 
     log: Path
+    folder: Path | None = None
+    worker: str = "main"
     nbval_notebooks: set[Path] = field(default_factory=set)
 
     @staticmethod
@@ -56,12 +82,80 @@ class OfflineGuard:
         return [json.loads(line) for line in Path(log).read_text(encoding="utf-8").splitlines() if line.strip()]
 
     def entries(self) -> list[dict]:
-        """This session's log entries."""
+        """This process's log entries."""
         return self.read(self.log)
+
+    @staticmethod
+    def check(logs: dict[str, Path | None], notebook_count: int) -> list[str]:
+        """The offline proof over every test process's log: what is wrong, one line each (empty: proven).
+
+        Args:
+            logs: each test process's log by worker id (``main``; ``gw0``, ``gw1``, ...; ``controller``),
+                ``None`` for a worker that handed back no record (it crashed or was stopped).
+            notebook_count: how many course notebooks must have run in guarded kernels.
+
+        Checks: every log exists and starts with its own worker's ``session.start`` line; together
+        they hold at least ``notebook_count`` guarded kernel starts; no refused connection or lookup.
+        """
+        problems, entries = [], []
+        for worker, log in sorted(logs.items()):
+            if log is None:
+                problems.append(f"worker {worker} handed back no guard record (it crashed or was stopped): "
+                                "its kernels' connections cannot be checked")
+                continue
+            lines = OfflineGuard.read(log)
+            if not lines or lines[0].get("event") != "session.start" or lines[0].get("worker") != worker:
+                problems.append(f"the guard log of {worker} ({log.name}) is missing or was not started by it")
+            entries += lines
+        kernels = [e for e in entries if e["event"] == "guard.start" and "ipykernel_launcher" in " ".join(e["argv"])]
+        if len(kernels) < notebook_count:
+            problems.append(f"only {len(kernels)} guarded kernels for {notebook_count} notebooks")
+        problems += [f"connection out of the machine while the notebooks ran offline: {e['event']} {e['target']} "
+                     f"from pid {e['pid']} ({' '.join(e['argv'])}) in {e['cwd']}"
+                     for e in entries if e["event"] not in ("guard.start", "session.start")]
+        return problems
+
+    def prove(self, logs: dict[str, Path | None] | None = None, done: set[Path] | None = None) -> list[str]:
+        """Execute, guarded (logging to this process's log) and not in place, every course notebook
+        strict nbval did not run in the session (``done``, default: those run in this process), then
+        :meth:`check` ``logs`` (default: this process's log) plus this process's log."""
+        import nbformat
+
+        from helpers.notebooks import NOTEBOOK_DIR, course_notebooks, kernel_env, run_notebook
+
+        done = self.nbval_notebooks if done is None else done
+        notebooks = course_notebooks(NOTEBOOK_DIR)
+        for path in notebooks:
+            if path.resolve() not in done:
+                nb = nbformat.read(path, as_version=4)
+                run_notebook(nb, path=path, cwd=path.parent, timeout=600, allow_errors=True,
+                             env=kernel_env(extra=self.env(self.log)))
+        return self.check({**(logs or {}), self.worker: self.log}, len(notebooks))
+
+
+
+def start_log(folder: Path, worker: str) -> Path:
+    """Create ``folder/<worker>.jsonl`` with its ``session.start`` line (the proof checks that line:
+    a log that is missing, or that another process wrote, does not count as this worker's)."""
+    log = folder / f"{worker}.jsonl"
+    line = {"event": "session.start", "target": "", "worker": worker, "pid": os.getpid()}
+    with open(log, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(line) + "\n")
+    return log
 
 
 _GUARD = pytest.StashKey[OfflineGuard]()
 _SAVED_ENV = pytest.StashKey[dict]()
+_PROOF_REQUESTED = pytest.StashKey[bool]()
+
+
+def _is_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+def _is_xdist_controller(config: pytest.Config) -> bool:
+    return not _is_worker(config) and getattr(config.option, "dist", "no") != "no" and bool(
+        getattr(config.option, "numprocesses", None) or getattr(config.option, "tx", None))
 
 
 class _NbvalTracker:
@@ -75,24 +169,92 @@ class _NbvalTracker:
             self.guard.nbval_notebooks.add(Path(item.path).resolve())
 
 
+class _ControllerProof:
+    """The xdist controller's part of the offline proof: it hands each worker the guard folder,
+    collects each worker's record, and after the run loop (every worker finished) runs the proof
+    over all logs together and reports it as :data:`PROOF_NODEID`."""
+
+    def __init__(self, config: pytest.Config, guard: OfflineGuard) -> None:
+        self.config, self.guard = config, guard
+        self.records: dict[str, dict | None] = {}
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node) -> None:
+        node.workerinput[XDIST_KEY] = str(self.guard.folder)
+        self.records.setdefault(node.gateway.id, None)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error) -> None:
+        output = getattr(node, "workeroutput", None) or {}
+        self.records[node.gateway.id] = None if error is not None else output.get(XDIST_KEY)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtestloop(self, session: pytest.Session):
+        result = yield
+        if any(record and record["proof_requested"] for record in self.records.values()):
+            self._prove()
+        return result
+
+    def _prove(self) -> None:
+        from _pytest.reports import TestReport
+
+        started = time.monotonic()
+        done = {Path(p) for record in self.records.values() if record for p in record["nbval_notebooks"]}
+        logs: dict[str, Path | None] = {worker: (self.guard.folder / f"{worker}.jsonl") if record else None
+                                        for worker, record in self.records.items()}
+        try:
+            problems = self.guard.prove(logs, done)
+        except Exception as exc:  # noqa: BLE001 - reported as the proof's failure
+            problems = [f"running the notebooks strict nbval did not run failed: {type(exc).__name__}: {exc}"]
+        logs["controller"] = self.guard.log
+        location = (PROOF_NODEID.split("::")[0], 0, PROOF_NODEID.split("::")[1])
+        hook = self.config.hook
+        hook.pytest_runtest_logstart(nodeid=PROOF_NODEID, location=location)
+        for when in ("setup", "call", "teardown"):
+            failed = when == "call" and bool(problems)
+            longrepr = ("offline proof over the logs of " + ", ".join(sorted(logs)) + ":\n  "
+                        + "\n  ".join(problems)) if failed else None
+            hook.pytest_runtest_logreport(report=TestReport(
+                PROOF_NODEID, location, {}, "failed" if failed else "passed", longrepr, when,
+                duration=time.monotonic() - started if when == "call" else 0.0))
+        hook.pytest_runtest_logfinish(nodeid=PROOF_NODEID, location=location)
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "run_last: run after every other test and notebook of the session")
+    config.addinivalue_line("markers", "offline_proof: the offline proof; runs after every other test and "
+                                       "notebook of the session (under xdist: in the controller, after every worker)")
     for name in removed_variables(os.environ):  # what nbval's kernels must not inherit (helpers.notebooks)
         os.environ.pop(name, None)
     names = (GUARD_LOG_VARIABLE, "PYTHONPATH")
     config.stash[_SAVED_ENV] = {name: os.environ.get(name) for name in names}
-    log = Path(tempfile.mkdtemp(prefix="course-net-guard-")) / "connections.jsonl"
-    log.touch()
-    os.environ.update(OfflineGuard.env(log))
-    guard = OfflineGuard(log)
+    if _is_worker(config):
+        worker = config.workerinput["workerid"]
+        folder = Path(config.workerinput[XDIST_KEY])
+    else:
+        worker = "controller" if _is_xdist_controller(config) else "main"
+        folder = Path(tempfile.mkdtemp(prefix="course-net-guard-"))
+    guard = OfflineGuard(start_log(folder, worker), folder, worker)
     config.stash[_GUARD] = guard
+    config.stash[_PROOF_REQUESTED] = False
+    if worker == "controller":  # exports nothing: the workers it starts are test processes, not guarded
+        config.pluginmanager.register(_ControllerProof(config, guard), "course-offline-proof")
+        return
+    os.environ.update(OfflineGuard.env(guard.log))
     config.pluginmanager.register(_NbvalTracker(guard), "course-nbval-tracker")
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    config = session.config
+    if _is_worker(config) and _GUARD in config.stash:
+        guard = config.stash[_GUARD]
+        config.workeroutput[XDIST_KEY] = {"nbval_notebooks": sorted(str(p) for p in guard.nbval_notebooks),
+                                          "proof_requested": config.stash[_PROOF_REQUESTED]}
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     guard = config.stash.get(_GUARD, None)
-    if guard is not None:
-        shutil.rmtree(guard.log.parent, ignore_errors=True)
+    if guard is not None and not _is_worker(config) and guard.folder is not None:
+        shutil.rmtree(guard.folder, ignore_errors=True)
     for name, value in config.stash.get(_SAVED_ENV, {}).items():
         if value is None:
             os.environ.pop(name, None)
@@ -100,16 +262,57 @@ def pytest_unconfigure(config: pytest.Config) -> None:
             os.environ[name] = value
 
 
+def _rank(item: pytest.Item) -> int:
+    """Where ``item`` goes in the run: the index of its :data:`HEAVY_FIRST` entry, or after them all."""
+    path = Path(item.path).resolve()
+    try:
+        rel = path.relative_to(Path(__file__).resolve().parent.parent).as_posix()
+    except ValueError:
+        return len(HEAVY_FIRST)
+    return next((i for i, prefix in enumerate(HEAVY_FIRST) if rel.startswith(prefix)), len(HEAVY_FIRST))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Move ``run_last`` items behind everything else (the offline proof reads the whole session's log)."""
-    last = [item for item in items if item.get_closest_marker("run_last")]
-    if last:
-        items[:] = [item for item in items if not item.get_closest_marker("run_last")] + last
+    """Put the long work first and move the offline proof last (under xdist: out of the workers,
+    into the controller)."""
+    proof = [item for item in items if item.get_closest_marker("offline_proof")]
+    items[:] = sorted((item for item in items if not item.get_closest_marker("offline_proof")), key=_rank)
+    if _is_worker(config):
+        config.stash[_PROOF_REQUESTED] = bool(proof)
+    else:
+        items.extend(proof)
+
+
+def _scope(nodeid: str) -> str:
+    """The unit of work an xdist worker takes whole: the file, or the test itself in :data:`SPREAD`."""
+    path = nodeid.split("::", 1)[0]
+    return nodeid if path in SPREAD else path
+
+
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: without xdist (-p no:xdist) it is never called
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """xdist's scheduler for ``make test``: whole files per worker (a notebook's cells share one
+    kernel and must run in order; module-scoped fixtures stay single), except :data:`SPREAD`, in
+    the order :func:`pytest_collection_modifyitems` gave (longest first).
+
+    (``--dist loadgroup`` with ``xdist_group`` marks would do the grouping, but pytest-xdist 3.8.0
+    renames the item's ``_nodeid``, which pytest 9.2 no longer reads: the marks are silently ignored.)
+    """
+    if config.getvalue("dist") == "each":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class CourseScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _scope(nodeid)
+
+    config.option.loadscopereorder = False  # keep the order above, not "most tests first"
+    return CourseScheduling(config, log)
 
 
 @pytest.fixture
 def offline_guard(request) -> OfflineGuard:
-    """The session's :class:`OfflineGuard`."""
+    """This test process's :class:`OfflineGuard`."""
     return request.config.stash[_GUARD]
 
 

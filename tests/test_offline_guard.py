@@ -12,6 +12,7 @@ refuses and logs any non-loopback connection or name lookup. Two proofs:
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 
@@ -102,17 +103,109 @@ def test_guard_refuses_and_records_outside_connections_in_a_real_kernel(tmp_path
     assert {e["pid"] for e in entries if e["target"] == "192.0.2.1:9"} == {kernel_pid}
 
 
-@pytest.mark.run_last
-def test_no_notebook_connected_out(offline_guard, tmp_path):
-    notebooks = course_notebooks(NOTEBOOK_DIR)
-    assert notebooks
-    not_run = [p for p in notebooks if p.resolve() not in offline_guard.nbval_notebooks]
-    for path in not_run:  # strict nbval did not run it in this session: run it here, guarded, not in place
-        nb = nbformat.read(path, as_version=4)
-        run_notebook(nb, path=path, cwd=path.parent, timeout=600, allow_errors=True)  # os.environ is guarded
-    entries = offline_guard.entries()
-    kernels = [e for e in entries if e["event"] == "guard.start" and "ipykernel_launcher" in " ".join(e["argv"])]
-    assert len(kernels) >= len(notebooks), f"only {len(kernels)} guarded kernels for {len(notebooks)} notebooks"
-    refused = [e for e in entries if e["event"] != "guard.start"]
-    assert not refused, "connections out of the machine while the notebooks ran offline:\n" + "\n".join(
-        f"  {e['event']} {e['target']} from pid {e['pid']} ({' '.join(e['argv'])}) in {e['cwd']}" for e in refused)
+@pytest.mark.offline_proof
+def test_no_notebook_connected_out(offline_guard):
+    # In one process this runs last; under xdist the workers leave it out and the controller runs the
+    # same proof (OfflineGuard.prove) over every worker's log after all of them finished.
+    problems = offline_guard.prove()
+    assert not problems, "the offline proof failed:\n" + "\n".join(problems)
+
+
+def _log(folder, worker, *entries, start_worker=None):
+    log = folder / f"{worker}.jsonl"
+    lines = [{"event": "session.start", "target": "", "worker": start_worker or worker, "pid": 1}, *entries]
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return log
+
+
+def _kernels(n):
+    return [{"event": "guard.start", "target": "", "pid": 100 + i, "argv": ["python", "-m", "ipykernel_launcher"],
+             "cwd": "/nb"} for i in range(n)]
+
+
+def test_the_proof_reads_every_workers_log_together(tmp_path, offline_guard):
+    logs = {"gw0": _log(tmp_path, "gw0", *_kernels(2)), "gw1": _log(tmp_path, "gw1", *_kernels(1))}
+    assert offline_guard.check(logs, 3) == []
+    assert offline_guard.check(logs, 4) == ["only 3 guarded kernels for 4 notebooks"]
+    refused = {"event": "socket.connect", "target": "192.0.2.1:443", "pid": 101, "argv": ["python", "-m",
+               "ipykernel_launcher"], "cwd": "/nb"}
+    logs["gw1"] = _log(tmp_path, "gw1", *_kernels(1), refused)
+    assert offline_guard.check(logs, 3) == [
+        "connection out of the machine while the notebooks ran offline: socket.connect 192.0.2.1:443 "
+        "from pid 101 (python -m ipykernel_launcher) in /nb"]
+
+
+def test_the_proof_fails_when_a_workers_log_or_record_is_missing(tmp_path, offline_guard):
+    good = _log(tmp_path, "gw0", *_kernels(3))
+    assert offline_guard.check({"gw0": good, "gw1": None}, 3) == [
+        "worker gw1 handed back no guard record (it crashed or was stopped): its kernels' connections cannot "
+        "be checked"]
+    assert offline_guard.check({"gw0": good, "gw1": tmp_path / "gw1.jsonl"}, 3) == [
+        "the guard log of gw1 (gw1.jsonl) is missing or was not started by it"]
+    stolen = _log(tmp_path, "gw2", start_worker="gw0")
+    assert offline_guard.check({"gw0": good, "gw2": stolen}, 3) == [
+        "the guard log of gw2 (gw2.jsonl) is missing or was not started by it"]
+
+
+class _Hooks:
+    def __init__(self):
+        self.reports = []
+
+    def pytest_runtest_logstart(self, nodeid, location):
+        pass
+
+    def pytest_runtest_logreport(self, report):
+        self.reports.append(report)
+
+    def pytest_runtest_logfinish(self, nodeid, location):
+        pass
+
+
+class _Node:
+    def __init__(self, worker, output=None):
+        self.gateway = type("Gateway", (), {"id": worker})()
+        self.workerinput = {"workerid": worker}
+        if output is not None:
+            self.workeroutput = output
+
+
+def _controller(tmp_path):
+    from conftest import XDIST_KEY, OfflineGuard, _ControllerProof
+
+    guard = OfflineGuard(tmp_path / "controller.jsonl", tmp_path, "controller")
+    _log(tmp_path, "controller")
+    config = type("Config", (), {"hook": _Hooks()})()
+    return _ControllerProof(config, guard), config.hook.reports, XDIST_KEY
+
+
+def test_the_xdist_controller_reports_the_proof_under_the_tests_name(tmp_path):
+    controller, reports, key = _controller(tmp_path)
+    every = [str(p.resolve()) for p in course_notebooks(NOTEBOOK_DIR)]
+    for worker, share in (("gw0", every[::2]), ("gw1", every[1::2])):
+        node = _Node(worker)
+        controller.pytest_configure_node(node)
+        assert node.workerinput[key] == str(tmp_path)
+        _log(tmp_path, worker, *_kernels(len(share)))
+        node.workeroutput = {key: {"nbval_notebooks": share, "proof_requested": worker == "gw1"}}
+        controller.pytest_testnodedown(node, None)
+    controller._prove()
+    assert [(r.nodeid, r.when, r.outcome) for r in reports] == [
+        ("tests/test_offline_guard.py::test_no_notebook_connected_out", "setup", "passed"),
+        ("tests/test_offline_guard.py::test_no_notebook_connected_out", "call", "passed"),
+        ("tests/test_offline_guard.py::test_no_notebook_connected_out", "teardown", "passed")]
+
+
+def test_a_crashed_worker_fails_the_xdist_proof(tmp_path):
+    controller, reports, key = _controller(tmp_path)
+    every = [str(p.resolve()) for p in course_notebooks(NOTEBOOK_DIR)]
+    good, crashed = _Node("gw0"), _Node("gw1")
+    for node in (good, crashed):
+        controller.pytest_configure_node(node)
+    _log(tmp_path, "gw0", *_kernels(len(every)))
+    good.workeroutput = {key: {"nbval_notebooks": every, "proof_requested": True}}
+    controller.pytest_testnodedown(good, None)
+    controller.pytest_testnodedown(crashed, "worker 'gw1' crashed while running 'x'")
+    controller._prove()
+    call = next(r for r in reports if r.when == "call")
+    assert call.outcome == "failed"
+    assert "worker gw1 handed back no guard record" in str(call.longrepr)
