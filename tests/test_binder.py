@@ -1,0 +1,112 @@
+"""The Binder / JupyterHub image (binder/, repo2docker conventions), without Docker.
+
+* repo2docker (``requirements-instructor.txt``; this interpreter's, or ``COURSE_INSTRUCTOR_PYTHON``'s,
+  else skipped with the reason) renders the image's build with ``--no-build``: Python 3.11 (and,
+  without ``runtime.txt``, not 3.11: the file is what pins it), the pinned requirements installed
+  after the repository is copied (``-e .``), ``binder/start`` as the entry point.
+* The replay (:mod:`tests.binder_replay`): ``binder/start`` on a temporary copy of the course creates
+  the workspace as ``make lab`` does, the server it starts answers on 127.0.0.1 and its default URL is
+  the workspace's notebook 00, a second start keeps a learner's edit, and notebook 00 executes in the
+  workspace without an error.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from tests.binder_replay import ROOT, course_copy, image_env, run_start_notebook, started_image
+
+
+def test_binder_folder_pins_python_311_and_the_course_requirements():
+    assert (ROOT / "binder" / "runtime.txt").read_text().strip() == "python-3.11"
+    lines = [l.strip() for l in (ROOT / "binder" / "requirements.txt").read_text().splitlines()]
+    assert [l for l in lines if l and not l.startswith("#")] == ["-r ../requirements.txt"]
+    assert os.access(ROOT / "binder" / "start", os.X_OK)
+
+
+def _repo2docker() -> list[str] | None:
+    if importlib.util.find_spec("repo2docker") is not None:
+        return [sys.executable, "-m", "repo2docker"]
+    named = os.environ.get("COURSE_INSTRUCTOR_PYTHON")
+    return [named, "-m", "repo2docker"] if named and Path(named).exists() else None
+
+
+REPO2DOCKER = _repo2docker()
+
+
+def _rendered(repo: Path) -> str:
+    done = subprocess.run([*REPO2DOCKER, "--no-build", "--debug", "--user-id", "1000", "--user-name", "jovyan",
+                           str(repo)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout + done.stderr
+
+
+@pytest.mark.skipif(REPO2DOCKER is None, reason="jupyter-repo2docker is not installed (optional: pip install -r "
+                    "requirements-instructor.txt, or set COURSE_INSTRUCTOR_PYTHON to a Python that has it; .ci/run does)")
+def test_repo2docker_renders_a_python_311_build_that_installs_the_pins_and_starts_with_binder_start(tmp_path):
+    repo = course_copy(tmp_path / "repo")
+    build = _rendered(repo)
+    assert "Building conda environment for python=3.11" in build
+    copied = build.index(f"COPY --chown=1000:1000 src/ ${{REPO_DIR}}/")
+    installed = build.index('pip install --no-cache-dir -r "binder/requirements.txt"')
+    assert copied < installed  # `-e .` in requirements.txt needs the repository in place
+    assert 'ENV R2D_ENTRYPOINT="${REPO_DIR}/binder/start"' in build
+    (repo / "binder" / "runtime.txt").unlink()
+    assert "python=3.11" not in _rendered(repo)  # runtime.txt is what holds Python at 3.11
+
+
+def test_the_replayed_image_syncs_the_workspace_opens_notebook_00_and_keeps_an_edit(tmp_path):
+    repo = course_copy(tmp_path / "repo")
+    assert not (repo / "workspace").exists()
+    with started_image(repo, tmp_path) as server:
+        status, location, _ = server.get("/")
+        assert status == 302 and location.startswith("/lab/tree/workspace/00_start_here.ipynb")
+        status, _, page = server.get(location)
+        assert status == 200 and b"JupyterLab" in page
+        status, _, body = server.get("/api/contents/workspace/00_start_here.ipynb")
+        assert status == 200 and json.loads(body)["type"] == "notebook"
+    workspace = repo / "workspace"
+    course = sorted(p.name for p in (repo / "notebooks").glob("*.ipynb"))
+    assert sorted(p.name for p in workspace.glob("*.ipynb")) == course
+
+    edited = nbformat.read(workspace / "03_toolmessage_pairing.ipynb", as_version=4)
+    edited.cells[0].source += "\n\nmy note"
+    nbformat.write(edited, workspace / "03_toolmessage_pairing.ipynb")
+    (workspace / "01_function_to_tool.ipynb").unlink()
+    with started_image(repo, tmp_path) as server:  # the next container start: a course update comes in
+        assert server.get("/")[0] == 302
+    again = nbformat.read(workspace / "03_toolmessage_pairing.ipynb", as_version=4)
+    assert again.cells[0].source.endswith("my note")
+    assert (workspace / "01_function_to_tool.ipynb").exists()
+
+
+def test_the_default_url_follows_a_workspace_elsewhere_and_is_left_alone_outside_the_server_folder(tmp_path):
+    repo = course_copy(tmp_path / "repo")
+    env = image_env(repo, tmp_path) | {"COURSE_WORKSPACE": str(repo / "my work")}
+    shown = subprocess.run([str(repo / "binder" / "start"), "sh", "-c", 'echo; cat "${JUPYTER_CONFIG_PATH%%:*}"/*.json'],
+                           cwd=repo, env=env, capture_output=True, text=True, timeout=300)
+    assert json.loads(shown.stdout.splitlines()[-1])["ServerApp"]["default_url"] == "/lab/tree/my%20work/00_start_here.ipynb"
+    env["COURSE_WORKSPACE"] = str(tmp_path / "elsewhere")
+    shown = subprocess.run([str(repo / "binder" / "start"), "sh", "-c", 'echo "config=${JUPYTER_CONFIG_PATH:-}"'],
+                           cwd=repo, env=env, capture_output=True, text=True, timeout=300)
+    assert shown.stdout.splitlines()[-1] == "config=" and (tmp_path / "elsewhere" / "00_start_here.ipynb").exists()
+
+
+def test_notebook_00_executes_in_the_replayed_workspace(tmp_path):
+    repo = course_copy(tmp_path / "repo")
+    subprocess.run([str(repo / "binder" / "start"), "true"], cwd=repo, env=image_env(repo, tmp_path), check=True,
+                   timeout=300)
+    executed, _ = run_start_notebook(repo, repo / "workspace", tmp_path)
+    errors = [o for c in executed.cells if c.cell_type == "code" for o in c.get("outputs", [])
+              if o.get("output_type") == "error"]
+    assert executed.cells and not errors
+    shutil.rmtree(repo)
