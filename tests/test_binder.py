@@ -110,3 +110,20 @@ def test_notebook_00_executes_in_the_replayed_workspace(tmp_path):
               if o.get("output_type") == "error"]
     assert executed.cells and not errors
     shutil.rmtree(repo)
+
+
+def test_the_guides_hub_config_opens_notebook_00_in_the_workspace_and_uses_a_keyless_model_server():
+    import yaml
+
+    from helpers.model.factory import is_private_endpoint
+
+    guide = (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")
+    block = next(b for b in guide.split("```yaml\n")[1:] if b.startswith("singleuser:")).split("```")[0]
+    single = yaml.safe_load(block)["singleuser"]
+    workspace = single["extraEnv"]["COURSE_WORKSPACE"]
+    assert os.path.isabs(workspace)
+    relative = os.path.relpath(workspace, single["notebookDir"])
+    assert single["defaultUrl"] == f"/lab/tree/{relative}/00_start_here.ipynb"
+    assert is_private_endpoint(single["extraEnv"]["OPENAI_BASE_URL"])
+    assert "COURSE_MODEL_API_KEY" not in single["extraEnv"]
+    assert not is_private_endpoint("http://vllm.course.svc:8000/v1")  # the guide warns about this form
