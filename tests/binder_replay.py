@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import importlib.util
 import json
 import os
 import secrets
@@ -34,6 +35,15 @@ from helpers.notebooks import kernel_env, read_notebook, run_notebook
 
 ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT = 120  # seconds for the server to answer (a busy 2-core CI machine)
+
+
+def instructor_python(module: str) -> str | None:
+    """A Python that can import ``module`` (an instructor requirement, ``requirements-instructor.txt``):
+    this one, else the one ``COURSE_INSTRUCTOR_PYTHON`` names (``.ci/run`` sets it), else ``None``."""
+    if importlib.util.find_spec(module) is not None:
+        return sys.executable
+    named = os.environ.get("COURSE_INSTRUCTOR_PYTHON")
+    return named if named and Path(named).exists() else None
 
 
 def course_copy(target: Path) -> Path:

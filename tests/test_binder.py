@@ -4,6 +4,8 @@
   else skipped with the reason) renders the image's build with ``--no-build``: Python 3.11 (and,
   without ``runtime.txt``, not 3.11: the file is what pins it), the pinned requirements installed
   after the repository is copied (``-e .``), ``binder/start`` as the entry point.
+* nbgitpuller (also an instructor requirement) pulls the course from a local upstream twice; the
+  workspace sync after each pull brings the update in and keeps a learner's edit.
 * The replay (:mod:`tests.binder_replay`): ``binder/start`` on a temporary copy of the course creates
   the workspace as ``make lab`` does, the server it starts answers on 127.0.0.1 and its default URL is
   the workspace's notebook 00, a second start keeps a learner's edit, and notebook 00 executes in the
@@ -12,7 +14,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
@@ -23,7 +24,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tests.binder_replay import ROOT, course_copy, image_env, run_start_notebook, started_image
+from tests.binder_replay import (ROOT, course_copy, image_env, instructor_python, run_start_notebook,
+                                 started_image)
 
 
 def test_binder_folder_pins_python_311_and_the_course_requirements():
@@ -33,14 +35,7 @@ def test_binder_folder_pins_python_311_and_the_course_requirements():
     assert os.access(ROOT / "binder" / "start", os.X_OK)
 
 
-def _repo2docker() -> list[str] | None:
-    if importlib.util.find_spec("repo2docker") is not None:
-        return [sys.executable, "-m", "repo2docker"]
-    named = os.environ.get("COURSE_INSTRUCTOR_PYTHON")
-    return [named, "-m", "repo2docker"] if named and Path(named).exists() else None
-
-
-REPO2DOCKER = _repo2docker()
+REPO2DOCKER = [python, "-m", "repo2docker"] if (python := instructor_python("repo2docker")) else None
 
 
 def _rendered(repo: Path) -> str:
@@ -56,7 +51,7 @@ def test_repo2docker_renders_a_python_311_build_that_installs_the_pins_and_start
     repo = course_copy(tmp_path / "repo")
     build = _rendered(repo)
     assert "Building conda environment for python=3.11" in build
-    copied = build.index(f"COPY --chown=1000:1000 src/ ${{REPO_DIR}}/")
+    copied = build.index("COPY --chown=1000:1000 src/ ${REPO_DIR}/")
     installed = build.index('pip install --no-cache-dir -r "binder/requirements.txt"')
     assert copied < installed  # `-e .` in requirements.txt needs the repository in place
     assert 'ENV R2D_ENTRYPOINT="${REPO_DIR}/binder/start"' in build
@@ -127,3 +122,57 @@ def test_the_guides_hub_config_opens_notebook_00_in_the_workspace_and_uses_a_key
     assert is_private_endpoint(single["extraEnv"]["OPENAI_BASE_URL"])
     assert "COURSE_MODEL_API_KEY" not in single["extraEnv"]
     assert not is_private_endpoint("http://vllm.course.svc:8000/v1")  # the guide warns about this form
+
+
+PULLER = instructor_python("nbgitpuller")
+
+_PULL = """
+import sys
+from nbgitpuller.pull import GitPuller
+for line in GitPuller(sys.argv[1], sys.argv[2], branch="main").pull():
+    print(line, end="")
+"""
+
+
+def _git(folder: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=folder, check=True, capture_output=True, text=True,
+                          env=os.environ | {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+                                            "GIT_COMMITTER_EMAIL": "t@t"}).stdout
+
+
+def _add_cell(path: Path, text: str) -> None:
+    nb = nbformat.read(path, as_version=4)
+    nb.cells.append(nbformat.v4.new_markdown_cell(text))
+    nbformat.write(nb, path)
+
+
+@pytest.mark.skipif(PULLER is None, reason="nbgitpuller is not installed (optional: pip install -r "
+                    "requirements-instructor.txt, or set COURSE_INSTRUCTOR_PYTHON to a Python that has it; .ci/run does)")
+def test_an_nbgitpuller_update_reaches_the_workspace_and_never_overwrites_an_edit(tmp_path):
+    upstream = course_copy(tmp_path / "upstream")
+    _git(upstream, "init", "-q", "-b", "main")
+    _git(upstream, "add", "-A")
+    _git(upstream, "commit", "-q", "-m", "the course")
+    clone, env = tmp_path / "home" / "course", image_env(tmp_path / "home" / "course", tmp_path)
+
+    def pull_and_sync() -> None:  # the link's pull, then the sync the guide says to run in the clone
+        subprocess.run([PULLER, "-c", _PULL, f"file://{upstream}", str(clone)], check=True, env=env, timeout=300,
+                       capture_output=True)
+        subprocess.run([sys.executable, "-m", "helpers.workspace", "sync"], cwd=clone, env=env, check=True,
+                       timeout=300, capture_output=True)
+
+    pull_and_sync()
+    workspace = clone / "workspace"
+    _add_cell(workspace / "03_toolmessage_pairing.ipynb", "my note")            # the learner's edit
+    _add_cell(upstream / "notebooks" / "03_toolmessage_pairing.ipynb", "course update 03")
+    _add_cell(upstream / "notebooks" / "02_tool_calls_are_requests.ipynb", "course update 02")
+    _git(upstream, "commit", "-q", "-am", "mid-term update")
+    pull_and_sync()
+
+    def last(name: str) -> str:
+        return nbformat.read(workspace / name, as_version=4).cells[-1].source
+
+    assert last("02_tool_calls_are_requests.ipynb") == "course update 02"  # not edited: updated
+    assert last("03_toolmessage_pairing.ipynb") == "my note"               # edited: kept
+    assert last("../notebooks/03_toolmessage_pairing.ipynb") == "course update 03"
+    assert _git(clone, "status", "--porcelain") == ""  # the workspace is git-ignored: the pull never sees it

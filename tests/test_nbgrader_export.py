@@ -9,13 +9,10 @@ with the reason otherwise.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
@@ -23,6 +20,7 @@ import pytest
 
 from helpers.exercises.registry import EXERCISES
 from helpers.nbgrader_export import CODE_STUB, POINTS, export, main
+from tests.binder_replay import instructor_python
 
 ROOT = Path(__file__).resolve().parent.parent
 REGION = re.compile(r"\n### BEGIN SOLUTION\n(.*?)### END SOLUTION\n", re.DOTALL)
@@ -89,14 +87,7 @@ def test_the_command_line_writes_the_folder_and_says_what_next(tmp_path, capsys)
 # -- the round trip with nbgrader itself ------------------------------------------------------------
 
 
-def _instructor_python() -> str | None:
-    if importlib.util.find_spec("nbgrader") is not None:
-        return sys.executable
-    named = os.environ.get("COURSE_INSTRUCTOR_PYTHON")
-    return named if named and Path(named).exists() else None
-
-
-INSTRUCTOR = _instructor_python()
+INSTRUCTOR = instructor_python("nbgrader")
 needs_nbgrader = pytest.mark.skipif(
     INSTRUCTOR is None,
     reason="nbgrader is not installed (optional, for teachers: pip install -r requirements-instructor.txt, "
