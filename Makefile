@@ -93,3 +93,10 @@ new-notebook: $(STAMP)
 ## Regenerate the course map (00, README), the Next cells and the measured times from each notebook's metadata.
 course-map: $(STAMP)
 	$(BIN)/python -m helpers.coursemap
+
+## Teachers: the course's exercises in nbgrader's layout, e.g. make nbgrader-export OUT=../grading
+## (then nbgrader from requirements-instructor.txt; docs/teaching.md, "Grading").
+.PHONY: nbgrader-export
+nbgrader-export: $(STAMP)
+	@test -n "$(OUT)" || { echo 'say where: make nbgrader-export OUT=../grading'; exit 2; }
+	$(BIN)/python -m helpers.nbgrader_export "$(OUT)"
