@@ -1,7 +1,8 @@
 """The progress modules are floors of one house (issue 18, "A house with rooms").
 
 * :mod:`helpers.progress_store` (the file: format, lock, parse, write) and :mod:`helpers.filelock`
-  import nothing of the course but :mod:`helpers.files`;
+  import nothing of the course but :mod:`helpers.files` (the store also its format,
+  :mod:`helpers.progress_format`, which imports nothing of the course);
 * no progress module is in an import cycle (before: progress -> exercises registry -> exercises core
   -> progress, and progress -> selfcheck -> widgets -> engines -> progress, broken at run time by
   imports inside functions): ``tests/test_import_graph.py`` checks every module of ``helpers/``,
@@ -26,7 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_the_store_imports_nothing_of_the_course():
     graph = import_graph()
-    assert graph["helpers.progress_store"] <= {"helpers.files", "helpers.filelock"}
+    assert graph["helpers.progress_store"] <= {"helpers.files", "helpers.filelock", "helpers.progress_format"}
+    assert graph["helpers.progress_format"] == set()
     assert graph["helpers.filelock"] <= {"helpers.files"}
     assert graph["helpers.files"] == set()
 
