@@ -9,19 +9,42 @@ makes deterministic) are. Text from messages, tools and states is escaped with
 
 Graph diagrams use ``graph.get_graph().draw_mermaid()`` text, rendered by JupyterLab from a
 fenced ``mermaid`` block; ``draw_mermaid_png`` is never used because it calls a web service.
+
+The display is four floors, one job each; every public name is importable from here as before:
+
+* :mod:`helpers.display_text`: safe text, Markdown escaping and :func:`show`;
+* :mod:`helpers.display_state`: state diffs;
+* :mod:`helpers.display_errors`: expected errors (:func:`format_error`, :func:`show_error`,
+  :func:`expect_error`);
+* this module: message traces, sequence diagrams and graph diagrams.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
-import math
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
 from langgraph.types import GraphOutput, StateSnapshot
+
+from .display_errors import ErrorReport, expect_error, format_error, show_error
+from .display_state import show_state_diff, state_diff, state_diff_markdown
+from .display_text import (
+    ADDRESS_PATTERN,
+    _cell,
+    _short,
+    _type_name,
+    markdown_text,
+    safe_repr,
+    show,
+)
 
 __all__ = [
     "ADDRESS_PATTERN",
@@ -55,112 +78,6 @@ def _role(message: BaseMessage) -> str:
     return message.type
 
 
-def safe_repr(value: Any, limit: int | None = None) -> str:
-    """``repr(value)`` without memory addresses, that never raises.
-
-    Args:
-        value: any object.
-        limit: cut the text to this many characters (ending in ``…``); ``None`` keeps it whole.
-
-    Returns:
-        the repr with `` at 0x...`` removed; for an object whose ``__repr__`` raises (or returns
-        something that is not a str), ``<a Foo whose repr raised RuntimeError>``.
-        ``KeyboardInterrupt`` is never swallowed.
-    """
-    try:
-        text = repr(value)
-        if not isinstance(text, str):
-            raise TypeError("__repr__ returned a non-string")
-    except KeyboardInterrupt:
-        raise
-    except BaseException as error:  # noqa: BLE001 - a broken __repr__ must not break a display
-        text = f"<{_a_type(value)} whose repr raised {type(error).__name__}>"
-    text = _ADDRESS.sub("", text)
-    if limit is not None and len(text) > limit:
-        text = text[: limit - 1] + "…"
-    return text
-
-
-def _a_type(value: Any) -> str:
-    name = type(value).__name__
-    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
-
-
-def _safe_str(value: Any) -> str:
-    """``str(value)``, or :func:`safe_repr` when ``__str__`` raises (``json.dumps`` fallback)."""
-    try:
-        text = str(value)
-        if isinstance(text, str):
-            return _ADDRESS.sub("", text)
-    except KeyboardInterrupt:
-        raise
-    except BaseException:  # noqa: BLE001 - a broken __str__ must not break a display
-        pass
-    return safe_repr(value)
-
-
-def _short(value: Any, limit: int = 70) -> str:
-    if isinstance(value, str):
-        text = value
-    else:
-        try:
-            text = json.dumps(value, ensure_ascii=False, default=_safe_str)
-        except (TypeError, ValueError, RecursionError):  # NaN keys, a circular list, huge ints, ...
-            text = safe_repr(value)
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-# Markdown (CommonMark + GFM, as JupyterLab renders it with marked) and HTML that could make text
-# render as something else. Escaped only where it would change the rendering, so plain text
-# ("lookup_order", "Q&A", "3 < 4") stays exactly as it was.
-_MD_BACKSLASH = re.compile(r"\\(?=[!-/:-@\[-`{-~])")        # a backslash that would escape the next character
-_MD_ALWAYS = re.compile(r"([`*~$|])")                         # code spans, emphasis, strikethrough, math, table cells
-_MD_UNDERSCORE = re.compile(r"(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")  # emphasis (an underscore inside a word is text)
-_MD_LINK_END = re.compile(r"\](?=[(\[])")                      # [text](url), ![alt](src), [text][ref]
-_MD_BARE_URL = re.compile(r"\b((?:https?|ftp)):(?=//)|\b(www)\.(?=\w)", re.IGNORECASE)  # GFM autolinks
-_MD_TAG = re.compile(r"<(?=[A-Za-z/!?])")                      # <b>, </p>, <!-- ... -->, <?...>, <http://...>
-_MD_ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")               # &lt; &#60; would turn into a character
-_MD_LINE_START = re.compile(r"^([#>+=-])|^(\d+)([.)])")         # headings, quotes, lists, rules, setext underlines
-
-
-def markdown_text(text: str, *, cell: bool = False) -> str:
-    """``text`` escaped so that Markdown (and HTML inside it) renders it as exactly this text.
-
-    For one line of text inside a Markdown table cell or sentence (line breaks become spaces).
-    Nothing in it can become an image (``![x](http://...)``: an offline course must never fetch a
-    remote image), a link (``[x](url)``, ``<http://...>``, a bare ``http://`` or ``www.``), an HTML
-    tag or comment (``<b>``, ``<!--`` that would hide the rest of the output), an entity (``&lt;``),
-    emphasis, a code span, strikethrough, LaTeX math (``$...$``: JupyterLab typesets it) or a
-    table column (``|``). Characters are escaped only where they would change the rendering, so
-    ordinary text (``lookup_order``, ``Q&A``, ``3 < 4``) is returned unchanged.
-
-    Args:
-        text: the text to show (a non-str is turned into one with ``str``).
-        cell: True for the text of a table cell, where block syntax (``#``, ``>``, ``1.``, ``-``)
-            does not apply, so a leading character is left as it is.
-
-    Returns:
-        the escaped text (backslash escapes, ``&lt;`` and ``&amp;``), which renders as ``text``.
-    """
-    text = text if isinstance(text, str) else str(text)
-    text = " ".join(text.splitlines())
-    text = _MD_BACKSLASH.sub(r"\\\\", text)
-    text = _MD_ALWAYS.sub(r"\\\1", text)
-    text = _MD_UNDERSCORE.sub(r"\\_", text)
-    text = _MD_LINK_END.sub(r"\\]", text)
-    text = _MD_BARE_URL.sub(lambda m: f"{m.group(1)}\\:" if m.group(1) else f"{m.group(2)}\\.", text)
-    text = _MD_ENTITY.sub("&amp;", text)
-    text = _MD_TAG.sub("&lt;", text)
-    if cell:
-        return text
-    return _MD_LINE_START.sub(lambda m: f"\\{m.group(1)}" if m.group(1) else f"{m.group(2)}\\{m.group(3)}", text)
-
-
-def _cell(text: str) -> str:
-    return markdown_text(text, cell=True) or " "
-
-
 def _calls_text(message: AIMessage) -> str:
     parts = [f"{c['name']}({_short(c['args'], 40)}) id={c['id']}" for c in message.tool_calls]
     parts += [f"INVALID {c['name']}({_short(c.get('args') or '', 30)}) id={c['id']}" for c in message.invalid_tool_calls]
@@ -171,9 +88,6 @@ def _calls_text(message: AIMessage) -> str:
 _TRACE_INPUT = ('a list of messages (e.g. result["messages"]), a state dict with a "messages" key, '
                 'a GraphOutput (invoke(..., version="v2")) or a StateSnapshot (graph.get_state(config))')
 
-
-def _type_name(value: Any) -> str:
-    return type(value).__name__
 
 
 def as_messages(value: Any, *, who: str = "trace_markdown") -> list[BaseMessage]:
@@ -347,13 +261,6 @@ def _fenced_mermaid(source: str) -> str:
     return "```mermaid\n" + source.rstrip() + "\n```"
 
 
-def show(markdown: str) -> None:
-    """Display a Markdown string in Jupyter (``text/markdown`` output)."""
-    from IPython.display import Markdown, display
-
-    display(Markdown(markdown))
-
-
 def show_trace(messages: Any, *, limit: int = 70) -> None:
     """Display :func:`trace_markdown` (a message list, state dict, ``GraphOutput`` or ``StateSnapshot``)."""
     show(trace_markdown(as_messages(messages, who="show_trace"), limit=limit))
@@ -367,276 +274,3 @@ def show_sequence(messages: Any, *, limit: int = 36) -> None:
 def show_graph(graph: Any, *, xray: bool = False) -> None:
     """Display a compiled graph as a mermaid diagram (no PNG, no web service)."""
     show(_fenced_mermaid(graph_mermaid(graph, xray=xray)))
-
-
-# -- state diffs ----------------------------------------------------------------------------
-
-
-def _value_text(value: Any) -> str:
-    if isinstance(value, list) and value and all(isinstance(m, BaseMessage) for m in value):
-        return f"{len(value)} message{'' if len(value) == 1 else 's'}"
-    return _short(value if isinstance(value, str) else safe_repr(value), 60)
-
-
-#: What the state-diff functions accept, for their error messages.
-_STATE_INPUT = ("a state dict (e.g. result or graph.get_state(config).values), a StateSnapshot "
-                "(graph.get_state(config)) or a GraphOutput (invoke(..., version=\"v2\"))")
-
-
-def _state_values(value: Any, side: str, who: str) -> Mapping[Any, Any]:
-    if isinstance(value, StateSnapshot):
-        value = value.values
-    elif isinstance(value, GraphOutput):
-        value = value.value
-    if isinstance(value, Mapping):
-        return value
-    given = "None (for an empty state pass {})" if value is None else _a_type(value)
-    raise TypeError(f"{who}() got {given} as {side}; it wants {_STATE_INPUT}")
-
-
-def _same(a: Any, b: Any, depth: int = 0) -> bool:
-    """True when two state values are equal; NaN equals NaN, and a comparison that raises compares reprs."""
-    if a is b:
-        return True
-    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
-        return True
-    if depth < 50 and type(a) is type(b):
-        if isinstance(a, Mapping) and not isinstance(a, BaseMessage):
-            return a.keys() == b.keys() and all(_same(a[k], b[k], depth + 1) for k in a)
-        if isinstance(a, (list, tuple)):
-            return len(a) == len(b) and all(_same(x, y, depth + 1) for x, y in zip(a, b))
-    try:
-        return bool(a == b)
-    except KeyboardInterrupt:
-        raise
-    except BaseException:  # noqa: BLE001 - e.g. an array whose == is ambiguous: compare what is shown
-        return safe_repr(a) == safe_repr(b)
-
-
-def _key_order(key: Any) -> tuple:
-    """Sort keys of any types together: str keys first in their own order, then others by type and repr."""
-    return (0, key, "") if isinstance(key, str) else (1, type(key).__name__, safe_repr(key))
-
-
-def state_diff(before: Any, after: Any) -> list[tuple[str, str, str, str]]:
-    """Compare two states key by key.
-
-    Args:
-        before, after: state dicts (e.g. ``graph.get_state(cfg).values``), ``StateSnapshot``
-            objects (``graph.get_state(cfg)``: their ``.values`` are compared) or ``GraphOutput``
-            objects (``invoke(..., version="v2")``: their ``.value``), as in langgraph 1.2.
-
-    Returns:
-        ``[(key, change, before_text, after_text), ...]`` sorted by key (str keys first; keys of
-        other types after them, shown by their repr), where change is ``"added"``, ``"removed"``
-        or ``"changed"``; unchanged keys are left out (a NaN that stays NaN is unchanged). Message
-        lists are summarised as ``"N messages"``.
-
-    Raises:
-        TypeError: ``before`` or ``after`` is none of these (``None`` included); the message says
-            which one and what is expected.
-    """
-    before = _state_values(before, "before", "state_diff")
-    after = _state_values(after, "after", "state_diff")
-    rows = []
-    for key in sorted({*before, *after}, key=_key_order):
-        name = key if isinstance(key, str) else safe_repr(key, 60)
-        if key not in before:
-            rows.append((name, "added", "", _value_text(after[key])))
-        elif key not in after:
-            rows.append((name, "removed", _value_text(before[key]), ""))
-        elif not _same(before[key], after[key]):
-            rows.append((name, "changed", _value_text(before[key]), _value_text(after[key])))
-    return rows
-
-
-def state_diff_markdown(before: Any, after: Any) -> str:
-    """:func:`state_diff` as a Markdown table (``_no changes_`` if equal; cells escaped, see :func:`markdown_text`)."""
-    rows = state_diff(before, after)
-    if not rows:
-        return "_no changes_"
-    lines = ["| key | change | before | after |", "|---|---|---|---|"]
-    lines += ["| " + " | ".join(_cell(part) for part in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def show_state_diff(before: Any, after: Any) -> None:
-    """Display :func:`state_diff_markdown`."""
-    show(state_diff_markdown(before, after))
-
-
-# -- expected errors ------------------------------------------------------------------------
-
-# Machine paths in error messages are cut to their last part (the file or folder name), so an
-# output never shows where the course lives (/Users/Jane Doe/..., C:\Users\...) and stays the same
-# on every machine. A folder name may hold single spaces when a separator follows it. A POSIX path
-# of two parts is a machine path only under a system folder (/tmp/x.json, /home/alice): Deep Agents'
-# virtual files (/notes/A1024.md, notebook 11) keep their path.
-_SYSTEM_ROOTS = frozenset({
-    "Applications", "Library", "System", "Users", "Volumes", "bin", "boot", "builds", "content", "dev", "etc",
-    "home", "kaggle", "lib", "media", "mnt", "nix", "opt", "private", "proc", "root", "run", "sbin", "snap",
-    "srv", "sys", "tmp", "usr", "var", "work", "workspace", "workspaces",
-})
-_SEGMENT = r"[\w.\-+@~%]+"
-_FOLDER = rf"{_SEGMENT}(?: {_SEGMENT})*"
-_SEP = r"(?:\\{1,2}|/)"  # \, or \\ as in the repr of a Windows path, or /
-_POSIX_PATH = re.compile(rf"(?<![\w:/.\\])/(?:{_FOLDER}/)+{_SEGMENT}/?")
-_WINDOWS_PATH = re.compile(rf"(?<![\w\\])(?:[A-Za-z]:|\\{{2,4}}[\w.\-]+)(?:{_SEP}{_FOLDER}(?={_SEP}))*{_SEP}{_SEGMENT}")
-_FILE_URL = re.compile(r"\bfile:(?://[^/\s'\"]*)?/[^\s'\"]*", re.IGNORECASE)
-_QUOTED_PATH = re.compile(r"""(['"])((?:file:/|/|[A-Za-z]:[\\/]|\\\\)[^'"\n]*?[\\/][^'"\n]*?)\1""")
-#: `` at 0x7f...`` in reprs: a memory address, different on every run (never show it).
-ADDRESS_PATTERN = re.compile(r" at 0x[0-9a-fA-F]+")
-_ADDRESS = ADDRESS_PATTERN
-
-
-def _last_part(path: str) -> str:
-    """The last part of a POSIX or Windows path or ``file:`` URL (``/a/b c/d.py`` -> ``d.py``)."""
-    parts = [part for part in re.split(r"[\\/]+", path) if part]
-    return parts[-1] if parts else path
-
-
-def _machine_path(path: str) -> bool:
-    """True for a path that tells where something lives on this machine (see ``_SYSTEM_ROOTS``)."""
-    if not path.startswith("/") or path.startswith("//"):
-        return True  # a Windows path, a UNC path or a file: URL
-    parts = [part for part in path.split("/") if part]
-    return len(parts) >= 3 or (len(parts) == 2 and parts[0] in _SYSTEM_ROOTS)
-
-
-def _cut(path: str) -> str:
-    return _last_part(path) if _machine_path(path) else path
-
-
-def _strip_paths(text: str, exc: BaseException) -> str:
-    for attribute in ("filename", "filename2"):  # OSError: the exact path, spaces and all
-        path = getattr(exc, attribute, None) if isinstance(exc, OSError) else None
-        if isinstance(path, str) and re.search(r"[\\/]", path.strip("\\/")) and _machine_path(path):
-            text = text.replace(repr(path), repr(_last_part(path))).replace(path, _last_part(path))
-    text = _QUOTED_PATH.sub(lambda m: m.group(1) + _cut(m.group(2)) + m.group(1), text)
-    text = _FILE_URL.sub(lambda m: _last_part(m.group(0)), text)
-    text = _WINDOWS_PATH.sub(lambda m: _last_part(m.group(0)), text)
-    return _POSIX_PATH.sub(lambda m: _cut(m.group(0)), text)
-
-
-def _message_of(exc: BaseException) -> str:
-    """``str(exc)``, or a placeholder when the exception's ``__str__`` raises or returns a non-str."""
-    try:
-        message = str(exc)
-    except KeyboardInterrupt:
-        raise
-    except BaseException:  # noqa: BLE001 - a broken __str__ must not let a traceback out
-        return "<its message could not be turned into text>"  # the wording of helpers.widgets.text.error_text
-    return message
-
-
-def format_error(exc: BaseException) -> str:
-    """``Type: message`` with machine paths reduced to their last part and memory addresses removed.
-
-    Paths cut to their last part: POSIX paths of three or more parts (``/Users/Jane Doe/x.py``), and
-    of two under a system folder (``/tmp/secret.json``; a virtual file such as Deep Agents'
-    ``/notes/A1024.md`` is kept), also quoted or with spaces in folder names; Windows paths, also
-    as an ``OSError`` shows them (``'C:\\\\Users\\\\...'``); ``file:`` URLs. Web URLs
-    (``https://errors.pydantic.dev/...``) are kept.
-
-    Args:
-        exc: any exception.
-
-    Returns:
-        one line of text, e.g. ``FileNotFoundError: [Errno 2] No such file or directory: 'x.json'``.
-        Never raises (except ``KeyboardInterrupt``): an exception whose ``__str__`` raises is shown
-        by its type and a note saying so.
-    """
-    text = f"{type(exc).__name__}: {_message_of(exc)}"
-    return _ADDRESS.sub("", _strip_paths(text, exc))
-
-
-class ErrorReport:
-    """Result of :func:`expect_error`: ``error`` is the caught exception, or ``None``."""
-
-    def __init__(self) -> None:
-        self.error: BaseException | None = None
-
-
-def _report(error: BaseException | None, expected: tuple[type[BaseException], ...], result: Any = None) -> None:
-    if error is None:
-        print("!!! NO ERROR WAS RAISED !!!")
-        print(f"!!! This cell expected an exception, but the call returned: {_short(safe_repr(result), 120)}")
-        print("!!! The pinned library may have changed behaviour: check the claim above.")
-    elif expected and not isinstance(error, expected):
-        names = ", ".join(e.__name__ for e in expected)
-        print(f"!!! UNEXPECTED ERROR TYPE (expected {names}) !!!")
-        print(format_error(error))
-    else:
-        print(format_error(error))
-
-
-def _expected_types(expected: Any, who: str) -> tuple[type[BaseException], ...]:
-    types = expected if isinstance(expected, tuple) else (expected,)
-    if not types or not all(isinstance(t, type) and issubclass(t, BaseException) for t in types):
-        raise TypeError(f"{who}(expected=...) wants an exception class or a tuple of them, "
-                        f"e.g. expected=ValueError; got {_short(safe_repr(expected), 60)}")
-    return types
-
-
-def _report_not_callable(value: Any) -> None:
-    shown = _short(safe_repr(value), 80)
-    print("!!! show_error WANTS A FUNCTION TO CALL, e.g. show_error(lambda: f(x)) !!!")
-    print(f"!!! It got the value {shown} ({_type_name(value)}): the call already ran before show_error "
-          "saw it, and it did not raise.")
-
-
-def show_error(func: Callable[..., Any], *args: Any, expected: type[BaseException] | tuple = Exception,
-               **kwargs: Any) -> None:
-    """Call ``func(*args, **kwargs)`` and print the error it raises as ``Type: message``.
-
-    No traceback and no machine paths are printed. If nothing is raised, a loud
-    ``!!! NO ERROR WAS RAISED !!!`` banner is printed instead (so nbval fails when a pinned
-    library stops raising). ``show_error(f(x))`` is a common slip: ``f(x)`` runs *before*
-    ``show_error`` is called, so ``show_error`` gets its result, not a function; that is reported
-    as ``!!! show_error WANTS A FUNCTION TO CALL ...`` (never as if the value's ``TypeError: ...
-    not callable`` were the expected error). Write ``show_error(lambda: f(x))`` or
-    ``show_error(f, x)``.
-
-    Args:
-        func: the callable expected to raise (called with ``args`` and ``kwargs``).
-        expected: exception type(s) the cell expects; another type is printed with an
-            ``UNEXPECTED ERROR TYPE`` banner.
-
-    Returns:
-        ``None`` (so nothing more is displayed); use :func:`expect_error` to keep the
-        exception. ``KeyboardInterrupt`` and ``SystemExit`` are not caught.
-
-    Raises:
-        TypeError: ``expected`` is not an exception class or a tuple of them.
-    """
-    expected_types = _expected_types(expected, "show_error")
-    if not callable(func):
-        _report_not_callable(func)
-        return None
-    try:
-        result = func(*args, **kwargs)
-    except Exception as exc:  # noqa: BLE001 - showing any error is the point
-        _report(exc, expected_types)
-        return None
-    _report(None, expected_types, result)
-    return None
-
-
-@contextlib.contextmanager
-def expect_error(expected: type[BaseException] | tuple = Exception) -> Iterator[ErrorReport]:
-    """Context-manager form of :func:`show_error` for multi-line code.
-
-    Example:
-        >>> with expect_error(ValueError) as caught:
-        ...     int("x")
-        ValueError: invalid literal for int() with base 10: 'x'
-    """
-    expected_types = _expected_types(expected, "expect_error")
-    report = ErrorReport()
-    try:
-        yield report
-    except Exception as exc:  # noqa: BLE001
-        report.error = exc
-        _report(exc, expected_types)
-    else:
-        _report(None, expected_types, "(the block finished)")

@@ -32,6 +32,11 @@ encryption" at every start, and logs a ZMQ traceback when it is stopped after a 
 temporary file, not to the terminal: the report stays one line per notebook. When the kernel dies
 or does not start, the last line it wrote there (e.g. ``ModuleNotFoundError: ...``) is added to
 the failure line, so a real error stays visible.
+"
+
+The runner is three floors: :mod:`helpers.kernel_env` (the kernel's environment),
+:mod:`helpers.notebook_files` (reading, normalising and writing a notebook; the failure report)
+and this module (running the kernel, the command line); every public name is importable from here.
 """
 
 from __future__ import annotations
@@ -42,7 +47,6 @@ import atexit
 import contextlib
 import json
 import os
-import re
 import signal
 import sys
 import tempfile
@@ -50,26 +54,25 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
 
+from .kernel_env import LEARNER_STATE, OFFLINE_UNSET, kernel_env, removed_variables
+from .notebook_files import (
+    FailureKind,
+    NotebookFailure,
+    _mark_allowed_errors,
+    _normalise,
+    _one_line,
+    _write_atomically,
+    read_notebook,
+)
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
-#: Environment variables that would switch the course to a real model; removed for offline runs.
-OFFLINE_UNSET = ("COURSE_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY", "DASHSCOPE_API_KEY", "COURSE_MODEL_API_KEY")
-#: The learner's own state: never in a kernel the course's tools start (runner, bench, nbval), so
-#: the course's stubs record nothing in the learner's progress and no learner table is committed.
-LEARNER_STATE = ("COURSE_PROGRESS_FILE", "COURSE_WORKSPACE")
-#: A variable name that holds a secret (``*_API_KEY``, ``*_TOKEN``, ``*_SECRET*``, ...), or ends like one:
-#: ``*_KEY`` (``OPENAI_KEY``), Baidu Qianfan's ``QIANFAN_AK`` / ``QIANFAN_SK`` (langchain-community),
-#: ``*_PAT`` (a personal access token), ``*_PASS`` / ``*_PWD`` (not ``PWD`` itself, the current folder).
-_SECRET_NAME = re.compile(r"API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|ACCESS_KEY|PRIVATE_KEY"
-                          r"|_(?:KEY|AK|SK|PAT|PASS|PWD)$", re.IGNORECASE)
-#: Prefixes of variables that switch on LangSmith tracing (it sends every run to a web service).
-_TRACING_PREFIXES = ("LANGCHAIN_", "LANGSMITH_")
 #: Seconds allowed per cell unless ``--timeout`` / ``timeout=`` says otherwise.
 DEFAULT_TIMEOUT = 600
 #: The most output one cell may leave, in characters of its JSON (the course's largest is about
@@ -93,114 +96,14 @@ __all__ = [
     "run_notebook",
 ]
 
-#: Why a notebook failed (the closed set the runner reports).
-FailureKind = Literal["missing", "not a notebook", "cell error", "timeout", "kernel died", "kernel error",
-                      "output too large", "not written"]
-
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
-# IPython compiles each cell under a random file name ("3956648022.py"): keep the line, drop the name.
-_CELL_FILE = re.compile(r"\(\d+\.py, (line \d+)\)")
-
 
 # Lines the kernel writes to its stderr at every start: noise, never the reason for a failure.
 _KERNEL_NOISE = ("Kernel is running over TCP without encryption",)
 
 
-def _one_line(text: str, limit: int = 300) -> str:
-    text = _CELL_FILE.sub(r"(\1)", _ANSI.sub("", text))
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-class NotebookFailure(Exception):
-    """A notebook could not be executed to its end; :meth:`line` is the one-line report.
-
-    Attributes:
-        path: the notebook.
-        kind: one of :data:`FailureKind`.
-        reason: what went wrong, one line, no ANSI codes (e.g. ``ValueError: boom``).
-        cell: index of the failing cell in ``nb.cells`` (0-based, as ``nbtool.py list`` counts),
-            or ``None`` when no cell was running.
-        first_line: the first line of that cell's source (for the report).
-    """
-
-    def __init__(self, path: Path, kind: FailureKind, reason: str, *, cell: int | None = None,
-                 first_line: str = "") -> None:
-        self.path, self.kind, self.reason, self.cell, self.first_line = Path(path), kind, reason, cell, first_line
-        super().__init__(self.line())
-
-    def line(self) -> str:
-        """``FAILED NN_x.ipynb: cell 7 ("first line"): reason`` (one line)."""
-        where = ""
-        if self.cell is not None:
-            where = f"cell {self.cell}" + (f' ("{_one_line(self.first_line, 60)}")' if self.first_line else "") + ": "
-        return f"FAILED {self.path.name}: {where}{self.reason}"
-
-
 def course_notebooks(folder: Path = NOTEBOOK_DIR) -> list[Path]:
     """The course notebooks (``NN_*.ipynb``) in ``folder``, in order."""
     return sorted(p for p in Path(folder).glob("[0-9][0-9]_*.ipynb"))
-
-
-def read_notebook(path: Path) -> nbformat.NotebookNode:
-    """Read and validate a notebook file (nbformat 4).
-
-    Raises:
-        NotebookFailure: ``missing`` (no such file, or a folder) or ``not a notebook`` (not JSON,
-            or JSON that is not a valid notebook).
-    """
-    path = Path(path)
-    if not path.is_file():
-        raise NotebookFailure(path, "missing", "no such file" if not path.exists() else "not a file")
-    try:
-        nb = nbformat.read(path, as_version=4)
-        nbformat.validate(nb)
-    except Exception as exc:  # noqa: BLE001 - nbformat raises many types for a bad file
-        reason = _one_line(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, 160)
-        raise NotebookFailure(path, "not a notebook", f"not a readable notebook ({reason})") from exc
-    return nb
-
-
-def _mark_allowed_errors(nb: nbformat.NotebookNode) -> None:
-    for cell in nb.cells:
-        if cell.cell_type == "code" and "NBVAL_RAISES_EXCEPTION" in cell.source:
-            tags = cell.metadata.setdefault("tags", [])
-            if "raises-exception" not in tags:
-                tags.append("raises-exception")
-
-
-def removed_variables(env: Mapping[str, str], *, offline: bool = True) -> list[str]:
-    """The names in ``env`` that a kernel of the course's own runs must not inherit.
-
-    Args:
-        env: an environment (``os.environ``).
-        offline: also remove :data:`OFFLINE_UNSET` (the real-model variables). ``False`` keeps
-            them, for a run against a configured model.
-
-    Returns:
-        :data:`LEARNER_STATE`; with ``offline``, :data:`OFFLINE_UNSET`; every other name that
-        holds a secret (``API_KEY``, ``APIKEY``, ``TOKEN``, ``SECRET``, ``PASSWORD``, ``PASSWD``,
-        ``CREDENTIAL``, ``ACCESS_KEY``, ``PRIVATE_KEY`` anywhere in it, any case: ``ANTHROPIC_API_KEY``,
-        ``GOOGLE_API_KEY``, ``HF_TOKEN``, ``AWS_SECRET_ACCESS_KEY``, ...; or ending in ``_KEY``, ``_AK``,
-        ``_SK``, ``_PAT``, ``_PASS``, ``_PWD``: ``OPENAI_KEY``, ``QIANFAN_AK``, ``QIANFAN_SK``); and LangSmith's
-        ``LANGCHAIN_*`` / ``LANGSMITH_*`` (tracing sends every run to a web service). In ``env``'s order.
-    """
-    def removed(name: str) -> bool:
-        if name in OFFLINE_UNSET:
-            return offline
-        return (name in LEARNER_STATE or bool(_SECRET_NAME.search(name))
-                or name.upper().startswith(_TRACING_PREFIXES))
-
-    return [name for name in env if removed(name)]
-
-
-def kernel_env(*, offline: bool = True, extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment a kernel starts with: this process's, minus :func:`removed_variables`
-    (with :data:`OFFLINE_UNSET` when ``offline``), plus ``extra``."""
-    removed = set(removed_variables(os.environ, offline=offline))
-    env = {k: v for k, v in os.environ.items() if k not in removed}
-    env.update(extra or {})
-    return env
 
 
 @dataclass
@@ -353,51 +256,6 @@ def _forget_kernel(client: NotebookClient) -> None:
         with contextlib.suppress(Exception):
             client._cleanup_kernel()
         client.km = None
-
-
-def _coalesce_streams(outputs: list) -> list:
-    """Merge consecutive ``stream`` outputs of the same name (stdout/stderr), as nbconvert's
-    ``coalesce_streams`` does: nbclient stores one ``print`` as one or several chunks depending on
-    timing, and nbval merges them before comparing, so merging keeps committed diffs stable."""
-    merged: list = []
-    for output in outputs:
-        previous = merged[-1] if merged else None
-        if (output.get("output_type") == "stream" and previous is not None
-                and previous.get("output_type") == "stream" and previous.get("name") == output.get("name")):
-            previous["text"] = "".join(previous["text"]) + "".join(output["text"])
-        else:
-            merged.append(output)
-    return merged
-
-
-def _normalise(nb: nbformat.NotebookNode) -> None:
-    nb.metadata.pop("widgets", None)
-    for number, cell in enumerate(nb.cells, start=1):
-        cell["id"] = f"cell-{number:03d}"
-        cell.metadata.pop("execution", None)
-        if cell.cell_type == "code":
-            cell.outputs = _coalesce_streams(cell.outputs)
-
-
-def _write_atomically(nb: nbformat.NotebookNode, target: Path) -> None:
-    """Write ``nb`` to a temporary file beside ``target``, then move it over ``target``."""
-    target = Path(target)
-    try:
-        mode = target.stat().st_mode & 0o7777
-    except OSError:
-        mask = os.umask(0)
-        os.umask(mask)
-        mode = 0o666 & ~mask
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            nbformat.write(nb, handle)
-        os.chmod(tmp, mode)  # mkstemp makes 0o600; keep the notebook's own mode
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
 
 
 def execute_notebook(path: Path, *, timeout: int = DEFAULT_TIMEOUT, offline: bool = True,

@@ -1,6 +1,7 @@
-"""The progress file: its format, reading it, and writing it under a lock (the bottom floor).
+"""The progress file: reading it, and writing it under a lock (the bottom floor, on its format).
 
-This module imports nothing of the course (only :mod:`helpers.files` and :mod:`helpers.filelock`):
+This module imports nothing of the course (only :mod:`helpers.files`, :mod:`helpers.filelock` and
+:mod:`helpers.progress_format`):
 the exercise core and the self-check engine record through :mod:`helpers.progress_record`, which
 uses it, and the table (:mod:`helpers.progress`) reads through it.
 
@@ -42,6 +43,9 @@ What the progress path may name, and what happens (never a crash, nothing lost):
 Reading (:func:`read_file`) never moves, creates or locks anything: what cannot be read (in full)
 is named in :attr:`Progress.problem`. Messages name files by their name, never by their folder's
 path.
+
+The format itself (records, parsing, :func:`notebook_key`, :func:`score_line`) is one floor
+down, in :mod:`helpers.progress_format`; its public names are importable from here as before.
 """
 
 from __future__ import annotations
@@ -53,13 +57,25 @@ import re
 import stat
 import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from .filelock import LockTimeout, NotALockFile, exclusive
 from .files import NotARegularFile, kind_of, read_regular
+from .progress_format import (
+    _FIELDS,
+    _FORMAT,
+    FILE_NAME,
+    ExerciseRecord,
+    Progress,
+    SelfCheckRecord,
+    _key,
+    _parse,
+    notebook_key,
+    score_line,
+)
 
 __all__ = [
     "FILE_NAME",
@@ -73,150 +89,10 @@ __all__ = [
     "update_file",
 ]
 
-#: The progress file's name in the workspace.
-FILE_NAME = ".progress.json"
-_FORMAT = 1
-#: The fields a progress file's top-level object may have.
-_FIELDS = frozenset({"format", "exercises", "self_checks"})
 #: A file larger than this is not read (no progress file comes near it: 200,000 records are ~20 MB).
 _MAX_BYTES = 32 * 1024 * 1024
 #: The start of a file this module wrote (``json.dump(..., sort_keys=True)``), even when cut short.
 _OUR_START = re.compile(r'\A\s*\{\s*"(?:exercises|format|self_checks)"\s*:')
-
-
-# -- records ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ExerciseRecord:
-    """What the file holds for one exercise: ever solved, the latest attempt passed, how many attempts."""
-
-    solved: bool
-    last_passed: bool
-    attempts: int
-    updated: str = ""
-
-
-@dataclass(frozen=True)
-class SelfCheckRecord:
-    """What the file holds for one self-check question: the first answer was right, how many answers."""
-
-    correct: bool
-    attempts: int
-    updated: str = ""
-
-
-@dataclass
-class Progress:
-    """The whole file: ``exercises`` by id, ``self_checks`` by notebook key (``"03"``) and question id.
-
-    ``problem`` is ``""``, or why the file could not be read (in full) when it was loaded, e.g.
-    ``"myproject is a folder"``; the table shows it (it is never written to the file).
-    """
-
-    exercises: dict[str, ExerciseRecord] = field(default_factory=dict)
-    self_checks: dict[str, dict[str, SelfCheckRecord]] = field(default_factory=dict)
-    problem: str = field(default="", compare=False)
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON object written to the file."""
-        return {
-            "format": _FORMAT,
-            "exercises": {k: asdict(v) for k, v in sorted(self.exercises.items())},
-            "self_checks": {nb: {q: asdict(r) for q, r in sorted(answers.items())}
-                            for nb, answers in sorted(self.self_checks.items())},
-        }
-
-
-class _NotProgress(ValueError):
-    """The file's content is not a progress file (the message says why, in a few words)."""
-
-
-def _bool(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise _NotProgress(f"{where} is not true/false")
-    return value
-
-
-def _count(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise _NotProgress(f"{where} is not a count")
-    return value
-
-
-def _object(value: Any, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise _NotProgress(f"{where} is not an object")
-    return value
-
-
-def _text(value: Any) -> str:
-    return value if isinstance(value, str) else ""
-
-
-def _key(text: str) -> str:
-    """A key from the file as a message shows it: at most 40 characters."""
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _parse(top: dict[str, Any]) -> tuple[Progress, list[str]]:
-    """The records of a progress file's top-level object that can be read, and what could not be
-    (``["exercise 01.1 solved is not true/false", ...]``; empty when everything was read)."""
-    progress, problems = Progress(), []
-
-    def each(value: Any, where: str) -> list[tuple[str, Any]]:
-        try:
-            return list(_object(value, where).items())
-        except _NotProgress as exc:
-            problems.append(str(exc))
-            return []
-
-    for key, raw in each(top.get("exercises", {}), "exercises"):
-        where = f"exercise {_key(key)}"
-        try:
-            item = _object(raw, where)
-            progress.exercises[key] = ExerciseRecord(
-                solved=_bool(item.get("solved"), f"{where} solved"),
-                last_passed=_bool(item.get("last_passed", item.get("solved")), f"{where} last_passed"),
-                attempts=_count(item.get("attempts", 0), f"{where} attempts"),
-                updated=_text(item.get("updated")),
-            )
-        except _NotProgress as exc:
-            problems.append(str(exc))
-    for nb, raw in each(top.get("self_checks", {}), "self_checks"):
-        answers: dict[str, SelfCheckRecord] = {}
-        for question, raw_answer in each(raw, f"self_checks {_key(nb)}"):
-            where = f"self-check {_key(nb)}/{_key(question)}"
-            try:
-                item = _object(raw_answer, where)
-                answers[question] = SelfCheckRecord(
-                    correct=_bool(item.get("correct"), f"{where} correct"),
-                    attempts=_count(item.get("attempts", 0), f"{where} attempts"),
-                    updated=_text(item.get("updated")),
-                )
-            except _NotProgress as exc:
-                problems.append(str(exc))
-        if answers:
-            progress.self_checks[nb] = answers
-    return progress, problems
-
-
-
-
-def notebook_key(notebook: str) -> str:
-    """How the file keys a notebook: ``"03"`` for ``"03"``, ``"03_toolmessage_pairing"`` or
-    ``"03_toolmessage_pairing.ipynb"`` (a path is reduced to its file name); any other text is
-    returned stripped."""
-    name = notebook.replace("\\", "/").rsplit("/", 1)[-1].strip()
-    head = name.split("_", 1)[0].removesuffix(".ipynb")
-    return head if len(head) == 2 and head.isdigit() else name.removesuffix(".ipynb")
-
-
-def score_line(right: int, answered: int, total: int) -> str:
-    """A notebook's self-check score in words, the same in the widget and the table:
-    ``"1 of 5 right on first try, 2 answered"``; never tried reads ``"0 of 5 right on first try,
-    0 answered"`` and all wrong ``"0 of 5 right on first try, 5 answered"``."""
-    return f"{right} of {total} right on first try, {answered} answered"
 
 
 # -- reading and writing the file -------------------------------------------------------------------

@@ -638,39 +638,6 @@ def test_a_reply_that_is_not_an_openai_reply_says_so_without_the_url(mode, how):
     assert "nginx" not in shown, "no part of the reply is shown"
 
 
-def test_the_model_modules_import_each_other_without_a_cycle():
-    """Issue 18: ``factory`` and ``real`` imported each other (``real`` at its top, ``factory`` inside a
-    function). Every import between ``helpers.model`` modules, at any depth of a module, forms no cycle."""
-    import ast
-    from pathlib import Path
-
-    import helpers.model
-
-    folder = Path(helpers.model.__file__).parent
-    graph = {}
-    for path in folder.glob("*.py"):
-        imported = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
-                imported.add(node.module.split(".")[0])
-            elif isinstance(node, ast.ImportFrom) and node.level == 1:
-                imported.update(alias.name for alias in node.names)
-        graph[path.stem] = imported & {p.stem for p in folder.glob("*.py")} - {"__init__"}
-
-    def cycle_from(start, path):
-        for nxt in graph.get(path[-1], ()):
-            if nxt == start:
-                return [*path, nxt]
-            if nxt not in path:
-                found = cycle_from(start, [*path, nxt])
-                if found:
-                    return found
-        return None
-
-    cycles = [c for c in (cycle_from(module, [module]) for module in graph if module != "__init__") if c]
-    assert not cycles, cycles
-
-
 # -- issue 21, "A model for a class": a keyless local endpoint; a provider's key goes to that provider only -----
 
 from pathlib import Path  # noqa: E402

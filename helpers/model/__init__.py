@@ -14,8 +14,10 @@ One job per module:
 * :mod:`helpers.model.deadline`: an overall deadline per HTTP request of the real model;
 * :mod:`helpers.model.real`: the real model, a ``ChatOpenAI`` that records its requests, hides the
   keys in its errors and names a reply that is not an OpenAI reply (``NotAnOpenAIReplyError``);
-* :mod:`helpers.model.factory`: environment -> model (``read_model_config``, ``describe_model``,
-  the environment variables and the DashScope recipe);
+* :mod:`helpers.model.config`: the real-model configuration read from the environment and checked
+  (``read_model_config``, ``ModelConfig``, ``ModelConfigError``), without LangChain;
+* :mod:`helpers.model.factory`: environment -> model (``model_from_env``, ``describe_model``, the
+  environment variables and the DashScope recipe; re-exports :mod:`helpers.model.config`);
 * :mod:`helpers.model.live`: the two kinds of model cell: ``scripted_model`` (a protocol case),
   ``live_model`` (a live cell) and ``live_verdict``;
 * :mod:`helpers.model.loopback_openai`: a local stand-in provider on 127.0.0.1 that speaks OpenAI's

@@ -80,22 +80,27 @@ such (:class:`~helpers.model.real.NotAnOpenAIReplyError`), without the base URL.
 
 from __future__ import annotations
 
-import ipaddress
-import os
-import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
-from urllib.parse import urlsplit
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
+from .config import (  # re-exported: the factory's names, importable from here as before
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT,
+    NO_KEY,  # noqa: F401
+    Endpoint,  # noqa: F401
+    KeyVariable,  # noqa: F401
+    ModelConfig,
+    ModelConfigError,
+    _endpoint,
+    is_private_endpoint,
+    read_model_config,
+    real_model_configured,
+)
 from .real import real_chat_model
 from .redact import (
     HIDDEN_NAME,
-    KEY_PREFIX,
-    MODEL_NAME,
-    UUID_PATTERN,
     looks_like_model_name,
     redact_url,
 )
@@ -114,273 +119,6 @@ __all__ = [
     "real_model_configured",
     "redact_url",
 ]
-
-#: Seconds one request may take unless ``COURSE_MODEL_TIMEOUT`` says otherwise: with one retry, an
-#: endpoint that never answers stops a cell after about a minute (two requests of 30 s).
-DEFAULT_TIMEOUT = 30.0
-#: Retries after a failed request unless ``COURSE_MODEL_MAX_RETRIES`` says otherwise.
-DEFAULT_MAX_RETRIES = 1
-
-_DASHSCOPE_HOST = re.compile(r"^dashscope(-[a-z0-9]+)?\.aliyuncs\.com$")
-_NOT_SHOWN = "(its value is not shown, in case it holds a key)"
-
-
-Endpoint = Literal["openai", "dashscope", "custom"]
-#: Where a key may come from.
-KeyVariable = Literal["OPENAI_API_KEY", "DASHSCOPE_API_KEY", "COURSE_MODEL_API_KEY"]
-#: What a keyless request to a loopback or private endpoint carries as its key (vLLM's convention).
-NO_KEY = "EMPTY"
-_OPENAI_HOST = "api.openai.com"
-_PRIVATE_SUFFIXES = (".localhost", ".local", ".internal")
-
-
-class ModelConfigError(RuntimeError):
-    """The environment configures a real model wrongly or only partly.
-
-    The message names the variable to fix and never contains a variable's value (except a
-    ``COURSE_MODEL`` that passed the model-name check).
-    """
-
-
-@dataclass(frozen=True)
-class ModelConfig:
-    """A complete real-model configuration read from the environment.
-
-    Attributes:
-        model: the model name (``COURSE_MODEL``).
-        api_key: the key (never in ``repr``).
-        key_variable: where the key came from (:data:`KeyVariable`), or ``None`` for a loopback or
-            private endpoint that needs none (then ``api_key`` is :data:`NO_KEY`).
-        base_url: the endpoint, or ``None`` for OpenAI's (never in ``repr``).
-        timeout: seconds one request may take in all (an overall deadline, not per read).
-        max_retries: retries after a failed request.
-        secrets: ``(variable, value)`` of every configured key (``OPENAI_API_KEY``,
-            ``DASHSCOPE_API_KEY``, ``COURSE_MODEL_API_KEY``), hidden in the errors of real-model
-            calls (never in ``repr``).
-    """
-
-    model: str
-    api_key: str = field(repr=False)
-    key_variable: KeyVariable | None
-    base_url: str | None = field(default=None, repr=False)
-    timeout: float = DEFAULT_TIMEOUT
-    max_retries: int = DEFAULT_MAX_RETRIES
-    secrets: tuple[tuple[str, str], ...] = field(default=(), repr=False)
-
-    @property
-    def endpoint(self) -> Endpoint:
-        """``"openai"`` (no base URL), ``"dashscope"`` (a DashScope host) or ``"custom"``."""
-        return _endpoint(self.base_url)
-
-
-def _endpoint(base_url: str | None) -> Endpoint:
-    if not base_url:
-        return "openai"
-    parts = urlsplit(base_url)
-    host = (parts.hostname or "").lower()
-    if host == _OPENAI_HOST and parts.scheme == "https":
-        return "openai"
-    return "dashscope" if _DASHSCOPE_HOST.match(host) else "custom"
-
-
-def is_private_endpoint(base_url: str | None) -> bool:
-    """True when ``base_url``'s host is on a loopback or private address, judged from the URL alone.
-
-    Private: ``localhost`` and ``*.localhost``; an IP address that is loopback, private or link-local
-    (``127.0.0.0/8``, ``10.0.0.0/8``, ``172.16.0.0/12``, ``192.168.0.0/16``, ``169.254.0.0/16``,
-    ``::1``, ``fc00::/7``, ``fe80::/10``, as Python's ``ipaddress`` classifies them); a one-word host
-    name (``ollama``, ``vllm``: a container or a machine named on the local network); a name ending
-    in ``.local`` (mDNS, Kubernetes' ``*.svc.cluster.local``) or ``.internal`` (reserved for private
-    use). Anything else, including a public name that resolves to a private address, is public.
-    No name is looked up.
-    """
-    if not base_url:
-        return False
-    try:
-        host = (urlsplit(base_url).hostname or "").lower().rstrip(".")
-    except ValueError:
-        return False
-    if not host:
-        return False
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host == "localhost" or host.endswith(_PRIVATE_SUFFIXES) or ("." not in host and ":" not in host)
-    return address.is_loopback or address.is_private or address.is_link_local
-
-
-def _value(env: Mapping[str, str], name: str) -> str:
-    value = env.get(name)
-    if value is not None and not isinstance(value, str):
-        raise ModelConfigError(f"{name} must be text, got {type(value).__name__} {_NOT_SHOWN}")
-    return (value or "").strip()
-
-
-def real_model_configured(env: Mapping[str, str] | None = None) -> bool:
-    """True when the environment opts in to a real model (``COURSE_MODEL`` or ``OPENAI_BASE_URL`` set).
-
-    Args:
-        env: a mapping to read instead of ``os.environ`` (for tests).
-    """
-    env = os.environ if env is None else env
-    return bool(_value(env, "COURSE_MODEL") or _value(env, "OPENAI_BASE_URL"))
-
-
-def _key_in(variable: str, problem: str, belongs: str) -> ModelConfigError:
-    """The error for a key pasted into ``variable`` (the value is not shown)."""
-    return ModelConfigError(
-        f"{variable} {problem}: it looks like an API key (its value is not shown). Put the key in "
-        f"OPENAI_API_KEY, DASHSCOPE_API_KEY or COURSE_MODEL_API_KEY and {belongs}, in {variable}"
-    )
-
-
-def _check_model_name(name: str, secrets: Sequence[str]) -> None:
-    if looks_like_model_name(name, secrets):
-        return
-    if MODEL_NAME.match(name) or KEY_PREFIX.search(name) or len(name) > 81:
-        raise _key_in("COURSE_MODEL", "does not look like a model name", "the model name, e.g. qwen-plus or gpt-4o-mini")
-    raise ModelConfigError(
-        f"COURSE_MODEL is not a model name {_NOT_SHOWN}: use letters, digits and . _ : / @ - only, "
-        "e.g. qwen-plus or gpt-4o-mini"
-    )
-
-
-def _check_base_url(url: str, secrets: Sequence[str]) -> None:
-    if url in secrets or KEY_PREFIX.match(url) or UUID_PATTERN.match(url) or re.match(r"[A-Za-z0-9]{24,}", url):
-        raise _key_in("OPENAI_BASE_URL", "is not an http(s) URL",
-                      "the endpoint, e.g. https://dashscope.aliyuncs.com/compatible-mode/v1")
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname
-    except ValueError:
-        parts, host = None, None
-    if parts is None or parts.scheme not in ("http", "https") or not host or re.search(r"\s", url):
-        raise ModelConfigError(
-            f"OPENAI_BASE_URL is not an http(s) URL {_NOT_SHOWN}: set it to the endpoint's address, e.g. "
-            "https://dashscope.aliyuncs.com/compatible-mode/v1, or unset it to use OpenAI"
-        )
-    if parts.username or parts.password or any(s and s in url for s in secrets):
-        raise ModelConfigError(
-            "OPENAI_BASE_URL holds a user name, password or key (its value is not shown): put the key in "
-            "OPENAI_API_KEY, DASHSCOPE_API_KEY or COURSE_MODEL_API_KEY and only the address in OPENAI_BASE_URL"
-        )
-    for mark, part in (("?", "a query string"), ("#", "a fragment")):
-        if mark in url:
-            raise ModelConfigError(
-                f"OPENAI_BASE_URL has {part} (its value is not shown): remove everything from the '{mark}' on; "
-                "keys do not belong in the URL: put the key in OPENAI_API_KEY, DASHSCOPE_API_KEY or COURSE_MODEL_API_KEY and only "
-                "the address in OPENAI_BASE_URL, e.g. https://dashscope.aliyuncs.com/compatible-mode/v1"
-            )
-    if parts.path.rstrip("/").endswith("/chat/completions"):
-        raise ModelConfigError(
-            "OPENAI_BASE_URL ends with /chat/completions: give the base address only (e.g. .../compatible-mode/v1); "
-            "the client adds /chat/completions itself"
-        )
-
-
-def _clean_key(name: str, raw: str | None) -> str:
-    """The key stripped of surrounding whitespace; refuse one that still has spaces or odd characters."""
-    key = (raw or "").strip()
-    if not key:
-        return ""
-    if re.search(r"\s", key):
-        raise ModelConfigError(
-            f"{name} has a space or a line break inside it (its value is not shown): paste the key alone, "
-            "without a 'Bearer ' prefix, quotes or a second key"
-        )
-    if not key.isascii() or not key.isprintable() or key[0] in "\"'" or key[-1] in "\"'":
-        raise ModelConfigError(
-            f"{name} contains quotes or characters that are not plain ASCII (its value is not shown), often "
-            "curly quotes or an invisible character picked up while copying: paste the key again"
-        )
-    return key
-
-
-def _number(env: Mapping[str, str], name: str, default: float, low: float, high: float, *, integer: bool) -> float:
-    raw = _value(env, name)
-    if not raw:
-        return default
-    try:
-        value = int(raw) if integer else float(raw)
-    except ValueError:
-        value = None
-    if value is None or not (low <= value <= high):
-        kind = "a whole number" if integer else "a number of seconds"
-        raise ModelConfigError(f"{name} must be {kind} from {low:g} to {high:g} {_NOT_SHOWN}; unset it for {default:g}")
-    return value
-
-
-def _key_variable(endpoint: Endpoint, private: bool, keys: Mapping[KeyVariable, str]) -> KeyVariable | None:
-    """Which configured key is sent (see "Which key goes where" in the module docstring), ``None`` for
-    no key (a loopback or private endpoint); raises :class:`ModelConfigError` when a required one is missing."""
-    if keys["COURSE_MODEL_API_KEY"]:
-        return "COURSE_MODEL_API_KEY"
-    if endpoint == "openai":
-        if keys["OPENAI_API_KEY"]:
-            return "OPENAI_API_KEY"
-        missing = "OPENAI_API_KEY is missing: set OPENAI_API_KEY to your OpenAI key"
-        if keys["DASHSCOPE_API_KEY"]:
-            missing += (" (DASHSCOPE_API_KEY is set, but it is sent only to DashScope: for DashScope also set "
-                        "OPENAI_BASE_URL=https://dashscope.aliyuncs.com/compatible-mode/v1, international: "
-                        "https://dashscope-intl.aliyuncs.com/compatible-mode/v1)")
-    elif endpoint == "dashscope":
-        if keys["DASHSCOPE_API_KEY"]:
-            return "DASHSCOPE_API_KEY"
-        missing = "DASHSCOPE_API_KEY is missing: set DASHSCOPE_API_KEY to your DashScope key"
-        if keys["OPENAI_API_KEY"]:
-            missing += " (OPENAI_API_KEY is set, but it is sent only to OpenAI's endpoint, never to another host)"
-    elif private:
-        return None
-    else:
-        missing = ("OPENAI_BASE_URL is a public endpoint that is neither OpenAI's nor DashScope's, and "
-                   "COURSE_MODEL_API_KEY is missing: set COURSE_MODEL_API_KEY to that endpoint's key")
-        if keys["OPENAI_API_KEY"] or keys["DASHSCOPE_API_KEY"]:
-            missing += " (OPENAI_API_KEY and DASHSCOPE_API_KEY are sent only to their own provider, never to another host)"
-    raise ModelConfigError(f"COURSE_MODEL is set but {missing}, or unset COURSE_MODEL to stay on the offline scripted model")
-
-
-def read_model_config(env: Mapping[str, str] | None = None) -> ModelConfig | None:
-    """Read the real-model configuration from the environment.
-
-    Args:
-        env: a mapping to read instead of ``os.environ`` (for tests).
-
-    Returns:
-        ``None`` when no real model is configured (neither ``COURSE_MODEL`` nor ``OPENAI_BASE_URL``
-        set; a key alone does not count), else a complete :class:`ModelConfig`.
-
-    Raises:
-        ModelConfigError: a variable is missing or malformed (see the module docstring); the
-            message names it and shows no value.
-    """
-    env = os.environ if env is None else env
-    if not real_model_configured(env):
-        return None
-    keys: dict[KeyVariable, str] = {variable: _clean_key(variable, env.get(variable))
-                                    for variable in ("OPENAI_API_KEY", "DASHSCOPE_API_KEY", "COURSE_MODEL_API_KEY")}
-    secrets = [k for k in keys.values() if k]
-    name = _value(env, "COURSE_MODEL")
-    base_url = _value(env, "OPENAI_BASE_URL") or None
-    if name:
-        _check_model_name(name, secrets)
-    if base_url:
-        _check_base_url(base_url, secrets)
-    if not name:
-        raise ModelConfigError(
-            "OPENAI_BASE_URL is set but COURSE_MODEL is missing: set COURSE_MODEL to the model name "
-            "(e.g. qwen-plus), or unset OPENAI_BASE_URL to stay on the offline scripted model"
-        )
-    key_variable = _key_variable(_endpoint(base_url), is_private_endpoint(base_url), keys)
-    key = keys[key_variable] if key_variable is not None else NO_KEY
-    return ModelConfig(
-        model=name,
-        api_key=key,
-        key_variable=key_variable,
-        base_url=base_url,
-        timeout=_number(env, "COURSE_MODEL_TIMEOUT", DEFAULT_TIMEOUT, 1, 600, integer=False),
-        max_retries=int(_number(env, "COURSE_MODEL_MAX_RETRIES", DEFAULT_MAX_RETRIES, 0, 5, integer=True)),
-        secrets=tuple((variable, value) for variable, value in keys.items() if value),
-    )
 
 
 def model_from_env(offline_script: Sequence[Any] = (), *, env: Mapping[str, str] | None = None,

@@ -11,7 +11,7 @@ the section that teaches it, and is recorded with ``helpers.progress.record_self
 question_id, correct)`` when that module is available (see
 :mod:`helpers.widgets.engines.self_check`). The first answer to a question counts (the score is
 "right on first try"); later answers are shown as attempts. The choices are shown in a fixed
-shuffled order (:func:`helpers.selfcheck.order.shown_choices`), whatever order a module lists them in.
+shuffled order (:func:`helpers.selfcheck_order.shown_choices`), whatever order a module lists them in.
 
 To add a notebook's questions: create ``helpers/selfcheck/nbNN.py`` with
 ``QUESTIONS = (Question(...), ...)`` (format: :class:`Question`), then add the section to the
@@ -28,8 +28,8 @@ import importlib
 import re
 from typing import Any
 
-from .format import Question, QuestionKind, check_questions
-from .order import shown_choices
+from ..selfcheck_format import Question, QuestionKind, check_questions
+from ..selfcheck_order import shown_choices
 
 __all__ = ["Question", "QuestionKind", "available_notebooks", "questions_for", "self_check", "shown_choices"]
 

@@ -1,36 +1,11 @@
-"""The order a question's choices are shown in: shuffled, but the same on every run and machine.
+"""The order a question's choices are shown in, by its place in the self-check package.
 
-A question module lists its choices in any order (the right one is often written first). Shown in
-that order, the answer could be guessed from its place, so the widget shows them sorted by a
-SHA-256 digest of ``"<notebook>/<question id>/<choice>"``: a fixed shuffle that depends only on
-those texts (not on Python's per-process salted ``hash()``, not on ``random``), so every learner,
-every run and every machine sees the same order, and ``tests/test_widget_self_check.py`` can check
-that the right answers are spread over the positions across the course.
+It lives one floor down, in :mod:`helpers.selfcheck_order` (beside :mod:`helpers.selfcheck_format`),
+so the widget's engine uses it without running this package's ``__init__``.
 """
 
 from __future__ import annotations
 
-import hashlib
-
-from .format import Question
+from ..selfcheck_order import shown_choices
 
 __all__ = ["shown_choices"]
-
-
-def _key(notebook: str, question_id: str, choice: str) -> str:
-    return hashlib.sha256(f"{notebook}/{question_id}/{choice}".encode("utf-8")).hexdigest()
-
-
-def shown_choices(notebook: str, question: Question) -> tuple[str, ...]:
-    """The choices of ``question`` in the order the self-check widget shows them.
-
-    Args:
-        notebook: the notebook number, e.g. ``"02"`` (part of the seed: one question id in two
-            notebooks may be shown in two orders).
-        question: the :class:`~helpers.selfcheck.Question`.
-
-    Returns:
-        ``question.choices`` reordered by the SHA-256 digest of ``"<notebook>/<id>/<choice>"``
-        (deterministic; it changes only when one of those texts changes).
-    """
-    return tuple(sorted(question.choices, key=lambda choice: _key(notebook, question.id, choice)))

@@ -30,7 +30,7 @@ import ipywidgets as widgets
 import traitlets
 
 from ..progress_store import score_line
-from ..selfcheck.format import Question
+from ..selfcheck_format import Question
 from .engines.self_check import CheckedAnswer, Recorder, SelfCheckEngine
 from .style import LINE_HEIGHT, badge, block, box, muted
 from .text import html_text, inline_code

@@ -2,7 +2,7 @@
 
 A question's first answer is the one that counts (the score says "right on first try"); later
 answers are attempts, shown but not scored. Choices are shown in a fixed shuffled order
-(:func:`helpers.selfcheck.order.shown_choices`), so the right answer's place gives nothing away.
+(:func:`helpers.selfcheck_order.shown_choices`), so the right answer's place gives nothing away.
 
 Plain Python, no ipywidgets. :class:`helpers.widgets.SelfCheck` is its view; tests drive this
 engine directly. The question format is :class:`helpers.selfcheck.Question`.
@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 from ...progress_record import record_self_check, recorded_self_checks
 from ...progress_store import SelfCheckRecord
-from ...selfcheck.format import Question
-from ...selfcheck.order import shown_choices
+from ...selfcheck_format import Question
+from ...selfcheck_order import shown_choices
 from ..outcomes import Answer
 from ..text import error_text
 
@@ -97,7 +97,7 @@ class SelfCheckEngine:
     The score counts each question's FIRST answer (since the engine was built): trying the other
     choices afterwards shows their verdicts as later attempts, but cannot turn a wrong first answer
     into a right one. Every answer is recorded (``helpers.progress`` keeps the first one's
-    correctness and counts the attempts). Choices are shown in :func:`helpers.selfcheck.order.shown_choices`
+    correctness and counts the attempts). Choices are shown in :func:`helpers.selfcheck_order.shown_choices`
     order (a fixed shuffle), and a choice given by position means a position in that order.
 
     Args:
