@@ -262,6 +262,10 @@ def test_a_hitl_call_with_a_huge_argument_is_cut_in_every_view():
     sizes = assert_bounded(panel)
     assert sizes["pending_view"] < 20_000
     assert panel.args_field.value == "" and "too long to edit here" in panel.args_field.placeholder
-    assert panel.approve().outcome == "finished"
+    refused = panel.approve()   # arguments too long to show whole cannot be approved unread (hardening round 3)
+    assert refused.outcome == "refused", refused
+    sizes = assert_bounded(panel)
+    assert sizes["status_view"] < 40_000
+    assert panel.reject("the order id is not one of ours").outcome == "finished"
     sizes = assert_bounded(panel)
     assert sizes["history_view"] < 2_000 and sizes["status_view"] < 40_000
