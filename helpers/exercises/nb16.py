@@ -78,9 +78,10 @@ def _run(answer: Any, read: str, write: str, note: str, **moves: bool):
 def _blocked(answer: Any, read: str, write: str, note: str) -> None:
     messages, written = _run(answer, read, write, note)
     assert written == [], (
-        f"the write tool {write!r} ran: {shown(written)}. Hiding a tool from the model "
-        "(wrap_model_call) does not stop the tools node from running a call that names it; refuse the "
-        "call in wrap_tool_call, before handler(request) runs the tool.")
+        f"the write tool {write!r} ran: {shown(written)}. Refuse the call in wrap_tool_call, before "
+        "handler(request) runs the tool, for any write tool you were given and whatever the untrusted "
+        "text says (hiding a tool in wrap_model_call does not stop the tools node from running a call "
+        "that names it).")
     calls = [c for m in messages if m.type == "ai" for c in m.tool_calls if c["name"] == write]
     answers = {m.tool_call_id: m for m in messages if isinstance(m, ToolMessage)}
     for call in calls:
