@@ -1,0 +1,245 @@
+"""A callback handler that records each protocol step of an agent run, offline (notebook 16).
+
+:class:`ProtocolTrace` is a ``langchain_core`` ``BaseCallbackHandler``: pass it with
+``agent.invoke(..., config={"callbacks": [trace]})``. It records, as :class:`TraceEvent` rows:
+
+* ``model_request``: ``on_chat_model_start``, with the names of the tools bound to that request
+  (``invocation_params["tools"]``, the OpenAI-format schemas ``bind_tools`` produced);
+* ``model_reply``: ``on_llm_end``, with the reply's tool calls as ``(name, tool_call_id)``;
+* ``tool_start``: ``on_tool_start``, whose keyword ``tool_call_id`` names the call
+  (langchain-core 1.x, ``tools/base.py``, ``BaseTool.run``);
+* ``tool_end``: ``on_tool_end``. Its keywords carry **no** ``tool_call_id``: the id is read from the
+  ``ToolMessage`` it receives as ``output`` (a ``Command``'s ToolMessage is found in its update), or,
+  failing that, from the ``tool_start`` of the same ``run_id``;
+* ``tool_error``: ``on_tool_error``, whose keywords carry ``tool_call_id`` again.
+
+Parallel tool calls run in threads and their events arrive in a changing order; :meth:`ProtocolTrace.steps`
+gives a deterministic view (the tool events of one model turn in the order of the model's calls).
+:func:`trace_mermaid` draws that view as a mermaid ``sequenceDiagram``; :func:`tool_stats` counts calls,
+errors and latencies per tool over several traces. Nothing here talks to LangSmith.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+from uuid import UUID
+
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.messages import ToolMessage
+
+__all__ = ["EventKind", "ProtocolTrace", "ToolStats", "TraceEvent", "tool_stats", "trace_mermaid"]
+
+EventKind = Literal["model_request", "model_reply", "tool_start", "tool_end", "tool_error"]
+
+
+@dataclass(frozen=True)
+class TraceEvent:
+    """One protocol step.
+
+    Attributes:
+        kind: which step (see the module docstring).
+        name: the tool's name for tool events, ``"model"`` for model events.
+        tool_call_id: the call a tool event belongs to (``None`` for model events).
+        tools: the tool names bound to a ``model_request``.
+        calls: ``(name, tool_call_id)`` of each tool call in a ``model_reply``.
+        detail: a short text: the result's content (``tool_end``), the error (``tool_error``),
+            the arguments (``tool_start``), the reply's text (``model_reply``).
+        status: ``"success"`` or ``"error"`` for ``tool_end`` (the ToolMessage's status), else ``""``.
+        at: the clock's reading when the event was recorded (seconds).
+    """
+
+    kind: EventKind
+    name: str
+    tool_call_id: str | None = None
+    tools: tuple[str, ...] = ()
+    calls: tuple[tuple[str, str], ...] = ()
+    detail: str = ""
+    status: str = ""
+    at: float = 0.0
+
+
+def _tool_message(output: Any) -> ToolMessage | None:
+    """The ToolMessage a tool returned: itself, or the one inside a ``Command``'s update."""
+    if isinstance(output, ToolMessage):
+        return output
+    update = getattr(output, "update", None)
+    messages = update.get("messages", []) if isinstance(update, Mapping) else []
+    return next((m for m in messages if isinstance(m, ToolMessage)), None)
+
+
+class ProtocolTrace(BaseCallbackHandler):
+    """Records the protocol steps of a run as :class:`TraceEvent` rows (thread-safe).
+
+    Args:
+        clock: returns the time in seconds; default ``time.perf_counter``. Pass a fake clock to get
+            latencies that are the same on every run.
+
+    Attributes:
+        events: the events in the order they arrived (parallel tool calls: in a changing order).
+    """
+
+    def __init__(self, clock: Callable[[], float] | None = None) -> None:
+        import time
+
+        self.events: list[TraceEvent] = []
+        self._clock = clock or time.perf_counter
+        self._lock = threading.Lock()
+        self._calls: dict[UUID, tuple[str, str | None]] = {}  # run_id -> (tool, tool_call_id)
+
+    def _add(self, event: TraceEvent) -> None:
+        with self._lock:
+            self.events.append(event)
+
+    def _at(self) -> float:
+        return float(self._clock())
+
+    def on_chat_model_start(self, serialized: Any, messages: Any, *, run_id: UUID, **kwargs: Any) -> None:
+        tools = (kwargs.get("invocation_params") or {}).get("tools") or []
+        names = tuple(t.get("function", t).get("name", "?") for t in tools if isinstance(t, Mapping))
+        self._add(TraceEvent("model_request", "model", tools=names, detail=f"{len(messages[0])} messages",
+                             at=self._at()))
+
+    def on_llm_end(self, response: Any, *, run_id: UUID, **kwargs: Any) -> None:
+        message = getattr(response.generations[0][0], "message", None)
+        calls = tuple((c["name"], c["id"]) for c in getattr(message, "tool_calls", []))
+        self._add(TraceEvent("model_reply", "model", calls=calls, detail=str(getattr(message, "content", "")),
+                             at=self._at()))
+
+    def on_tool_start(self, serialized: Any, input_str: str, *, run_id: UUID, **kwargs: Any) -> None:
+        name, call_id = (serialized or {}).get("name", "?"), kwargs.get("tool_call_id")
+        with self._lock:
+            self._calls[run_id] = (name, call_id)
+        self._add(TraceEvent("tool_start", name, call_id, detail=str(kwargs.get("inputs", input_str)),
+                             at=self._at()))
+
+    def on_tool_end(self, output: Any, *, run_id: UUID, **kwargs: Any) -> None:
+        name, call_id = self._calls.get(run_id, ("?", None))
+        message = _tool_message(output)
+        if message is not None:  # the end event carries the id only inside the ToolMessage
+            call_id = message.tool_call_id
+        status = message.status if message is not None else "success"
+        detail = str(message.content) if message is not None else str(output)
+        self._add(TraceEvent("tool_end", name, call_id, detail=detail, status=status, at=self._at()))
+
+    def on_tool_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
+        name, start_id = self._calls.get(run_id, ("?", None))
+        call_id = kwargs.get("tool_call_id") or start_id
+        self._add(TraceEvent("tool_error", name, call_id, detail=f"{type(error).__name__}: {error}",
+                             status="error", at=self._at()))
+
+    def steps(self) -> list[TraceEvent]:
+        """The events in a deterministic order: each model turn, then its tool events grouped by call,
+        in the order of the reply's tool calls (start, then end or error). Events of a call the reply did
+        not name (none, on a correct run) come last in arrival order."""
+        with self._lock:
+            events = list(self.events)
+        model = [e for e in events if e.kind in ("model_request", "model_reply")]
+        by_call: dict[str | None, list[TraceEvent]] = {}
+        for event in events:
+            if event.kind.startswith("tool_"):
+                by_call.setdefault(event.tool_call_id, []).append(event)
+        ordered: list[TraceEvent] = []
+        for event in model:
+            ordered.append(event)
+            for _, call_id in event.calls:
+                ordered += by_call.pop(call_id, [])
+        for rest in by_call.values():
+            ordered += rest
+        return ordered
+
+    def reset(self) -> None:
+        """Forget every event (reuse the handler for the next run)."""
+        with self._lock:
+            self.events.clear()
+            self._calls.clear()
+
+
+def _label(text: str, size: int) -> str:
+    text = " ".join(str(text).split())
+    text = text if len(text) <= size else text[: size - 3] + "..."
+    return re.sub(r"[;#<>{}\"`]", "", text).strip() or "(empty)"
+
+
+def trace_mermaid(events: Iterable[TraceEvent]) -> str:
+    """A mermaid ``sequenceDiagram`` of trace events (give it :meth:`ProtocolTrace.steps`).
+
+    Participants: Agent (the loop), Model, Tools. A request shows its bound tools, a reply its calls
+    with their ids, each tool event its ``tool_call_id``; an error is drawn with a cross (``--x``); a
+    call with no tool event (answered by a middleware, e.g. refused or rejected) gets a note "no tool ran".
+
+    Returns:
+        mermaid source without the code fence (display it in a fenced ``mermaid`` block).
+    """
+    lines = ["sequenceDiagram", "    participant A as Agent", "    participant M as Model",
+             "    participant T as Tools"]
+    events = list(events)
+    if not events:
+        lines.append("    Note over A,T: no events")
+    ran = {e.tool_call_id for e in events if e.kind in ("tool_start", "tool_end", "tool_error")}
+    for e in events:
+        if e.kind == "model_request":
+            lines.append(f"    A->>M: request, tools: {_label(', '.join(e.tools) or 'none', 44)}")
+        elif e.kind == "model_reply":
+            calls = ", ".join(f"{name} {call_id}" for name, call_id in e.calls)
+            lines.append(f"    M-->>A: {_label(calls and 'calls ' + calls or e.detail or 'text', 44)}")
+            for name, call_id in e.calls:
+                if call_id not in ran:  # answered by a middleware (or not at all): the tool never ran
+                    lines.append(f"    Note over A,T: {_label(call_id, 14)} {_label(name, 20)}: no tool ran")
+        elif e.kind == "tool_start":
+            lines.append(f"    A->>T: {_label(e.tool_call_id or '?', 14)} {_label(e.name + ' ' + e.detail, 40)}")
+        elif e.kind == "tool_end":
+            lines.append(f"    T-->>A: {_label(e.tool_call_id or '?', 14)} {e.status}: {_label(e.detail, 36)}")
+        else:
+            lines.append(f"    T--xA: {_label(e.tool_call_id or '?', 14)} raised {_label(e.detail, 36)}")
+    return "\n".join(lines)
+
+
+@dataclass
+class ToolStats:
+    """Per-tool figures over several traces.
+
+    Attributes:
+        calls: tool runs started.
+        errors: runs that ended in an error (an error ToolMessage or a raised exception).
+        seconds: the latency of each finished run (end or error ``at`` minus start ``at``).
+    """
+
+    calls: int = 0
+    errors: int = 0
+    seconds: list[float] = field(default_factory=list)
+
+    @property
+    def error_rate(self) -> float:
+        """``errors / calls`` (0.0 when the tool was never called)."""
+        return self.errors / self.calls if self.calls else 0.0
+
+    @property
+    def mean_seconds(self) -> float:
+        """The mean latency in seconds (0.0 without a finished run)."""
+        return sum(self.seconds) / len(self.seconds) if self.seconds else 0.0
+
+
+def tool_stats(traces: Iterable[Iterable[TraceEvent]]) -> dict[str, ToolStats]:
+    """``{tool name: ToolStats}`` over the events of several runs, joined by ``tool_call_id``.
+
+    A tool with an error ``tool_end`` (e.g. a refusal the tool returned, or one a middleware made)
+    and a ``tool_error`` both count as errors. Tools appear in the order they were first called.
+    """
+    stats: dict[str, ToolStats] = {}
+    for events in traces:
+        started: dict[str | None, TraceEvent] = {}
+        for e in events:
+            if e.kind == "tool_start":
+                stats.setdefault(e.name, ToolStats()).calls += 1
+                started[e.tool_call_id] = e
+            elif e.kind in ("tool_end", "tool_error"):
+                row = stats.setdefault(e.name, ToolStats())
+                row.errors += e.status == "error"
+                start = started.pop(e.tool_call_id, None)
+                if start is not None:
+                    row.seconds.append(round(e.at - start.at, 6))
+    return stats

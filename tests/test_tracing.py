@@ -1,0 +1,91 @@
+"""ProtocolTrace, trace_mermaid and tool_stats (helpers/tracing.py) on real create_agent runs."""
+
+from typing import Annotated
+
+from langchain.agents import create_agent
+from langchain.agents.middleware import AgentMiddleware, ToolErrorMiddleware
+from langchain.tools import InjectedToolCallId, tool
+from langchain_core.messages import HumanMessage, ToolMessage
+from langgraph.types import Command
+
+from helpers import scripted_model, tool_call
+from helpers.tracing import ProtocolTrace, TraceEvent, tool_stats, trace_mermaid
+
+
+@tool
+def lookup_order(order_id: str) -> str:
+    """Look up one order."""
+    return f"Order {order_id}: shipped."
+
+
+@tool
+def order_history(order_id: str) -> str:
+    """The order's history."""
+    raise ConnectionError("history service down")
+
+
+def _run(script, tools, middleware=(), clock=None):
+    trace = ProtocolTrace(clock=clock or (lambda: 0.0))
+    agent = create_agent(scripted_model(script), tools, middleware=list(middleware))
+    agent.invoke({"messages": [HumanMessage("Where is A1024?")]}, config={"callbacks": [trace]})
+    return trace
+
+
+def test_records_requests_with_bound_tools_calls_and_results_joined_by_id():
+    trace = _run([[tool_call("lookup_order", {"order_id": "A1024"})], "Done."], [lookup_order])
+    kinds = [(e.kind, e.name, e.tool_call_id) for e in trace.steps()]
+    assert kinds == [("model_request", "model", None), ("model_reply", "model", None),
+                     ("tool_start", "lookup_order", "call_1"), ("tool_end", "lookup_order", "call_1"),
+                     ("model_request", "model", None), ("model_reply", "model", None)]
+    assert trace.steps()[0].tools == ("lookup_order",)
+    assert trace.steps()[1].calls == (("lookup_order", "call_1"),)
+    assert trace.steps()[3].status == "success" and "shipped" in trace.steps()[3].detail
+
+
+def test_an_error_event_keeps_its_call_id():
+    trace = _run([[tool_call("order_history", {"order_id": "A1024"})], "Done."], [order_history],
+                 [ToolErrorMiddleware(lambda exc, request: f"failed: {exc}")])
+    (error,) = [e for e in trace.events if e.kind == "tool_error"]
+    assert error.tool_call_id == "call_1" and "ConnectionError" in error.detail
+
+
+def test_parallel_calls_are_ordered_by_the_reply():
+    two = [[tool_call("lookup_order", {"order_id": "A1024"}), tool_call("lookup_order", {"order_id": "B2048"})],
+           "Done."]
+    for _ in range(3):
+        ids = [e.tool_call_id for e in _run(two, [lookup_order]).steps() if e.kind.startswith("tool_")]
+        assert ids == ["call_1", "call_1", "call_2", "call_2"]
+
+
+def test_a_command_result_is_joined_through_its_tool_message():
+    @tool("note")
+    def note_cmd(order_id: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> Command:
+        """Note an order."""
+        return Command(update={"messages": [ToolMessage("noted", tool_call_id=tool_call_id)]})
+
+    trace = _run([[tool_call("note", {"order_id": "A1024"})], "Done."], [note_cmd])
+    (end,) = [e for e in trace.events if e.kind == "tool_end"]
+    assert end.tool_call_id == "call_1" and end.detail == "noted"
+
+
+def test_mermaid_marks_a_call_no_tool_ran_for():
+    class Block(AgentMiddleware):
+        def wrap_tool_call(self, request, handler):
+            return ToolMessage("Blocked.", tool_call_id=request.tool_call["id"], status="error")
+
+    trace = _run([[tool_call("lookup_order", {"order_id": "A1024"})], "Done."], [lookup_order], [Block()])
+    text = trace_mermaid(trace.steps())
+    assert text.startswith("sequenceDiagram") and "call_1 lookup_order: no tool ran" in text
+    assert not [e for e in trace.events if e.kind == "tool_start"]
+    assert "no events" in trace_mermaid([])
+
+
+def test_stats_count_calls_errors_and_fake_clock_latencies():
+    start = TraceEvent("tool_start", "refund", "c1", at=1.0)
+    run_a = [start, TraceEvent("tool_end", "refund", "c1", status="error", at=1.5)]
+    run_b = [TraceEvent("tool_start", "refund", "c1", at=0.0), TraceEvent("tool_end", "refund", "c1",
+                                                                           status="success", at=0.25)]
+    stats = tool_stats([run_a, run_b])["refund"]
+    assert (stats.calls, stats.errors, stats.error_rate) == (2, 1, 0.5)
+    assert stats.mean_seconds == 0.375
+    assert tool_stats([]) == {}
