@@ -124,3 +124,65 @@ def test_the_view_renders_what_the_engine_says():
     view.back_button.click()
     assert view.engine.received == 0
     assert repr(view) == "StreamStepper (3 streams): run this cell to step through a streamed reply"
+
+
+# -- hostile inputs (each defect's test failed on the code before its fix) ----------------------
+
+
+def test_hostile_positions_are_refused_and_change_nothing():
+    from helpers.widgets.stream_stepper import StreamStepper
+
+    view = StreamStepper(_streams())
+    view.cut_at(2)
+    for bad in (-1, 6, 2.0, float("nan"), 10**100, True, "2", None):
+        with pytest.raises(ValueError, match="received must be an int from 0 to 5"):
+            view.cut_at(bad)
+        assert (view.engine.received, view.slider.value) == (2, 2)
+    for _ in range(20):  # repeated clicks past either end stay at the end
+        view.next_chunk()
+    assert (view.engine.received, view.next_button.disabled) == (5, True)
+    for _ in range(20):
+        view.back()
+    assert (view.engine.received, view.back_button.disabled) == (0, True)
+    view.slider.value = 99  # the slider clamps to its max; the engine follows it
+    assert view.engine.received == view.slider.value == 5
+
+
+def test_two_names_that_are_the_same_text_are_refused_not_merged():
+    chunks = _streams()["one refund"]
+    with pytest.raises(ValueError, match="two streams are named '1'"):
+        StreamStepperEngine({1: chunks, "1": chunks[:1]})
+
+
+def test_streams_that_are_not_a_mapping_get_a_clear_message():
+    with pytest.raises(TypeError, match=r"give the streams as a dict \{name: \[AIMessageChunk, \.\.\.\]\}, got a list"):
+        StreamStepperEngine([("one", _streams()["one refund"])])
+
+
+def test_chunks_that_cannot_be_added_up_are_refused_when_given_not_mid_step():
+    from langchain_core.messages import AIMessageChunk
+
+    chunks = [AIMessageChunk(content="a", response_metadata={"finish_reason": 1}),
+              AIMessageChunk(content="b", response_metadata={"finish_reason": "stop"})]
+    with pytest.raises(ValueError, match="stream 'odd': chunk 2 cannot be added to the chunks before it"):
+        StreamStepperEngine({"odd": chunks})
+
+
+def test_the_view_is_bounded_for_a_huge_chunk_and_a_long_stream():
+    from langchain_core.messages import AIMessageChunk
+
+    from helpers.widgets.stream_stepper import MAX_ROWS, StreamStepper
+
+    huge = AIMessageChunk(content="x" * 1_000_000, tool_call_chunks=[
+        {"name": "refund", "args": '{"note": "' + "y" * 500_000, "id": "c1", "index": 0, "type": "tool_call_chunk"}],
+        response_metadata={"finish_reason": "length"})
+    many = [AIMessageChunk(content="<a>") for _ in range(3000)]
+    view = StreamStepper({"huge": [huge], "many": many})
+    for name in ("huge", "many"):
+        view.choose_stream(name)
+        view.whole_stream()
+        sizes = {attr: len(child.value) for attr, child in vars(view).items()
+                 if attr.endswith("_view") and isinstance(getattr(child, "value", None), str)}
+        assert max(sizes.values()) < 60_000, sizes
+    assert view.chunks_view.value.count("<tr") == MAX_ROWS + 2  # the head, the note, the last MAX_ROWS chunks
+    assert f"{3000 - MAX_ROWS:,} earlier chunks not shown" in view.chunks_view.value

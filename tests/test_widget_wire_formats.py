@@ -147,3 +147,40 @@ def test_the_view_s_controls_call_the_engine_and_render_the_three_columns():
     assert view.answer_pickers["call_2"].value == "error" and view.tool_choice_picker.value is None
     assert view.parallel_box.value is True
     assert repr(view) == "WireFormatsView (2 tool calls, 3 request bodies): run this cell to open it"
+
+
+# -- hostile inputs (each defect's test failed on the code before its fix) ----------------------
+
+
+@pytest.mark.parametrize("allowed", ["false", "no", 0, None, float("nan")])
+def test_parallel_calls_take_a_bool_not_a_truthy_value(allowed):
+    subject = engine()
+    subject.set_parallel(False)
+    with pytest.raises(TypeError, match=r"parallel tool calls are allowed \(True\) or not \(False\), got"):
+        subject.set_parallel(allowed)
+    assert subject.options() == {"parallel_tool_calls": False}
+
+
+def test_an_odd_call_id_or_a_huge_choice_gets_a_short_clear_message():
+    subject = engine()
+    with pytest.raises(ValueError, match=r"no tool call \['call_1'\]; the calls are"):
+        subject.set_answer(["call_1"], "dropped")
+    with pytest.raises(ValueError, match=r"tool_choice is one of .*\(cut at|more characters\)") as caught:
+        subject.force_tool("x" * 100_000)
+    assert len(str(caught.value)) < 500
+    with pytest.raises(ValueError, match=r"got answers for \['call_1', 'call_2', 'call_1'\]"):
+        WireFormatsEngine(PREFIX, AI, [*answers(), answers()[0]], [lookup_order], clients=clients())
+    assert subject.states == {"call_1": "answered", "call_2": "error"} and subject.tool_choice is None
+
+
+def test_the_view_is_bounded_for_a_huge_answer_and_a_huge_argument():
+    from helpers.widgets.wire_formats import WireFormatsView
+
+    ai = AIMessage("", tool_calls=[tool_call("lookup_order", {"order_id": "<b>" * 20_000}, id="call_1"),
+                                   tool_call("lookup_order", {"order_id": "A1099"}, id="call_2")])
+    huge = [ToolMessage("x" * 1_000_000, tool_call_id="call_1", name="lookup_order"), answers()[1]]
+    view = WireFormatsView(PREFIX, ai, huge, [lookup_order], clients=clients())
+    assert len(view.bodies_view.value) < 60_000
+    assert len(view.answer_pickers["call_1"].description) < 100
+    view.set_answer("call_1", "error")  # still rebuilt and still bounded
+    assert len(view.bodies_view.value) < 60_000 and "PAIRED" in view.bodies_view.value

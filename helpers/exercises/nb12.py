@@ -64,7 +64,10 @@ def _runnable(answer: Any, message: AIMessage) -> Any:
     got = answer(message)
     assert isinstance(got, list), f"return a list of tool calls (dicts from message.tool_calls), got {shown(got)}"
     assert message.model_dump() == before, "leave the message as it is: return a new list, change nothing in it"
-    return got
+    assert all(isinstance(call, dict) for call in got), (
+        f"return the tool calls themselves (the dicts of message.tool_calls), got {shown(got)}")
+    # compared as a plain list of plain dicts: a list or dict subclass cannot decide the comparison itself
+    return [dict(dict.items(call)) for call in got]
 
 
 def _names(calls: list) -> list:

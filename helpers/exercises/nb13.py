@@ -84,7 +84,9 @@ _CALLS: list[Call] = [("call_A", "A1024"), ("call_B", "A1099"), ("call_C", "A103
 def _expect(answer: Any, body: dict[str, Any], want: list[str], hint: str) -> None:
     got = answer(body)
     assert isinstance(got, list), f"return a list of call ids, got {type(got).__name__}: {shown(got)}"
-    assert got == want, f"expected {want}, got {shown(got)}. {hint}"
+    assert all(isinstance(call_id, str) for call_id in got), f"return call ids (strings), got {shown(got)}"
+    # compared as a plain list of plain strings: a list or str subclass cannot decide the comparison itself
+    assert [str.__str__(call_id) for call_id in got] == want, f"expected {want}, got {shown(got)}. {hint}"
 
 
 def _chat_all_answered(answer: Any) -> None:
@@ -101,6 +103,15 @@ def _chat_one_missing(answer: Any) -> None:
 def _chat_out_of_order(answer: Any) -> None:
     _expect(answer, chat_completions_body(_CALLS, ["call_C", "call_A"]), ["call_B"],
             "The answers came back in another order than the calls: pair them by id, not by position.")
+
+
+def _chat_two_rounds(answer: Any) -> None:
+    first = chat_completions_body(_CALLS[:2], ["call_A"])
+    second = chat_completions_body(_CALLS[2:], [])
+    body = {**first, "messages": [*first["messages"], *second["messages"][2:]]}
+    _expect(answer, body, ["call_B", "call_C"],
+            "This history has two assistant turns with tool_calls (call_A and call_B, later call_C): read "
+            "every turn, not only the first or the last one.")
 
 
 def _responses_missing(answer: Any) -> None:
@@ -128,6 +139,7 @@ UNANSWERED_CALLS = Exercise(
         Case("chat.completions, every call answered", _chat_all_answered),
         Case("chat.completions, one answer lost", _chat_one_missing),
         Case("chat.completions, answers out of order", _chat_out_of_order),
+        Case("chat.completions, two rounds of calls", _chat_two_rounds),
         Case("Responses API, two answers lost", _responses_missing),
         Case("Anthropic, results merged with text, out of order", _anthropic_missing),
         Case("Anthropic, no results at all", _anthropic_none_answered),

@@ -45,32 +45,47 @@ def lookup_order(order_id: str) -> str:
 lookup_order.handle_tool_error = True
 
 
+@tool
+def refund_window(order_id: str) -> str:
+    """Check whether the refund window of one order is still open."""
+    return f"Error: the refund window of order {order_id} closed 3 days ago; a human must approve."
+
+
+class RefundVerdict(RefundDecision):
+    """The same decision under another schema name: the response tool is named ``RefundVerdict``."""
+
+
 _GOOD = {"order_id": "A1024", "approve": True, "amount": 49.5}
 _BAD = {"order_id": "A1024", "approve": True, "amount": -5}
 
 
-def refund_desk_history(*steps: list) -> list[BaseMessage]:
-    """The messages of one ``create_agent(..., response_format=ToolStrategy(RefundDecision))`` run.
+def refund_desk_history(*steps: list, schema: type[BaseModel] = RefundDecision) -> list[BaseMessage]:
+    """The messages of one ``create_agent(..., response_format=ToolStrategy(schema))`` run.
 
     Args:
         *steps: the scripted model's steps (lists of ``tool_call`` dicts), in order; the run must
-            end with a valid ``RefundDecision`` call.
+            end with a valid call of the response tool (named after ``schema``).
+        schema: the structured response's schema (default ``RefundDecision``).
 
     Returns:
         the run's messages (a fresh list each call). ``lookup_order`` for an order other than
         ``A1024`` raises a ``ToolException`` (``handle_tool_error=True``), which becomes a
-        ToolMessage with ``status="error"`` and the text ``"Error: order ... not found"``.
+        ToolMessage with ``status="error"`` and the text ``"Error: order ... not found"``;
+        ``refund_window`` returns (does not raise) a text that starts with ``"Error:"``, so its
+        ToolMessage has ``status="success"``.
     """
-    agent = create_agent(scripted_model(list(steps)), tools=[lookup_order],
-                         response_format=ToolStrategy(RefundDecision))
+    agent = create_agent(scripted_model(list(steps)), tools=[lookup_order, refund_window],
+                         response_format=ToolStrategy(schema))
     result = agent.invoke({"messages": [{"role": "user", "content": "Decide on the refund for order A1024."}]})
     return list(result["messages"])
 
 
-def _expect(answer, messages: list[BaseMessage], expected: int, why: str) -> None:
-    got = answer(messages, set(RESPONSE_TOOLS))
+def _expect(answer, messages: list[BaseMessage], expected: int, why: str,
+            response_tools: frozenset[str] = RESPONSE_TOOLS) -> None:
+    got = answer(messages, set(response_tools))
     assert isinstance(got, int) and not isinstance(got, bool), f"return an int, got {shown(got)}"
-    assert got == expected, f"expected {expected}, got {got}: {why}"
+    # compared as a plain int: an int subclass cannot decide the comparison itself
+    assert int.__int__(got) == expected, f"expected {expected}, got {shown(got)}: {why}"
 
 
 def _two_retries(answer) -> None:
@@ -102,6 +117,22 @@ def _two_in_one_turn(answer) -> None:
             "ToolMessage ('Error: Model incorrectly returned multiple structured responses ...'): two retries.")
 
 
+def _tool_error_text_with_success(answer) -> None:
+    _expect(answer, refund_desk_history([tool_call("refund_window", {"order_id": "A1024"})],
+                                        [tool_call("RefundDecision", _BAD)], [tool_call("RefundDecision", _GOOD)]), 1,
+            "refund_window returned a text that starts with 'Error:' as its normal result, so its ToolMessage has "
+            "status 'success' too, like a retry's; it answers a call to refund_window, not to a response tool. "
+            "Only the RefundDecision retry counts.")
+
+
+def _another_response_tool(answer) -> None:
+    _expect(answer, refund_desk_history([tool_call("RefundVerdict", _BAD)], [tool_call("RefundVerdict", _GOOD)],
+                                        schema=RefundVerdict), 1,
+            "this run's schema is RefundVerdict, so the response tool is named RefundVerdict: use the names in "
+            "response_tools (the second argument) rather than a name written in your code.",
+            frozenset({"RefundVerdict"}))
+
+
 STRUCTURED_RETRIES = Exercise(
     "14.1",
     "count the structured-output retries in a history",
@@ -110,6 +141,8 @@ STRUCTURED_RETRIES = Exercise(
         Case("a failed tool is not a retry", _tool_error_is_not_a_retry),
         Case("a run without retries", _clean_run),
         Case("two structured calls in one turn", _two_in_one_turn),
+        Case("a tool's own 'Error:' text is not a retry", _tool_error_text_with_success),
+        Case("another schema, another response tool", _another_response_tool),
     ],
     probe=lambda answer: answer(refund_desk_history([tool_call("RefundDecision", _GOOD)]), set(RESPONSE_TOOLS)),
 )

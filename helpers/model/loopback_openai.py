@@ -62,13 +62,13 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 from .rules import OPENAI_ERRORS, TOOL_NAME_PATTERN, ProviderRule
 from .schema_values import arguments_for, value_for
 
-__all__ = ["LOOPBACK_KEY", "LOOPBACK_MODEL", "Behaviour", "LoopbackOpenAI", "OpenAIError", "RecordedHTTPRequest",
-           "find_request_error", "main", "plan_reply", "structured_content", "without_response_format"]
+__all__ = ["LOOPBACK_KEY", "LOOPBACK_MODEL", "Behaviour", "JSONRequestHandler", "LoopbackOpenAI", "LoopbackServer", "OpenAIError",
+           "RecordedHTTPRequest", "find_request_error", "main", "plan_reply", "structured_content", "without_response_format"]
 
 #: The key the loopback fixture hands out (fake; tests assert it never appears in an output).
 LOOPBACK_KEY = "sk-loopback-0123456789abcdef0123"
@@ -364,7 +364,85 @@ def _stream_events(body: Mapping[str, Any], message: Mapping[str, Any], finish: 
                "choices": [], "usage": _usage(body, message)}
 
 
-class LoopbackOpenAI:
+class JSONRequestHandler(BaseHTTPRequestHandler):
+    """A quiet request handler with :meth:`_send_json` (the base of each stand-in's handler)."""
+
+    def log_message(self, *args: Any) -> None:  # quiet
+        pass
+
+    def _send_json(self, status: int, payload: Any) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+class LoopbackServer:
+    """A stdlib HTTP server on 127.0.0.1 in a daemon thread that records its requests (the lifecycle of a stand-in).
+
+    Subclasses give :meth:`_handler` (the ``BaseHTTPRequestHandler`` class) and :attr:`thread_name`;
+    :class:`LoopbackOpenAI` here, :class:`helpers.model.loopback_anthropic.LoopbackAnthropic`.
+
+    Args:
+        host: the address to bind (loopback only by default).
+        port: the port; ``0`` picks a free one.
+
+    Attributes:
+        requests: every :class:`RecordedHTTPRequest`, in arrival order.
+    """
+
+    thread_name = "loopback"
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0):
+        self.requests: list[RecordedHTTPRequest] = []
+        self._lock = threading.Lock()
+        self._responses = 0
+        self._server = ThreadingHTTPServer((host, port), self._handler())
+        self._server.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    @property
+    def root_url(self) -> str:
+        """``http://127.0.0.1:<port>``."""
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def reset(self) -> None:
+        """Forget the recorded requests (ids keep counting)."""
+        with self._lock:
+            self.requests.clear()
+
+    def start(self) -> Self:
+        """Serve in a daemon thread; returns ``self``."""
+        self._thread = threading.Thread(target=self._server.serve_forever, name=self.thread_name, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and close the socket."""
+        if self._thread is not None:
+            self._server.shutdown()
+            self._thread.join(timeout=5)
+            self._thread = None
+        self._server.server_close()
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _record(self, path: str, body: Any, authorization: str | None, status: int) -> None:
+        with self._lock:
+            self.requests.append(RecordedHTTPRequest(path, body, authorization, status))
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        raise NotImplementedError
+
+
+class LoopbackOpenAI(LoopbackServer):
     """The server: start it (``with LoopbackOpenAI() as server:`` or :meth:`start`), point a client at :attr:`base_url`.
 
     Args:
@@ -379,24 +457,20 @@ class LoopbackOpenAI:
             empty when the generator handled every schema it saw (tests assert that).
     """
 
+    thread_name = "loopback-openai"
+
     def __init__(self, host: str = "127.0.0.1", port: int = 0, behaviour: Behaviour = "calls_tools"):
         self.behaviour: Behaviour = behaviour
         #: False: answer as if ``response_format`` were not in the body (a provider that ignores it).
         self.honours_response_format = True
-        self.requests: list[RecordedHTTPRequest] = []
         self.unfit_arguments: list[tuple[str, dict[str, Any], str]] = []
-        self._lock = threading.Lock()
         self._calls = 0
-        self._responses = 0
-        self._server = ThreadingHTTPServer((host, port), self._handler())
-        self._server.daemon_threads = True
-        self._thread: threading.Thread | None = None
+        super().__init__(host, port)
 
     @property
     def base_url(self) -> str:
         """``http://127.0.0.1:<port>/v1``: the value for ``OPENAI_BASE_URL``."""
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        return f"{self.root_url}/v1"
 
     @property
     def bodies(self) -> list[Any]:
@@ -407,35 +481,6 @@ class LoopbackOpenAI:
     def env(self, model: str = LOOPBACK_MODEL, key: str = LOOPBACK_KEY) -> dict[str, str]:
         """The environment that points the course's model factory at this server."""
         return {"COURSE_MODEL": model, "OPENAI_API_KEY": key, "OPENAI_BASE_URL": self.base_url}
-
-    def reset(self) -> None:
-        """Forget the recorded requests (ids keep counting)."""
-        with self._lock:
-            self.requests.clear()
-
-    def start(self) -> LoopbackOpenAI:
-        """Serve in a daemon thread; returns ``self``."""
-        self._thread = threading.Thread(target=self._server.serve_forever, name="loopback-openai", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Stop serving and close the socket."""
-        if self._thread is not None:
-            self._server.shutdown()
-            self._thread.join(timeout=5)
-            self._thread = None
-        self._server.server_close()
-
-    def __enter__(self) -> LoopbackOpenAI:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-    def _record(self, path: str, body: Any, authorization: str | None, status: int) -> None:
-        with self._lock:
-            self.requests.append(RecordedHTTPRequest(path, body, authorization, status))
 
     def _check_arguments(self, body: Mapping[str, Any]) -> None:
         """Validate the arguments this server would send for every bound tool (jsonschema, Draft 2020-12)."""
@@ -462,18 +507,7 @@ class LoopbackOpenAI:
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:  # quiet
-                pass
-
-            def _send_json(self, status: int, payload: Any) -> None:
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
+        class Handler(JSONRequestHandler):
             def do_GET(self) -> None:  # noqa: N802 - http.server API
                 if self.path.rstrip("/").endswith("/models"):
                     self._send_json(200, {"object": "list", "data": [{"id": LOOPBACK_MODEL, "object": "model",

@@ -13,7 +13,7 @@ from langchain_core.messages import AIMessageChunk
 from .engines.stream_stepper import StreamPosition, StreamStepperEngine, StreamVerdict
 from .outcomes import Tone
 from .style import LINE_HEIGHT, WRAP, badge, block, box, muted
-from .text import html_text, value_text
+from .text import MAX_SHOWN, html_text, shorten, value_text
 
 __all__ = ["StreamStepper"]
 
@@ -26,8 +26,14 @@ _BADGES: dict[StreamVerdict, tuple[str, Tone]] = {
 }
 
 
+#: The most chunk rows the table shows (the last ones received), and the most characters of one cell.
+MAX_ROWS = 40
+MAX_CELL = 300
+
+
 def _cell(text: str) -> str:
-    return f"<td style='padding: 1px 8px; vertical-align: top'><code style='{WRAP}'>{html_text(text)}</code></td>"
+    return (f"<td style='padding: 1px 8px; vertical-align: top'><code style='{WRAP}'>"
+            f"{html_text(shorten(text, MAX_CELL))}</code></td>")
 
 
 class StreamStepper(widgets.VBox):
@@ -143,7 +149,7 @@ class StreamStepper(widgets.VBox):
         word, tone = _BADGES[at.verdict]
         self.verdict_view.value = box(
             f"<p class='course-verdict' data-outcome='{at.verdict}' style='margin: 2px 0; {LINE_HEIGHT}'>"
-            f"{badge(word, tone)} {html_text(at.headline)}</p>", tone, css_class="course-result",
+            f"{badge(word, tone)} {html_text(shorten(at.headline))}</p>", tone, css_class="course-result",
             data={"outcome": at.verdict})
         self.merged_view.value = self._merged_html(at)
         self.chunks_view.value = self._chunks_html(at)
@@ -152,9 +158,13 @@ class StreamStepper(widgets.VBox):
         if at.received == 0:
             return muted("No chunk has arrived: press Next chunk.", css_class="course-start")
         rows = []
-        for number, chunk in enumerate(self.engine.streams[at.stream][: at.received], start=1):
+        first = max(1, at.received - MAX_ROWS + 1)
+        if first > 1:
+            rows.append(f"<tr class='course-earlier-chunks'><td colspan='4'><small>{first - 1:,} earlier chunks "
+                        "not shown</small></td></tr>")
+        for number, chunk in enumerate(self.engine.streams[at.stream][first - 1: at.received], start=first):
             pieces = [(c["name"], c["args"], c["id"], c["index"]) for c in chunk.tool_call_chunks]
-            finish = chunk.response_metadata.get("finish_reason", "")
+            finish = str(chunk.response_metadata.get("finish_reason") or "")
             mark = " class='course-last-chunk' style='background: #fff8e1'" if number == at.received else ""
             rows.append(f"<tr{mark}><td style='padding: 1px 8px'>{number}</td>{_cell(repr(chunk.content))}"
                         f"{_cell(value_text(pieces, prefer_json=False) if pieces else '')}{_cell(finish)}</tr>")
@@ -168,15 +178,15 @@ class StreamStepper(widgets.VBox):
         if at.merged is None:
             return ""
         merged = at.merged
-        lines = [f"content: {merged.content!r}"]
-        lines += [f"tool_call_chunks[{c['index']}]: {c['name']} args text {c['args']!r}"
+        lines = [f"content: {shorten(repr(merged.content), MAX_CELL)}"]
+        lines += [f"tool_call_chunks[{c['index']}]: {c['name']} args text {shorten(repr(c['args']), MAX_CELL)}"
                   for c in merged.tool_call_chunks]
         for kind in ("tool_calls", "invalid_tool_calls"):
             calls = [(c["name"], c["args"]) for c in getattr(merged, kind)]
             lines.append(f"{kind}: {value_text(calls, prefer_json=False)}")
         lines.append(f"finish_reason: {at.finish_reason!r}")
         return (f"<div><small>The chunks added up with <code>+</code>:</small>"
-                f"{block(chr(10).join(lines), css_class='course-merged')}</div>")
+                f"{block(shorten(chr(10).join(lines), 2 * MAX_SHOWN), css_class='course-merged')}</div>")
 
     def __repr__(self) -> str:
         return (f"StreamStepper ({len(self.engine.streams)} streams): "

@@ -17,11 +17,15 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from .engines.wire_formats import ANSWER_STATES, BodyView, WireFormatsEngine
 from .style import badge, block, box
-from .text import html_text
+from .text import MAX_SHOWN, html_text, shorten
 
 __all__ = ["WireFormatsView"]
 
 _LABELS = {"answered": "answered", "error": 'answered, status="error"', "dropped": "answer dropped"}
+
+
+#: The most characters one message of a body shows (a huge ToolMessage is cut, not sent whole three times).
+MAX_ITEM = 600
 
 
 def _flag(flag: bool | None) -> str:
@@ -32,7 +36,7 @@ def body_html(view: BodyView) -> str:
     """One column: the verdict on pairing and the error flag, the options as sent, then the body's items."""
     if view.body is None:
         return box(f"{badge('REFUSED', 'bad')} <b>{html_text(view.name)}</b>: bind_tools raised"
-                   + block(view.error, css_class="course-error"), "bad", css_class="course-body",
+                   + block(shorten(view.error), css_class="course-error"), "bad", css_class="course-body",
                    data={"format": view.name, "verdict": "refused"})
     if view.unanswered:
         verdict = (f"{badge('PROVIDER REFUSES', 'bad')} built without error, but no result answers "
@@ -48,7 +52,8 @@ def body_html(view: BodyView) -> str:
         f"<b>{html_text(view.name)}</b><br>{verdict}"
         f"<div class='course-answers'><small>answers: {answers}</small></div>"
         f"<div class='course-options'><small>options: {options}</small></div>"
-        + block("\n".join(view.items()), css_class="course-items"),
+        + block(shorten("\n".join(shorten(item, MAX_ITEM) for item in view.items()), MAX_SHOWN),
+                css_class="course-items"),
         tone, css_class="course-body", data={"format": view.name, "verdict": data})
 
 
@@ -79,7 +84,7 @@ class WireFormatsView(widgets.VBox):
         self.answer_pickers = {
             call["id"]: widgets.Dropdown(
                 options=options, value=self.engine.states[call["id"]],
-                description=f"{call['id']} ({call['args'].get('order_id', call['name'])}):",
+                description=shorten(f"{call['id']} ({call['args'].get('order_id', call['name'])})", 60) + ":",
                 style={"description_width": "initial"})
             for call in ai.tool_calls}
         self.tool_choice_picker = widgets.Dropdown(

@@ -46,6 +46,22 @@ def clears_the_message(message):
     return message.tool_calls
 
 
+class _AlwaysEqual(list):
+    """A list that says it equals anything (and has a length of 1 for the one check that counts)."""
+
+    def __eq__(self, other):
+        return True
+
+    def __len__(self):
+        return 1
+
+    __hash__ = None
+
+
+def always_equal(message):
+    return _AlwaysEqual()
+
+
 RUNNABLE_CALLS = AnswerSet(
     solutions={"finish_reason in a tuple": runnable_calls, "a set of good endings": runnable_calls_with_a_set,
                "only 'tool_calls' (the text case has no calls)": only_tool_calls_reason},
@@ -59,6 +75,9 @@ RUNNABLE_CALLS = AnswerSet(
         "includes invalid calls": KnownWrong(includes_invalid_calls, fails=("an invalid call never runs",),
                                              status="fail"),
         "empties the message's calls": KnownWrong(clears_the_message, fails=("cut off at the token limit",),
+                                                  status="fail"),
+        "a list that equals anything": KnownWrong(always_equal, fails=(
+            "a complete reply: both calls", "an invalid call never runs"),
                                                   status="fail"),
     },
     crashing={"indexes a missing key": lambda m: list(m.tool_calls) if m.response_metadata["finish_reason"] in

@@ -73,6 +73,42 @@ def wrong_sorted(body):
     return sorted(set(unanswered_calls(body)), reverse=True)
 
 
+def wrong_last_turn_only(body):
+    """Wrong: reads only the last assistant turn's calls (right for the notebook's one-turn bodies)."""
+    calls, answers = _calls_and_answers(body)
+    messages = body.get("messages")
+    if messages is not None:
+        last = [m for m in messages if m.get("tool_calls") or any(b.get("type") == "tool_use" for b in _blocks(m))]
+        calls = [c for c in calls if last and c in {*[x["id"] for x in last[-1].get("tool_calls") or []],
+                                                      *[b.get("id") for b in _blocks(last[-1])]}]
+    return [call_id for call_id in calls if call_id not in answers]
+
+
+def wrong_first_turn_only(body):
+    """Wrong: stops reading calls after the first assistant turn with calls."""
+    calls, answers = _calls_and_answers(body)
+    messages = body.get("messages")
+    if messages is not None:
+        first = next((m for m in messages if m.get("tool_calls")), None)
+        if first is not None:
+            calls = [c["id"] for c in first["tool_calls"]]
+    return [call_id for call_id in calls if call_id not in answers]
+
+
+class _AlwaysEqual(list):
+    """A list that says it equals anything."""
+
+    def __eq__(self, other):
+        return True
+
+    __hash__ = None
+
+
+def wrong_always_equal(body):
+    """Wrong (hostile): returns a list subclass whose == is always True."""
+    return _AlwaysEqual()
+
+
 def crashing_messages_only(body):
     """Crashes with KeyError on a Responses body, which has no 'messages'."""
     return [c["id"] for m in body["messages"] for c in m.get("tool_calls") or []
@@ -88,6 +124,12 @@ UNANSWERED_CALLS = AnswerSet(
         "pairs by position": KnownWrong(wrong_by_position, fails=("chat.completions, answers out of order",),
                                         status="fail"),
         "not in call order": KnownWrong(wrong_sorted, fails=("Responses API, two answers lost",), status="fail"),
+        "reads only the last turn": KnownWrong(wrong_last_turn_only, fails=("chat.completions, two rounds of calls",),
+                                               status="fail"),
+        "reads only the first turn": KnownWrong(wrong_first_turn_only,
+                                                fails=("chat.completions, two rounds of calls",), status="fail"),
+        "a list that equals anything": KnownWrong(wrong_always_equal, fails=(
+            "chat.completions, one answer lost", "Responses API, two answers lost"), status="fail"),
     },
     crashing={"body['messages'] on a Responses body": crashing_messages_only},
     answer_from=lambda body: lambda request_body: body(),

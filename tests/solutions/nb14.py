@@ -37,6 +37,27 @@ def counts_turns_not_messages(messages, response_tools):
                and any(call["id"] in retried for call in m.tool_calls))
 
 
+def hard_codes_the_schema_name(messages, response_tools):
+    return sum(m.type == "tool" and m.name == "RefundDecision" and m.text.startswith("Error:") for m in messages)
+
+
+def success_status_and_error_text(messages, response_tools):
+    return sum(m.type == "tool" and m.status == "success" and m.text.startswith("Error:") for m in messages)
+
+
+class _AlwaysEqual(int):
+    """An int that says it equals anything."""
+
+    def __eq__(self, other):
+        return True
+
+    __hash__ = int.__hash__
+
+
+def always_equal(messages, response_tools):
+    return _AlwaysEqual(0)
+
+
 STRUCTURED_RETRIES = AnswerSet(
     solutions={"match the call, then the text": by_call_and_text, "by name and text": by_name_and_text},
     wrong={
@@ -50,6 +71,12 @@ STRUCTURED_RETRIES = AnswerSet(
             "two structured calls in one turn"), status="fail"),
         "counts turns, not ToolMessages": KnownWrong(counts_turns_not_messages, fails=(
             "two structured calls in one turn",), status="fail"),
+        "hard-codes the name RefundDecision": KnownWrong(hard_codes_the_schema_name, fails=(
+            "another schema, another response tool",), status="fail"),
+        "status 'success' and an 'Error:' text": KnownWrong(success_status_and_error_text, fails=(
+            "a tool's own 'Error:' text is not a retry",), status="fail"),
+        "an int that equals anything": KnownWrong(always_equal, fails=(
+            "two retries, then a valid decision",), status="fail"),
     },
     crashing={"tool_calls on every message": lambda messages, response_tools: sum(
         len(m.tool_calls) for m in messages)},

@@ -74,6 +74,19 @@ def _args(args: Any) -> str:
     return repr(args)
 
 
+def _add_up(name: str, chunks: Sequence[AIMessageChunk]) -> AIMessageChunk:
+    """``chunks[0] + chunks[1] + ...``; ``ValueError`` naming the chunk that ``+`` refuses (checked up front,
+    so that stepping never fails half-way through a stream)."""
+    merged = chunks[0]
+    for number, chunk in enumerate(chunks[1:], start=2):
+        try:
+            merged = merged + chunk
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"stream {name!r}: chunk {number} cannot be added to the chunks before it "
+                             f"({type(exc).__name__}: {exc}); pass the chunks of one reply") from exc
+    return merged
+
+
 class StreamStepperEngine:
     """Step through streamed replies and see what their chunks add up to.
 
@@ -87,11 +100,15 @@ class StreamStepperEngine:
         received: how many of its chunks have arrived.
 
     Raises:
-        ValueError: no streams, or an empty stream.
-        TypeError: an item that is not an ``AIMessageChunk``.
+        ValueError: no streams, an empty stream, two names that are the same text (``1`` and ``"1"``),
+            or chunks that ``+`` cannot add up (e.g. a ``finish_reason`` of two types).
+        TypeError: ``streams`` is not a mapping, or an item that is not an ``AIMessageChunk``.
     """
 
     def __init__(self, streams: Mapping[str, Sequence[AIMessageChunk]]):
+        if not isinstance(streams, Mapping):
+            raise TypeError("give the streams as a dict {name: [AIMessageChunk, ...]}, "
+                            f"got a {type(streams).__name__}")
         if not streams:
             raise ValueError("give at least one stream: {name: [AIMessageChunk, ...]}")
         self.streams: dict[str, list[AIMessageChunk]] = {}
@@ -99,10 +116,13 @@ class StreamStepperEngine:
             chunks = list(chunks)
             if not chunks:
                 raise ValueError(f"stream {name!r} has no chunks; stream a reply into a list first")
+            if str(name) in self.streams:
+                raise ValueError(f"two streams are named {str(name)!r}; give each stream its own name")
             for number, chunk in enumerate(chunks, start=1):
                 if not isinstance(chunk, AIMessageChunk):
                     raise TypeError(f"stream {name!r}: item {number} is a {type(chunk).__name__}, not an "
                                      "AIMessageChunk (pass what model.stream(...) yields)")
+            _add_up(str(name), chunks)
             self.streams[str(name)] = chunks
         self.stream = next(iter(self.streams))
         self.received = 0
@@ -151,9 +171,7 @@ class StreamStepperEngine:
     def position(self) -> StreamPosition:
         """The stream as it stands (see :class:`StreamPosition`)."""
         chunks = self.streams[self.stream][: self.received]
-        merged = None
-        for chunk in chunks:
-            merged = chunk if merged is None else merged + chunk
+        merged = _add_up(self.stream, chunks) if chunks else None
         finish = merged.response_metadata.get("finish_reason") if merged is not None else None
         naive = [dict(c) for c in merged.tool_calls] if merged is not None else []
         if merged is None:

@@ -19,6 +19,8 @@ from typing import Any, Literal, get_args
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
+from ..text import shorten
+
 __all__ = ["ANSWER_STATES", "FORMATS", "TOOL_CHOICES", "AnswerState", "BodyView", "WireFormatsEngine",
            "default_clients"]
 
@@ -100,6 +102,11 @@ def _read(name: str, body: Mapping[str, Any]) -> tuple[list[tuple[str, bool | No
     return answers, calls
 
 
+def _brief(value: Any) -> str:
+    """``repr(value)``, cut for an error message."""
+    return shorten(repr(value), 200)
+
+
 class WireFormatsEngine:
     """One conversation with parallel tool calls, shown as the three request bodies.
 
@@ -127,7 +134,8 @@ class WireFormatsEngine:
         by_id = {answer.tool_call_id: answer for answer in answers}
         ids = [call["id"] for call in ai.tool_calls]
         if sorted(by_id) != sorted(ids) or len(answers) != len(ids):
-            raise ValueError(f"give exactly one ToolMessage per tool call {ids}; got answers for {sorted(by_id)}")
+            given = [answer.tool_call_id for answer in answers]
+            raise ValueError(f"give exactly one ToolMessage per tool call {ids}; got answers for {given}")
         self.prefix = list(prefix)
         self.ai = ai
         self.tools = list(tools)
@@ -154,20 +162,23 @@ class WireFormatsEngine:
     def set_answer(self, call_id: str, state: str) -> None:
         """Answer call ``call_id`` (``"answered"``), answer it with ``status="error"`` (``"error"``)
         or drop its ToolMessage (``"dropped"``). Raises ``ValueError`` for another id or state."""
-        if call_id not in self.states:
-            raise ValueError(f"no tool call {call_id!r}; the calls are {self.call_ids}")
+        if not isinstance(call_id, str) or call_id not in self.states:
+            raise ValueError(f"no tool call {_brief(call_id)}; the calls are {self.call_ids}")
         if state not in ANSWER_STATES:
-            raise ValueError(f"an answer is one of {list(ANSWER_STATES)}, got {state!r}")
+            raise ValueError(f"an answer is one of {list(ANSWER_STATES)}, got {_brief(state)}")
         self.states[call_id] = state  # type: ignore[assignment]
 
     def force_tool(self, choice: str | None) -> None:
         """Set ``tool_choice`` (one of :attr:`tool_choices`; ``None`` gives none). Raises ``ValueError``."""
         if choice not in self.tool_choices:
-            raise ValueError(f"tool_choice is one of {self.tool_choices}, got {choice!r}")
+            raise ValueError(f"tool_choice is one of {self.tool_choices}, got {_brief(choice)}")
         self.tool_choice = choice
 
     def set_parallel(self, allowed: bool) -> None:
-        """``False`` binds with ``parallel_tool_calls=False``; ``True`` leaves the option out."""
+        """``False`` binds with ``parallel_tool_calls=False``; ``True`` leaves the option out.
+        Raises ``TypeError`` for anything but a bool (``"false"`` is not ``False``)."""
+        if not isinstance(allowed, bool):
+            raise TypeError(f"parallel tool calls are allowed (True) or not (False), got {_brief(allowed)}")
         self.parallel_tool_calls = None if allowed else False
 
     def reset(self) -> None:

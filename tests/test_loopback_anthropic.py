@@ -1,0 +1,124 @@
+"""The loopback Anthropic Messages API stand-in: its pairing rules, Anthropic's wording, and a real ChatAnthropic."""
+
+from __future__ import annotations
+
+import json
+import socket
+import urllib.error
+import urllib.request
+
+import anthropic
+import pytest
+from langchain.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_anthropic import ChatAnthropic
+
+from helpers.model.loopback_anthropic import LoopbackAnthropic, find_pairing_error
+
+UNANSWERED = ("messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: {ids}. "
+              "Each `tool_use` block must have a corresponding `tool_result` block in the next message.")
+
+
+def use(call_id: str) -> dict:
+    return {"type": "tool_use", "id": call_id, "name": "lookup_order", "input": {"order_id": "A1024"}}
+
+
+def result(call_id: str) -> dict:
+    return {"type": "tool_result", "tool_use_id": call_id, "content": "ok"}
+
+
+def body(*messages: dict) -> dict:
+    return {"model": "claude-x", "max_tokens": 64, "messages": list(messages)}
+
+
+QUESTION = {"role": "user", "content": "Where are A1024 and A1099?"}
+TWO_CALLS = {"role": "assistant", "content": [use("call_1"), use("call_2")]}
+
+
+def test_answered_calls_pass():
+    assert find_pairing_error(body(QUESTION, TWO_CALLS, {"role": "user", "content": [result("call_2"),
+                                                                                      result("call_1")]})) is None
+    assert find_pairing_error(body(QUESTION)) is None
+    assert find_pairing_error({"messages": "not a list"}) is None
+
+
+def test_unanswered_tool_use_names_the_assistant_message_and_every_missing_id():
+    error = find_pairing_error(body(QUESTION, TWO_CALLS, {"role": "user", "content": [result("call_1")]}))
+    assert error.message == UNANSWERED.format(ids="call_2")
+    # no next message at all: both ids, in the order of the tool_use blocks
+    assert find_pairing_error(body(QUESTION, TWO_CALLS)).message == UNANSWERED.format(ids="call_1, call_2")
+    # the answers in a later message do not count: the next message must hold them
+    late = body(QUESTION, TWO_CALLS, {"role": "user", "content": "wait"},
+                {"role": "user", "content": [result("call_1"), result("call_2")]})
+    assert find_pairing_error(late).message == UNANSWERED.format(ids="call_1, call_2")
+
+
+def test_tool_result_without_its_tool_use_is_unexpected():
+    orphan = body({"role": "user", "content": [{"type": "text", "text": "hi"}, result("call_9")]})
+    assert find_pairing_error(orphan).message == (
+        "messages.0.content.1: unexpected `tool_use_id` found in `tool_result` blocks: call_9. "
+        "Each `tool_result` block must have a corresponding `tool_use` block in the previous message.")
+    # an id of an earlier turn, not of the message just before, is unexpected too
+    stale = body(QUESTION, {"role": "assistant", "content": [use("call_1")]},
+                 {"role": "user", "content": [result("call_1")]},
+                 {"role": "assistant", "content": "done"}, {"role": "user", "content": [result("call_1")]})
+    assert find_pairing_error(stale).message.startswith("messages.4.content.0: unexpected `tool_use_id`")
+    # the error body is Anthropic's shape, without a request id
+    assert find_pairing_error(orphan).body() == {"type": "error", "error": {
+        "type": "invalid_request_error", "message": find_pairing_error(orphan).message}}
+
+
+@pytest.fixture
+def stand_in():
+    with LoopbackAnthropic() as server:
+        yield server
+
+
+def two_calls_history() -> list:
+    calls = [{"name": "lookup_order", "args": {"order_id": o}, "id": i, "type": "tool_call"}
+             for i, o in (("call_1", "A1024"), ("call_2", "A1099"))]
+    return [SystemMessage("Be brief."), HumanMessage("Where are A1024 and A1099?"), AIMessage("", tool_calls=calls),
+            ToolMessage("delivered", tool_call_id="call_1"),
+            ToolMessage("no such order", tool_call_id="call_2", status="error")]
+
+
+def test_real_chat_anthropic_gets_a_bad_request_error_for_a_broken_pairing(stand_in):
+    client = ChatAnthropic(model="claude-sonnet-4-6", api_key="placeholder", base_url=stand_in.base_url,
+                           max_retries=0)
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        client.invoke(two_calls_history()[:4])
+    assert caught.value.status_code == 400
+    assert caught.value.body["error"]["message"] == UNANSWERED.format(ids="call_2")
+    assert "request_id" not in caught.value.body
+    # the same history with both answers (merged into one user message by ChatAnthropic) is accepted
+    reply = client.invoke(two_calls_history())
+    assert reply.content == "Hello from the loopback stand-in."
+    sent = stand_in.bodies[-1]
+    assert "system" in sent and [m["role"] for m in sent["messages"]] == ["user", "assistant", "user"]
+    assert [r.status for r in stand_in.requests] == [400, 200]
+    assert all(r.path == "/v1/messages" for r in stand_in.requests)
+
+
+def test_bad_bodies_and_paths_are_refused(stand_in):
+    def post(path: str, data: bytes) -> tuple[int, dict]:
+        request = urllib.request.Request(stand_in.base_url + path, data=data, method="POST",
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    status, answer = post("/v1/messages", b"not json")
+    assert status == 400 and answer["error"]["type"] == "invalid_request_error"
+    status, answer = post("/v1/messages", b"[1, 2]")
+    assert status == 400
+    status, answer = post("/v1/complete", json.dumps(body(QUESTION)).encode())
+    assert status == 404 and answer["error"]["type"] == "not_found_error"
+    assert [r.status for r in stand_in.requests] == [400, 400, 404]
+
+
+def test_the_port_is_closed_after_the_with_block():
+    with LoopbackAnthropic() as server:
+        host, port = server._server.server_address[:2]
+    with pytest.raises(OSError), socket.create_connection((host, port), timeout=5):
+        pass
