@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from ..notebooks import _coalesce_streams
+from ..notebook_files import _coalesce_streams
 
 __all__ = ["SKIPPED_MIME", "CellChange", "NotebookDrift", "compare_notebooks", "output_lines", "render_json",
            "render_markdown"]
