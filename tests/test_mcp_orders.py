@@ -4,6 +4,7 @@ answers each kind of call as notebook 15 says, and leaves no process behind."""
 from __future__ import annotations
 
 import asyncio
+import io
 import sys
 
 import psutil
@@ -104,6 +105,20 @@ def test_each_get_tools_call_starts_a_new_process():
     first, second = asyncio.run(run())
     assert first.artifact["structured_content"] == second.artifact["structured_content"] == {"calls_answered": 1}
     assert _children() == before
+
+
+def test_a_server_starts_when_sys_stderr_has_no_file_descriptor(monkeypatch):
+    """A Jupyter kernel under pytest has such a stderr; mcp's stdio_client bound it at import time."""
+    from mcp.client import stdio
+
+    class NoFileno(io.StringIO):
+        def fileno(self):
+            raise io.UnsupportedOperation("fileno")
+
+    monkeypatch.setattr(stdio.stdio_client.__wrapped__, "__defaults__", (NoFileno(),))
+    results = asyncio.run(_session_run("partner"))
+    assert results["names"] == ["carrier_status"]
+    assert stdio.stdio_client.__wrapped__.__defaults__ == (sys.__stderr__,)
 
 
 def test_server_kinds_are_the_two_servers():
