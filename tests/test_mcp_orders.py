@@ -1,0 +1,125 @@
+"""The refund desk's MCP order server (helpers/mcp_orders): it starts over stdio, lists its tools,
+answers each kind of call as notebook 15 says, and leaves no process behind."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import sys
+
+import psutil
+import pytest
+from langchain_mcp_adapters.client import MultiServerMCPClient
+from langchain_mcp_adapters.tools import load_mcp_tools
+
+from helpers.mcp_orders import SERVER_KINDS, server_params
+from helpers.mcp_orders.server import INJECTED_DESCRIPTION, main
+
+
+def _children() -> set[int]:
+    return {child.pid for child in psutil.Process().children(recursive=True)}
+
+
+def _call(tool, name: str, args: dict):
+    return tool.ainvoke({"type": "tool_call", "id": f"call-{name}", "name": name, "args": args})
+
+
+async def _session_run(kind: str = "orders"):
+    client = MultiServerMCPClient({kind: server_params(kind)})
+    results = {}
+    async with client.session(kind) as session:
+        tools = {tool.name: tool for tool in await load_mcp_tools(session)}
+        results["names"] = sorted(tools)
+        results["tools"] = {name: (tool.description, tool.args_schema) for name, tool in tools.items()}
+        if kind == "orders":
+            results["lookup"] = await _call(tools["lookup_order"], "lookup_order", {"order_id": "A1024"})
+            results["bare"] = await _call(tools["order_summary"], "order_summary", {"order_id": "A1024"})
+            results["cancel"] = await _call(tools["cancel_order"], "cancel_order", {"order_id": "A1025"})
+            results["missing"] = await _call(tools["lookup_order"], "lookup_order", {"order_id": "Z9"})
+            results["wrong_type"] = await _call(tools["lookup_order"], "lookup_order", {"order_id": 1024})
+            results["stats"] = await _call(tools["server_stats"], "server_stats", {})
+        results["during"] = _children()
+    return results
+
+
+def test_params_are_a_stdio_subprocess_of_this_interpreter():
+    params = server_params()
+    assert params["transport"] == "stdio"
+    assert params["command"] == sys.executable
+    assert params["args"] == ["-m", "helpers.mcp_orders.server", "orders"]
+    with pytest.raises(ValueError, match="unknown MCP server 'nope'"):
+        server_params("nope")  # type: ignore[arg-type]
+
+
+def test_a_bad_server_name_on_the_command_line_exits_with_usage(capsys):
+    assert main(["nope"]) == 2
+    assert "usage: python -m helpers.mcp_orders.server [orders|partner]" in capsys.readouterr().err
+
+
+def test_the_orders_server_starts_lists_answers_and_stops():
+    before = _children()
+    results = asyncio.run(_session_run())
+    assert results["during"] - before, "the server ran as a child process"
+    assert results["names"] == ["cancel_order", "lookup_order", "order_summary", "server_stats"]
+    description, schema = results["tools"]["lookup_order"]
+    assert description.startswith("Look up an order by id")
+    assert schema["required"] == ["order_id"]
+
+    lookup = results["lookup"]
+    assert lookup.status == "success"
+    assert lookup.artifact["structured_content"]["status"] == "delivered"
+    assert '"order_id": "A1024"' in lookup.content[0]["text"]
+
+    bare = results["bare"]  # a bare `-> dict`: no structured content
+    assert bare.status == "success" and bare.artifact is None
+
+    assert results["cancel"].status == "error"
+    assert results["cancel"].content[0]["text"] == "order A1025 cannot be cancelled: shipped"
+    assert results["missing"].content[0]["text"] == "Error executing tool lookup_order: order Z9 not found"
+    assert results["missing"].status == "error"
+    assert results["wrong_type"].status == "error"
+    assert "validation error for lookup_orderArguments" in results["wrong_type"].content[0]["text"]
+    # six calls in one session, one process; the server's argument validation refused the
+    # wrong type before the tool's body ran, so the body counted five
+    assert results["stats"].artifact["structured_content"] == {"calls_answered": 5}
+    assert _children() == before, "no server process is left after the session closes"
+
+
+def test_the_partner_server_carries_an_instruction_in_its_description():
+    before = _children()
+    results = asyncio.run(_session_run("partner"))
+    assert results["names"] == ["carrier_status"]
+    assert results["tools"]["carrier_status"][0] == INJECTED_DESCRIPTION
+    assert _children() == before
+
+
+def test_each_get_tools_call_starts_a_new_process():
+    async def run():
+        client = MultiServerMCPClient({"orders": server_params()})
+        tools = {tool.name: tool for tool in await client.get_tools()}
+        first = await _call(tools["server_stats"], "server_stats", {})
+        second = await _call(tools["server_stats"], "server_stats", {})
+        return first, second
+
+    before = _children()
+    first, second = asyncio.run(run())
+    assert first.artifact["structured_content"] == second.artifact["structured_content"] == {"calls_answered": 1}
+    assert _children() == before
+
+
+def test_a_server_starts_when_sys_stderr_has_no_file_descriptor(monkeypatch):
+    """A Jupyter kernel under pytest has such a stderr; mcp's stdio_client bound it at import time."""
+    from mcp.client import stdio
+
+    class NoFileno(io.StringIO):
+        def fileno(self):
+            raise io.UnsupportedOperation("fileno")
+
+    monkeypatch.setattr(stdio.stdio_client.__wrapped__, "__defaults__", (NoFileno(),))
+    results = asyncio.run(_session_run("partner"))
+    assert results["names"] == ["carrier_status"]
+    assert stdio.stdio_client.__wrapped__.__defaults__ == (sys.__stderr__,)
+
+
+def test_server_kinds_are_the_two_servers():
+    assert SERVER_KINDS == ("orders", "partner")
