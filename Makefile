@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.requirements-installed
 # The tests and the committed outputs are offline: a real-model configuration must not leak in.
-OFFLINE := env -u COURSE_MODEL -u OPENAI_BASE_URL -u OPENAI_API_KEY -u DASHSCOPE_API_KEY
+OFFLINE := env -u COURSE_MODEL -u OPENAI_BASE_URL -u OPENAI_API_KEY -u DASHSCOPE_API_KEY -u COURSE_MODEL_API_KEY
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # JupyterLab defaults for this venv (your own JupyterLab settings still win): no pop-up asking to fetch
