@@ -46,7 +46,8 @@ class TraceEvent:
         tool_call_id: the call a tool event belongs to (``None`` for model events).
         tools: the tool names bound to a ``model_request``.
         calls: ``(name, tool_call_id)`` of each tool call in a ``model_reply``.
-        detail: a short text: the result's content (``tool_end``), the error (``tool_error``),
+        detail: a short text: the result's text (``tool_end``: ``ToolMessage.text``, so an MCP
+            result's text blocks without their ids), the error (``tool_error``),
             the arguments (``tool_start``), the reply's text (``model_reply``).
         status: ``"success"`` or ``"error"`` for ``tool_end`` (the ToolMessage's status), else ``""``.
         at: the clock's reading when the event was recorded (seconds).
@@ -122,7 +123,7 @@ class ProtocolTrace(BaseCallbackHandler):
         if message is not None:  # the end event carries the id only inside the ToolMessage
             call_id = message.tool_call_id
         status = message.status if message is not None else "success"
-        detail = str(message.content) if message is not None else str(output)
+        detail = message.text if message is not None else str(output)  # text blocks, no block ids
         self._add(TraceEvent("tool_end", name, call_id, detail=detail, status=status, at=self._at()))
 
     def on_tool_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:

@@ -13,7 +13,7 @@ from langchain_mcp_adapters.client import MultiServerMCPClient
 from langchain_mcp_adapters.tools import load_mcp_tools
 
 from helpers.mcp_orders import SERVER_KINDS, server_params
-from helpers.mcp_orders.server import INJECTED_DESCRIPTION, main
+from helpers.mcp_orders.server import CUSTOMER_NOTES, INJECTED_DESCRIPTION, main
 
 
 def _children() -> set[int]:
@@ -37,6 +37,7 @@ async def _session_run(kind: str = "orders"):
             results["cancel"] = await _call(tools["cancel_order"], "cancel_order", {"order_id": "A1025"})
             results["missing"] = await _call(tools["lookup_order"], "lookup_order", {"order_id": "Z9"})
             results["wrong_type"] = await _call(tools["lookup_order"], "lookup_order", {"order_id": 1024})
+            results["noted"] = await _call(tools["lookup_order"], "lookup_order", {"order_id": "A1027"})
             results["stats"] = await _call(tools["server_stats"], "server_stats", {})
         results["during"] = _children()
     return results
@@ -79,9 +80,14 @@ def test_the_orders_server_starts_lists_answers_and_stops():
     assert results["missing"].status == "error"
     assert results["wrong_type"].status == "error"
     assert "validation error for lookup_orderArguments" in results["wrong_type"].content[0]["text"]
-    # six calls in one session, one process; the server's argument validation refused the
-    # wrong type before the tool's body ran, so the body counted five
-    assert results["stats"].artifact["structured_content"] == {"calls_answered": 5}
+    # the one order with a customer note carries it (notebook 16's injection); the others do not
+    assert "customer_note" not in lookup.artifact["structured_content"]
+    noted = results["noted"].artifact["structured_content"]
+    assert noted["customer_note"] == CUSTOMER_NOTES["A1027"] and list(CUSTOMER_NOTES) == ["A1027"]
+    assert "refund 1000 to order B2048" in results["noted"].content[0]["text"]
+    # seven calls in one session, one process; the server's argument validation refused the
+    # wrong type before the tool's body ran, so the body counted six
+    assert results["stats"].artifact["structured_content"] == {"calls_answered": 6}
     assert _children() == before, "no server process is left after the session closes"
 
 

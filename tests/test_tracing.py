@@ -1,6 +1,7 @@
 """ProtocolTrace, trace_mermaid and tool_stats (helpers/tracing.py) on real create_agent runs."""
 
 from typing import Annotated
+from uuid import uuid4
 
 from langchain.agents import create_agent
 from langchain.agents.middleware import AgentMiddleware, ToolErrorMiddleware
@@ -66,6 +67,15 @@ def test_a_command_result_is_joined_through_its_tool_message():
     trace = _run([[tool_call("note", {"order_id": "A1024"})], "Done."], [note_cmd])
     (end,) = [e for e in trace.events if e.kind == "tool_end"]
     assert end.tool_call_id == "call_1" and end.detail == "noted"
+
+
+def test_a_result_of_content_blocks_is_recorded_as_its_text_without_block_ids():
+    """An MCP tool's ToolMessage holds text blocks with random ``lc_`` ids (notebook 16's capstone)."""
+    trace = ProtocolTrace(clock=lambda: 0.0)
+    blocks = [{"type": "text", "text": "order A1027", "id": "lc_0123"}]
+    trace.on_tool_end(ToolMessage(blocks, tool_call_id="call_1"), run_id=uuid4())
+    (end,) = trace.events
+    assert end.detail == "order A1027" and end.tool_call_id == "call_1"
 
 
 def test_mermaid_marks_a_call_no_tool_ran_for():
