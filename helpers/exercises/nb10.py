@@ -25,274 +25,31 @@ entry ``{"order_id": str, "amount": float, "turn": int}`` written by ``quote_ref
 
 from __future__ import annotations
 
-import json
-import re
-from dataclasses import dataclass
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any
 
-from langchain.agents import AgentState, create_agent
-from langchain.agents.middleware import HumanInTheLoopMiddleware
-from langchain.messages import AIMessage, HumanMessage, ToolMessage
-from langchain.tools import ToolException, ToolRuntime, tool
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
-from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.types import Command
-
-from helpers.domain import RefundService
-from helpers.error_contract import error_mapping, read_error
-from helpers.model import scripted_model, tool_call
 
 from .core import Case, Exercise
-from .results import CheckFailure, clipped, shown
+from .nb10_policy import _TOOL_NAME, _policy_model, support_policy
+from .nb10_run import (
+    _RAISE_HINT,
+    CheckContext,
+    CheckRun,
+    Quote,
+    _quote_step,
+    _refused,
+    _run,
+    _scripted,
+    _submit_step,
+    _went_through_once,
+)
+from .results import CheckFailure, shown
 
 __all__ = ["CONFIRMATION_GUARD", "CheckContext", "CheckRun", "Quote", "support_policy"]
 
-_TOOL_NAME = "submit_refund_request"
-_ORDER_ID = re.compile(r"\b[A-Z]\d{4}\b")
-_YES = ("yes", "go ahead", "please do", "i confirm")
-_ABOUT_REFUNDS = ("refund", "money back", "get back")
 _ASK = "My headphones A1024 broke. Can I get a refund?"
 _CONFIRM = "Yes, please go ahead."
-
-
-@dataclass(frozen=True)
-class CheckContext:
-    """The runtime context of the checks' agent, shaped like notebook 10's ``SupportContext``.
-
-    Attributes:
-        user_id: the signed-in customer (``"user-42"`` in every case).
-        refunds: a fresh :class:`helpers.domain.RefundService` per case.
-    """
-
-    user_id: str
-    refunds: Any
-
-
-class Quote(TypedDict):
-    """The ``quote`` state entry: what the customer was offered, and how many customer messages the
-    thread held at that moment (``turn``)."""
-
-    order_id: str
-    amount: float
-    turn: int
-
-
-def _state_schema():
-    class CheckState(AgentState):
-        refund_stage: NotRequired[Literal["not_started", "quoted", "submitted"]]
-        quote: NotRequired[Quote]
-
-    return CheckState
-
-
-def _read_tools() -> list:
-    """``lookup_order`` and ``quote_refund`` exactly as notebook 10 section 1 writes them."""
-    @tool
-    def lookup_order(order_id: str, runtime: ToolRuntime[CheckContext]) -> dict:
-        """Look up one of the signed-in customer's orders: product, status, amount, what was refunded.
-        Read-only. Use it for questions about an order."""
-        ctx = runtime.context
-        return ctx.refunds.store.get_order(order_id, user_id=ctx.user_id).to_dict()
-
-    @tool
-    def quote_refund(order_id: str, runtime: ToolRuntime[CheckContext]) -> Command:
-        """Work out how much of the signed-in customer's order can be refunded today, and under which
-        policy. Read-only: it creates nothing. Use it before offering a refund."""
-        ctx = runtime.context
-        quote = ctx.refunds.quote(order_id, user_id=ctx.user_id)
-        turns = sum(isinstance(m, HumanMessage) for m in runtime.state["messages"])
-        facts = {"order_id": order_id, "refundable_amount": quote.refundable_amount, "policy": quote.policy}
-        return Command(update={
-            "refund_stage": "quoted",
-            "quote": {"order_id": order_id, "amount": quote.refundable_amount, "turn": turns},
-            "messages": [ToolMessage(json.dumps(facts), tool_call_id=runtime.tool_call_id)],
-        })
-
-    return [lookup_order, quote_refund]
-
-
-def _agent(model: Any, submit_tool: Any):
-    return create_agent(
-        model,
-        [*_read_tools(), submit_tool],
-        system_prompt="You are the refund desk. Submit only after the customer confirmed the quote.",
-        state_schema=_state_schema(),
-        context_schema=CheckContext,
-        middleware=[
-            HumanInTheLoopMiddleware(interrupt_on={_TOOL_NAME: {"allowed_decisions": ["approve", "reject"]}}),
-            error_mapping(),
-        ],
-        checkpointer=InMemorySaver(),
-    )
-
-
-# -- the scripted policy (notebook 10 section 3) ------------------------------------------------
-
-
-def _answers(messages: list, name: str) -> list:
-    """The ToolMessages in ``messages`` answering calls of tool ``name`` (paired by tool_call_id)."""
-    ids = {c["id"] for m in messages if isinstance(m, AIMessage) for c in m.tool_calls if c["name"] == name}
-    return [m for m in messages if isinstance(m, ToolMessage) and m.tool_call_id in ids]
-
-
-def _parsed(message: Any) -> tuple[bool, dict]:
-    content = message.content
-    data = json.loads(content) if isinstance(content, str) and content.startswith("{") else {"text": content}
-    return message.status != "error", data
-
-
-def _submit_then_report(quote: dict, attempts: list, call) -> Any:
-    """Submit the quote; once more after an ``unknown`` outcome (a lost reply); else report the last attempt."""
-    unknown = [m for m in attempts if (read_error(m) or {}).get("outcome") == "unknown"]
-    if not attempts or (len(attempts) == 1 and unknown):
-        return call(_TOOL_NAME, order_id=quote["order_id"], amount=quote["refundable_amount"])
-    ok, result = _parsed(attempts[-1])
-    return str(result.get("text")) if ok else f"Sorry, I could not submit it ({result.get('error', 'error')})."
-
-
-def support_policy(request: Any, *, wait_for_confirmation: bool = True) -> Any:
-    """Notebook 10's scripted policy: the next move of a careful (or careless) support agent.
-
-    Args:
-        request: the :class:`helpers.model.RecordedRequest` the model receives.
-        wait_for_confirmation: False gives the careless variant, which submits as soon as it has a quote.
-
-    Returns:
-        a script step: a list with one tool call, or a text reply.
-    """
-    messages = request.messages
-    last = max(i for i, m in enumerate(messages) if isinstance(m, HumanMessage))
-    said, turn = str(messages[last].content), messages[last:]
-
-    def call(name: str, **args: Any) -> Any:
-        return [tool_call(name, args)] if name in request.tool_names else f"({name}: not available)"
-
-    shown = [quote for ok, quote in map(_parsed, _answers(messages[:last], "quote_refund")) if ok]
-    if shown and any(word in said.lower() for word in _YES):
-        return _submit_then_report(shown[-1], _answers(turn, _TOOL_NAME), call)
-    match = _ORDER_ID.search(said)
-    if not match:
-        return "Which order is it about? Please give me its order id."
-    order_id, lookups = match.group(), _answers(turn, "lookup_order")
-    if not lookups:
-        return call("lookup_order", order_id=order_id)
-    ok, order = _parsed(lookups[-1])
-    if not ok:
-        return f"Sorry, I cannot help with order {order_id}."
-    if not any(word in said.lower() for word in _ABOUT_REFUNDS):
-        return f"Your order {order_id} is {order.get('status')}."
-    quotes = _answers(turn, "quote_refund")
-    if not quotes:
-        return call("quote_refund", order_id=order_id)
-    ok, quote = _parsed(quotes[-1])
-    if not ok:
-        return f"Sorry, order {order_id} cannot be refunded."
-    if not wait_for_confirmation:
-        return _submit_then_report(quote, _answers(turn, _TOOL_NAME), call)
-    return f"Order {order_id} can be refunded up to {quote['refundable_amount']:.2f}. Shall I submit it?"
-
-
-def _policy_model(wait_for_confirmation: bool = True):
-    return scripted_model([lambda r: support_policy(r, wait_for_confirmation=wait_for_confirmation)] * 40)
-
-
-# -- running a case -------------------------------------------------------------------------------
-
-
-@dataclass
-class CheckRun:
-    """What one checked run left behind.
-
-    Attributes:
-        submits: ``[(args, status, content)]`` for every ``submit_refund_request`` call, in order; status is
-            the answering ToolMessage's ``status`` (``"missing"`` if the call was never answered).
-        refunds: the refund requests the service holds at the end.
-        stage: the final ``refund_stage`` (``None`` if never set).
-    """
-
-    submits: list[tuple[dict, str, str]]
-    refunds: tuple
-    stage: str | None
-
-
-def _run(answer: Any, turns: tuple[str, ...], model: Any, *, lost_reply: bool = False) -> CheckRun:
-    refunds = RefundService()
-    if lost_reply:
-        refunds.simulate_outage(after_commit=True)
-    agent = _agent(model, answer)
-    config = {"configurable": {"thread_id": "check"}, "recursion_limit": 30}
-    context = CheckContext("user-42", refunds)
-    try:
-        for text in turns:
-            out = agent.invoke({"messages": [HumanMessage(text)]}, config, context=context, version="v2")
-            while out.interrupts:  # the reviewer approves every pause: only the tool's guard can refuse
-                count = len(out.interrupts[0].value["action_requests"])
-                out = agent.invoke(Command(resume={"decisions": [{"type": "approve"}] * count}), config,
-                                   context=context, version="v2")
-    except (ValueError, ToolException) as exc:  # a refusal raised as the wrong exception (never a refusal itself)
-        raise AssertionError(
-            f"your tool raised {type(exc).__name__}: {clipped(exc, 300)}, and that ended the run: the error mapping answers "
-            f"refusals only (a ToolRefusal or a DomainError), any other exception propagates (notebook 09); "
-            f"{_RAISE_HINT}"
-        ) from None
-    values = agent.get_state(config).values
-    answers = {m.tool_call_id: m for m in values["messages"] if isinstance(m, ToolMessage)}
-    submits = []
-    for message in values["messages"]:
-        if isinstance(message, AIMessage):
-            for call in message.tool_calls:
-                if call["name"] == _TOOL_NAME:
-                    reply = answers.get(call["id"])
-                    submits.append((call["args"], reply.status if reply else "missing",
-                                    clipped(reply.content, 500) if reply else ""))
-    return CheckRun(submits, refunds.requests, values.get("refund_stage"))
-
-
-def _scripted(*steps: Any):
-    return scripted_model(list(steps))
-
-
-def _submit_step(order_id: str, amount: float) -> list:
-    return [tool_call(_TOOL_NAME, {"order_id": order_id, "amount": amount})]
-
-
-def _quote_step(order_id: str) -> list:
-    return [tool_call("quote_refund", {"order_id": order_id})]
-
-
-_RAISE_HINT = (
-    "raise ConfirmationRequired(...) (a ToolRefusal): the error mapping then answers the call with "
-    "ToolMessage(status='error') and the model can ask the customer"
-)
-
-
-
-def _refused(run: CheckRun, situation: str) -> None:
-    assert run.submits, f"{situation}: the model's submit call did not reach your tool (is it named {_TOOL_NAME!r}?)"
-    if run.refunds:
-        raise CheckFailure(
-            f"{situation}, yet your tool created {shown([(r.request_id, r.order_id, r.amount) for r in run.refunds])}",
-            "refuse before calling submit_to_service",
-        )
-    args, status, content = run.submits[0]
-    if status != "error":
-        raise CheckFailure(f"{situation}: nothing was created, but the call was answered with status={shown(status)} "
-                           f"({content[:80]!r})", _RAISE_HINT)
-
-
-def _went_through_once(run: CheckRun, situation: str) -> None:
-    assert run.submits, f"{situation}: the model never called {_TOOL_NAME} (is your tool named {_TOOL_NAME!r}?)"
-    statuses = [status for _, status, _ in run.submits]
-    assert len(run.refunds) == 1, (
-        f"{situation}: expected one refund request, found {len(run.refunds)}; your tool answered the "
-        f"submits with {shown([(s, c[:70]) for _, s, c in run.submits])}"
-    )
-    assert statuses[-1] == "success", (
-        f"{situation}: the last submit was answered with status={shown(statuses[-1])} ({run.submits[-1][2][:90]!r}); "
-        "the customer had confirmed this quote, so the guard must let it through"
-    )
-    assert run.stage == "submitted", f"{situation}: refund_stage is {shown(run.stage)}, expected 'submitted'"
 
 
 # -- the cases --------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ What is verified and what is modelled:
 
 Use it as a context manager (``with LoopbackAnthropic() as server:``) and point
 ``ChatAnthropic(base_url=server.base_url, api_key="placeholder", max_retries=0)`` at it; the
-HTTP lifecycle and the request log are :class:`helpers.model.loopback_openai.LoopbackServer`'s.
+HTTP lifecycle and the request log are :class:`helpers.model.loopback_server.LoopbackServer`'s.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from .loopback_openai import JSONRequestHandler, LoopbackServer
+from .loopback_server import JSONRequestHandler, LoopbackServer
 
 __all__ = ["ANTHROPIC_PAIRING_ERRORS", "AnthropicError", "LoopbackAnthropic", "find_pairing_error"]
 
@@ -126,7 +126,7 @@ class LoopbackAnthropic(LoopbackServer):
         port: the port; ``0`` picks a free one.
 
     Attributes:
-        requests: every :class:`helpers.model.loopback_openai.RecordedHTTPRequest` (``authorization``
+        requests: every :class:`helpers.model.loopback_server.RecordedHTTPRequest` (``authorization``
             holds the ``x-api-key`` header, else ``Authorization``), in arrival order.
     """
 

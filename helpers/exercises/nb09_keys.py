@@ -1,0 +1,272 @@
+"""The hidden cases of exercise 09.2 (``nb09.CHOOSE_KEY``): the idempotency key for refunds per order line.
+
+The rules they check are in :mod:`helpers.exercises.nb09`'s docstring; :func:`_days_later` moves the
+wall clock for the day case.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from types import SimpleNamespace
+from typing import Any
+
+from langchain.agents import create_agent
+from langchain.agents.middleware import (
+    ToolRetryMiddleware,
+    wrap_tool_call,
+)
+from langchain.tools import ToolRuntime, tool
+from langchain_core.messages import HumanMessage, ToolMessage
+from langgraph.checkpoint.memory import InMemorySaver
+
+from ..domain import (
+    DomainError,
+    RefundService,
+)
+from ..model import scripted_model
+from .nb09_agent import _CUSTOMER, CheckContext, _answer_of, _run
+from .results import clipped, shown
+
+__all__ = []
+
+
+# -- 09.2: the key for refunds per order line ---------------------------------------------------
+
+
+#: The real clock, taken when this module is imported: what :func:`_days_later` puts back.
+_REAL_CLOCK = {name: getattr(time, name) for name in ("time", "time_ns", "localtime", "gmtime", "strftime", "ctime")}
+_REAL_DATETIME = datetime.datetime
+
+
+def _put_clock_back() -> None:
+    """The real clock again (a stop that arrived inside :func:`_days_later`'s clean-up cannot leave it moved)."""
+    for name, value in _REAL_CLOCK.items():
+        setattr(time, name, value)
+    datetime.datetime = _REAL_DATETIME
+
+
+@contextmanager
+def _days_later(days: int, answer: Any) -> Iterator[None]:
+    """The wall clock ``days`` days later while the block runs, for the key function ``answer``.
+
+    Moves ``time.time``, ``time.time_ns``, ``time.localtime``, ``time.gmtime``, ``time.strftime`` and
+    ``time.ctime`` (``date.today()`` and ``datetime.today()`` read ``time.time``, CPython 3.11), and
+    ``datetime.datetime.now`` / ``utcnow`` (which read the C clock): the ``datetime`` module's
+    ``datetime`` and any name in the answer's globals bound to it are a subclass that moves them.
+    Everything is put back when the block ends, even when it raises. Process-wide while it runs, so
+    the checks use it only around one call of the key function (microseconds).
+    """
+    if not days:
+        yield
+        return
+    shift = days * 86_400
+    _put_clock_back()
+    real, real_datetime = _REAL_CLOCK, _REAL_DATETIME
+
+    def moved() -> float:
+        return real["time"]() + shift
+
+    class _MovedDatetime(real_datetime):  # type: ignore[misc, valid-type]
+        @classmethod
+        def now(cls, tz: Any = None) -> Any:
+            return real_datetime.fromtimestamp(moved(), tz)
+
+        @classmethod
+        def utcnow(cls) -> Any:
+            return real_datetime.fromtimestamp(moved(), datetime.timezone.utc).replace(tzinfo=None)
+
+    fake = {
+        "time": moved,
+        "time_ns": lambda: real["time_ns"]() + shift * 1_000_000_000,
+        "localtime": lambda secs=None: real["localtime"](moved() if secs is None else secs),
+        "gmtime": lambda secs=None: real["gmtime"](moved() if secs is None else secs),
+        "strftime": lambda fmt, t=None: real["strftime"](fmt, real["localtime"](moved()) if t is None else t),
+        "ctime": lambda secs=None: real["ctime"](moved() if secs is None else secs),
+    }
+    names = getattr(answer, "__globals__", None)
+    bound = [name for name, value in names.items() if value is real_datetime] if isinstance(names, dict) else []
+    try:
+        for name, value in fake.items():
+            setattr(time, name, value)
+        datetime.datetime = _MovedDatetime
+        for name in bound:
+            names[name] = _MovedDatetime
+        yield
+    finally:
+        _put_clock_back()
+        for name in bound:
+            if names.get(name) is _MovedDatetime:
+                names[name] = real_datetime
+
+
+def _line_tool(service: Any, answer: Callable[[str, int, float, Any], str], clock: dict | None = None):
+    """The line-refund tool with the learner's key; a non-string key is reported before the service sees it.
+
+    ``clock["days"]`` (read at each call) moves the wall clock that many days on while the key is made."""
+
+    @tool
+    def submit_line_refund(order_id: str, line: int, amount: float, runtime: ToolRuntime[CheckContext]) -> str:
+        """Create a refund REQUEST for one line of one of the signed-in customer's orders."""
+        with _days_later((clock or {}).get("days", 0), answer):
+            key = answer(order_id, line, amount, runtime)
+        assert isinstance(key, str) and key, f"the key must be a non-empty string, got {shown(key)}"
+        request = service.submit(order_id, amount, user_id=runtime.context.user_id, idempotency_key=key,
+                                 reason=f"line {line}")
+        return f"refund request {request.request_id} registered for line {line} of {order_id} ({request.amount:.2f})"
+
+    return submit_line_refund
+
+
+def _errors_as_messages():
+    """The course's mapping, reduced to what the key checks need: a DomainError becomes its code."""
+    @wrap_tool_call
+    def codes(request: Any, handler: Any) -> Any:
+        try:
+            return handler(request)
+        except DomainError as exc:
+            return ToolMessage(json.dumps({"error": exc.code}), tool_call_id=request.tool_call["id"], status="error")
+
+    return codes
+
+
+def _line_call(order_id: str, line: int, amount: float, call_id: str | None = None) -> dict:
+    return {"name": "submit_line_refund", "args": {"order_id": order_id, "line": line, "amount": amount},
+            "id": call_id, "type": "tool_call"}
+
+
+def _refunds(service: Any) -> list[tuple[str, float, str]]:
+    return [(r.order_id, r.amount, r.reason) for r in service.requests]
+
+
+def _runtime(call_id: str) -> Any:
+    return SimpleNamespace(tool_call_id=call_id, context=_CUSTOMER, state={"messages": []},
+                           config={"configurable": {"thread_id": "check"}})
+
+
+def _key_is_the_request(answer: Any) -> None:
+    value = answer("A1024", 2, 20.0, _runtime("call_9"))
+    assert isinstance(value, str) and value, f"the key must be a non-empty string, got {shown(value)}"
+    again = answer("A1024", 2, 20.0, _runtime("call_10"))
+    assert again == value, (
+        f"the same line gave two keys ({shown(value)}, {shown(again)}) for two tool calls: the key must not depend on the "
+        "tool call id or on chance"
+    )
+
+
+def _same_call_replayed(answer: Any) -> None:
+    service = RefundService()
+    service.simulate_outage(after_commit=True)
+    retry = ToolRetryMiddleware(max_retries=1, retry_on=lambda e: isinstance(e, DomainError) and e.retryable,
+                                on_failure="error", initial_delay=0, jitter=False)
+    _run([_line_tool(service, answer)], [[_line_call("A1024", 2, 20.0, "call_1")], "ok"], [_errors_as_messages(), retry])
+    got = _refunds(service)
+    assert len(got) == 1, (
+        f"the same tool call ran twice (a retry after a lost reply): {len(got)} refunds were created; the key must "
+        "be the same on every run of the same call (no random or per-attempt part)"
+    )
+
+
+def _model_retries_after_lost_reply(answer: Any) -> None:
+    service = RefundService()
+    service.simulate_outage(after_commit=True)
+    _run([_line_tool(service, answer)],
+         [[_line_call("A1024", 2, 20.0, "call_1")], [_line_call("A1024", 2, 20.0, "call_2")], "ok"],
+         [_errors_as_messages()])
+    got = _refunds(service)
+    assert len(got) == 1, (
+        f"the reply of call_1 was lost and the model asked again with a new tool call (call_2): {len(got)} refunds "
+        "were created; a key that changes with the tool call id (or at random) cannot see that it is the same request"
+    )
+
+
+def _two_lines_same_amount(answer: Any) -> None:
+    service = RefundService()
+    _run([_line_tool(service, answer)],
+         [[_line_call("A1024", 2, 20.0)], [_line_call("A1024", 3, 20.0)], "ok"], [_errors_as_messages()])
+    got = _refunds(service)
+    assert got == [("A1024", 20.0, "line 2"), ("A1024", 20.0, "line 3")], (
+        f"lines 2 and 3 of A1024, 20.00 each, are two refunds, but {len(got)} were created: a key from the order and "
+        "the amount (refund_key) cannot tell two lines apart; the line identifies the request"
+    )
+
+
+def _second_amount_same_line(answer: Any) -> None:
+    service = RefundService()
+    out = _run([_line_tool(service, answer)],
+               [[_line_call("A1024", 2, 20.0, "call_1")], [_line_call("A1024", 2, 25.0, "call_2")],
+                [_line_call("A1024", 2, 120.0, "call_3")], "ok"],
+               [_errors_as_messages()])
+    got = _refunds(service)
+    assert len(got) == 1, (
+        f"line 2 of A1024 was refunded {len(got)} times ({shown(got)}) for 20.00, 25.00 and 120.00: a line is refunded at "
+        "most once, so the amount is a detail of the request, no part of it (not even rounded or in hundreds) "
+        "identifies it; with the same key, the service refuses another amount as idempotency_conflict"
+    )
+    for call_id, amount in (("call_2", "25.00"), ("call_3", "120.00")):
+        reply = _answer_of(out, call_id)
+        assert reply.status == "error" and "idempotency_conflict" in str(reply.content), (
+            f"the second amount ({amount}) for line 2 should be refused as idempotency_conflict, got "
+            f"{clipped(reply.content, 80)!r}"
+        )
+
+
+def _line_runs(answer: Any, runs: Sequence[tuple[str, str, int]]) -> list[tuple[str, float, str]]:
+    """Runs of one agent on one service and checkpointer: ``(thread_id, customer's words, days later)`` each,
+    every run asking for line 2 of A1024 (20.00) with a new tool call id and a new context object; the refunds."""
+    _put_clock_back()
+    service, clock = RefundService(), {"days": 0}
+    script: list[Any] = []
+    for number in range(len(runs)):
+        script += [[_line_call("A1024", 2, 20.0, f"call_{number + 1}")], "ok"]
+    agent = create_agent(scripted_model(script), [_line_tool(service, answer, clock)], context_schema=CheckContext,
+                         middleware=[_errors_as_messages()], checkpointer=InMemorySaver())
+    for thread, words, days in runs:
+        clock["days"] = days
+        agent.invoke({"messages": [HumanMessage(words)]}, {"configurable": {"thread_id": thread}},
+                     context=CheckContext(_CUSTOMER.user_id), version="v2")
+    return _refunds(service)
+
+
+def _asked_again(runs: Sequence[tuple[str, str, int]], situation: str, fix: str) -> Callable[[Any], None]:
+    """A case: the ``runs`` of :func:`_line_runs` must create one refund; else ``situation``, the count, ``fix``."""
+
+    def run(answer: Any) -> None:
+        got = _line_runs(answer, runs)
+        assert len(got) == 1, f"{situation}, and {len(got)} refunds were created: {fix}"
+
+    return run
+
+
+_ASK = "Please refund line 2 of A1024."
+_later_run_same_thread = _asked_again(
+    [("check", _ASK, 0), ("check", "Did that work? Refund line 2 of A1024, please.", 0)],
+    "the customer asked for line 2 of A1024 again in a later run of the same thread",
+    "what the customer wrote, the run, the step or the message count is not part of the request; build the key "
+    "from the order and the line only")
+_two_threads = _asked_again(
+    [("chat-web", _ASK, 0), ("chat-phone", _ASK, 0)],
+    "the same customer asked for line 2 of A1024 in two threads (two chats)",
+    "the thread id names the conversation, not the request; leave it out of the key")
+_two_days = _asked_again(
+    [("check", _ASK, 0), ("check", _ASK, 1)],
+    "the customer asked for line 2 of A1024 today and again tomorrow",
+    "a date or a time in the key makes the same request new every day; leave the clock out of the key")
+
+
+def _same_line_two_orders(answer: Any) -> None:
+    service = RefundService()
+    _run([_line_tool(service, answer)],
+         [[_line_call("A1024", 1, 20.0)], [_line_call("A1030", 1, 20.0)], "ok"], [_errors_as_messages()])
+    got = _refunds(service)
+    assert [order for order, _, _ in got] == ["A1024", "A1030"], (
+        f"line 1 of A1024 and line 1 of A1030 are two refunds, but {len(got)} were created: line numbers start again "
+        "on every order, so the order id belongs in the key too"
+    )
+
+
+def _probe_key(answer: Any) -> None:
+    answer("A1024", 2, 20.0, _runtime("call_probe"))
