@@ -6,7 +6,7 @@
   model, scripted offline) and ``live_verdict`` (what the live model did).
 * :mod:`helpers.error_contract`: what the model, the user and the log are told about a refused tool call.
 * :mod:`helpers.domain`: orders, refund policies, the refund service and its error codes.
-* :mod:`helpers.display`: traces, mermaid diagrams, state diffs, ``show_error``.
+* :mod:`helpers.display`: traces, mermaid diagrams, state diffs, ``show_error``, ``fit_row``.
 * :mod:`helpers.exercises`: the exercise core and one module of exercises per notebook.
 * :mod:`helpers.widgets`: ipywidgets whose every control is also a plain method (imported on demand).
 * :mod:`helpers.notebooks`: execute notebooks with nbclient (``python -m helpers.notebooks``).
@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load on first use (below)
     from .display import (
         expect_error,
+        fit_row,
         format_error,
         show,
         show_error,
@@ -56,6 +57,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load on f
 #: first cell of notebook 00) does not import LangChain and LangGraph.
 _LAZY = {
     "expect_error": ".display",
+    "fit_row": ".display",
     "format_error": ".display",
     "show": ".display",
     "show_error": ".display",
@@ -117,6 +119,7 @@ __all__ = [
     "ScriptedChatModel",
     "describe_model",
     "expect_error",
+    "fit_row",
     "format_error",
     "invalid_tool_call",
     "reply",

@@ -12,7 +12,8 @@ fenced ``mermaid`` block; ``draw_mermaid_png`` is never used because it calls a 
 
 The display is four floors, one job each; every public name is importable from here as before:
 
-* :mod:`helpers.display_text`: safe text, Markdown escaping and :func:`show`;
+* :mod:`helpers.display_text`: safe text, Markdown escaping, :func:`show`, and printed rows that
+  fit the output width (:func:`fit_row`);
 * :mod:`helpers.display_state`: state diffs;
 * :mod:`helpers.display_errors`: expected errors (:func:`format_error`, :func:`show_error`,
   :func:`expect_error`);
@@ -38,19 +39,24 @@ from .display_errors import ErrorReport, expect_error, format_error, show_error
 from .display_state import show_state_diff, state_diff, state_diff_markdown
 from .display_text import (
     ADDRESS_PATTERN,
+    OUTPUT_WIDTH,
     _cell,
     _short,
     _type_name,
+    fit_row,
     markdown_text,
     safe_repr,
     show,
+    text_width,
 )
 
 __all__ = [
     "ADDRESS_PATTERN",
     "ErrorReport",
+    "OUTPUT_WIDTH",
     "as_messages",
     "expect_error",
+    "fit_row",
     "format_error",
     "graph_mermaid",
     "markdown_text",
@@ -64,6 +70,7 @@ __all__ = [
     "safe_repr",
     "state_diff",
     "state_diff_markdown",
+    "text_width",
     "trace_markdown",
     "trace_rows",
 ]

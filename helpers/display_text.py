@@ -1,7 +1,8 @@
 """Values as safe text for a notebook's output: ``repr`` without memory addresses that never raises
 (:func:`safe_repr`), short forms, Markdown escaping (:func:`markdown_text`, so a reply holding
-``<!--``, ``<b>`` or ``![x](http://...)`` shows as those characters), and :func:`show`, which
-displays a Markdown string.
+``<!--``, ``<b>`` or ``![x](http://...)`` shows as those characters), :func:`show`, which
+displays a Markdown string, and :func:`fit_row`, a printed row of aligned columns that fits
+:data:`OUTPUT_WIDTH` (what JupyterLab shows on one line at 1280 px).
 
 The bottom floor of :mod:`helpers.display` (which re-exports its public names); it imports neither
 LangChain nor LangGraph.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from typing import Any
 
 #: `` at 0x7f...`` in reprs: a memory address, different on every run (never show it).
@@ -135,3 +137,65 @@ def show(markdown: str) -> None:
     from IPython.display import Markdown, display
 
     display(Markdown(markdown))
+
+
+#: Monospace characters that fit on one output line where a learner reads the course: JupyterLab 4.6
+#: in a 1280 x 800 window with the file browser open (its default layout). Measured in headless
+#: Chromium: the output area's ``<pre>`` is 840 px wide and one character of its 13 px monospace font
+#: (DejaVu Sans Mono; Menlo has the same advance) is 7.83 px, so 107 characters fit and the 108th wraps.
+OUTPUT_WIDTH = 107
+
+
+def text_width(text: str) -> int:
+    """How many monospace columns ``text`` takes: East Asian wide and full-width characters (CJK) count 2."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _wrap(text: str, room: int) -> list[str]:
+    """``text`` cut into lines of at most ``room`` columns, at spaces where it can (CJK text at any character)."""
+    lines, line = [], ""
+    for word in text.split(" "):
+        candidate = f"{line} {word}" if line else word
+        if text_width(candidate) <= room:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        line = ""
+        for char in word:  # a word longer than the room is cut where it must be
+            if text_width(line + char) > room:
+                lines.append(line)
+                line = ""
+            line += char
+    return lines + [line]
+
+
+def fit_row(prefix: str, text: str, *, width: int = OUTPUT_WIDTH) -> str:
+    """One printed row of aligned columns that fits ``width``: the last column wraps under itself.
+
+    ``prefix`` holds the row's first columns, already padded (``f"{label:<12} -> {outcome:<8} "``);
+    ``text`` is the last column (a message, a repr). Its lines are wrapped at spaces and the
+    continuation lines are indented to where ``text`` starts, so every column stays aligned in
+    JupyterLab (see :data:`OUTPUT_WIDTH`). Nothing is cut off. When ``prefix`` leaves fewer than 30
+    columns, ``text`` starts on the next line, indented by 4. Line breaks in ``text`` are kept.
+
+    Args:
+        prefix: the padded first columns (may be ``""``).
+        text: the last column; a non-str is turned into one with ``str``.
+        width: the line budget in monospace columns (CJK characters count 2, see :func:`text_width`).
+
+    Returns:
+        the row, one or more lines joined by ``"\\n"``, each at most ``width`` columns (a prefix wider
+        than ``width`` is kept whole on its own line).
+    """
+    text = text if isinstance(text, str) else str(text)
+    indent = text_width(prefix)
+    head = []
+    if width - indent < 30:
+        head, indent = [prefix.rstrip()], 4
+    lines = [piece for paragraph in text.split("\n") for piece in _wrap(paragraph, width - indent)]
+    if head:
+        rows = head + [" " * indent + line for line in lines]
+    else:
+        rows = [prefix + lines[0]] + [" " * indent + line for line in lines[1:]]
+    return "\n".join(row.rstrip() for row in rows)

@@ -43,6 +43,7 @@ from .progress_record import (
     recorded_self_checks,
     recording_file,
 )
+from .display_text import OUTPUT_WIDTH, fit_row
 from .progress_store import FILE_NAME, ExerciseRecord, Progress, SelfCheckRecord, notebook_key, score_line
 from .workspace_place import NOTEBOOK_DIR, WORKSPACE_DIR, shown_folder, workspace_problem
 
@@ -235,11 +236,24 @@ _HEAD = ("notebook", "exercise", "solved", "self-check")
 
 def progress_table(progress: Progress | None = None, *,
                    questions: Mapping[str, Sequence[str]] | None = None) -> str:
-    """The table as plain text (aligned columns), with the next step below it."""
+    """The table as plain text (aligned columns), with the next step below it.
+
+    Every line fits :data:`~helpers.display_text.OUTPUT_WIDTH` (one output line in JupyterLab at
+    1280 px): the notebook column shows the notebook's number (``03``; the next-step line names the
+    file), and an exercise title longer than the room left wraps under itself (:func:`fit_row`).
+    """
     progress = load() if progress is None else progress
-    rows = [_HEAD] + [(r.notebook, r.exercise, r.solved, r.self_check) for r in progress_rows(progress, questions=questions)]
+    rows = [_HEAD] + [(notebook_key(r.notebook), r.exercise, r.solved, r.self_check)
+                      for r in progress_rows(progress, questions=questions)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(_HEAD))]
-    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+    room = OUTPUT_WIDTH - sum(widths) + widths[1]  # what the exercise column may use (3 gaps of 2 included)
+    widths[1] = max(min(widths[1], room - 6), len(_HEAD[1]))
+    lines = []
+    for row in rows:
+        title = fit_row("", row[1], width=widths[1]).split("\n")
+        after = "  ".join(cell.ljust(width) for cell, width in zip(row[2:], widths[2:]))
+        lines.append(f"{row[0]:<{widths[0]}}  {title[0]:<{widths[1]}}  {after}".rstrip())
+        lines += [f"{'':<{widths[0]}}  {more}" for more in title[1:]]
     lines.insert(1, "  ".join("-" * width for width in widths))
     step = next_step(progress, questions=questions)
     lines += ["", step.text() if step else "Everything is solved. Well done!"]
