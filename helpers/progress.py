@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Literal
 
 from .exercises.registry import EXERCISES
+from .i18n import N_, _
 from .progress_record import (
     PROGRESS_FILE_ENV,
     load,
@@ -76,8 +77,8 @@ __all__ = [
 #: Modules that call :func:`register_questions` when imported; ``make progress`` imports them.
 QUESTION_MODULES: tuple[str, ...] = ()
 #: The one line shown where nothing is recorded (the course's own notebooks).
-NOT_IN_WORKSPACE = ("Your progress shows here when you run this notebook in your workspace "
-                    "(`make lab` opens it).")
+NOT_IN_WORKSPACE = N_("Your progress shows here when you run this notebook in your workspace "
+                      "(`make lab` opens it).")
 
 _questions: dict[str, tuple[str, ...]] = {}
 
@@ -131,9 +132,10 @@ class NextStep:
         """``Next: exercise 03.1 (title) in 03_toolmessage_pairing.ipynb`` or
         ``Next: Check yourself question 2 in 00_start_here.ipynb (second request)``."""
         if self.kind == "exercise":
-            return f"Next: exercise {self.label} in {self.notebook}.ipynb"
+            return _("Next: exercise {label} in {notebook}.ipynb").format(label=self.label, notebook=self.notebook)
         about = f" ({self.about})" if self.about else ""
-        return f"Next: Check yourself {self.label} in {self.notebook}.ipynb{about}"
+        return _("Next: Check yourself {label} in {notebook}.ipynb{about}").format(
+            label=self.label, notebook=self.notebook, about=about)
 
 
 def _notebooks() -> list[str]:
@@ -226,23 +228,34 @@ def next_step(progress: Progress | None = None, *,
         answers = progress.self_checks.get(key, {})
         for number, question in enumerate(questions.get(key, ()), 1):
             if question not in answers:
-                return NextStep("self-check", stem, f"question {number}", _about(question))
+                return NextStep("self-check", stem, _("question {number}").format(number=number), _about(question))
     return None
 
 
-_HEAD = ("notebook", "exercise", "solved", "self-check")
+_HEAD = (N_("notebook"), N_("exercise"), N_("solved"), N_("self-check"))
+#: The solved column's words (:data:`SolvedState`), marked for the catalog.
+_SOLVED_WORDS = (N_("yes"), N_("no"))
+
+
+def _head() -> tuple[str, ...]:
+    return tuple(_(word) for word in _HEAD)
+
+
+def _solved(word: str) -> str:
+    return _(word) if word in _SOLVED_WORDS else word
 
 
 def progress_table(progress: Progress | None = None, *,
                    questions: Mapping[str, Sequence[str]] | None = None) -> str:
     """The table as plain text (aligned columns), with the next step below it."""
     progress = load() if progress is None else progress
-    rows = [_HEAD] + [(r.notebook, r.exercise, r.solved, r.self_check) for r in progress_rows(progress, questions=questions)]
+    rows = [_head()] + [(r.notebook, r.exercise, _solved(r.solved), r.self_check)
+                        for r in progress_rows(progress, questions=questions)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(_HEAD))]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * width for width in widths))
     step = next_step(progress, questions=questions)
-    lines += ["", step.text() if step else "Everything is solved. Well done!"]
+    lines += ["", step.text() if step else _("Everything is solved. Well done!")]
     if progress.problem:
         lines[:0] = [unreadable_line(progress), ""]
     return "\n".join(lines)
@@ -253,7 +266,8 @@ def unreadable_line(progress: Progress) -> str:
     file was read in full). The table functions put it above the table."""
     if not progress.problem:
         return ""
-    return f"progress file unreadable: {progress.problem}; the table shows what could be read"
+    return _("progress file unreadable: {problem}; the table shows what could be read").format(
+        problem=progress.problem)
 
 
 def _cell(text: str) -> str:
@@ -264,11 +278,11 @@ def progress_markdown(progress: Progress | None = None, *,
                       questions: Mapping[str, Sequence[str]] | None = None) -> str:
     """The same table as Markdown, with the next step below it."""
     progress = load() if progress is None else progress
-    lines = ["| " + " | ".join(_HEAD) + " |", "|---|---|---|---|"]
+    lines = ["| " + " | ".join(_head()) + " |", "|---|---|---|---|"]
     for r in progress_rows(progress, questions=questions):
-        lines.append("| " + " | ".join(_cell(c) for c in (r.notebook, r.exercise, r.solved, r.self_check)) + " |")
+        lines.append("| " + " | ".join(_cell(c) for c in (r.notebook, r.exercise, _solved(r.solved), r.self_check)) + " |")
     step = next_step(progress, questions=questions)
-    lines += ["", f"**{_cell(step.text())}**" if step else "**Everything is solved. Well done!**"]
+    lines += ["", f"**{_cell(step.text() if step else _('Everything is solved. Well done!'))}**"]
     if progress.problem:
         lines[:0] = [_cell(unreadable_line(progress)), ""]
     return "\n".join(lines)
@@ -289,12 +303,12 @@ class ProgressReport:
 
     def _repr_markdown_(self) -> str:
         if not self.active:
-            return NOT_IN_WORKSPACE
+            return _(NOT_IN_WORKSPACE)
         return progress_markdown(self._progress, questions=self._questions)
 
     def __repr__(self) -> str:
         if not self.active:
-            return NOT_IN_WORKSPACE.replace("`", "")
+            return _(NOT_IN_WORKSPACE).replace("`", "")
         return progress_table(self._progress, questions=self._questions)
 
 
@@ -318,8 +332,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
     progress = load(path)
     text = progress_markdown(progress) if "--markdown" in args else progress_table(progress)
-    where = "the workspace" if path.parent == WORKSPACE_DIR else (path.parent.name or str(path.parent))
-    print(f"Progress from {path.name or str(path)} in {where}:\n")
+    where = _("the workspace") if path.parent == WORKSPACE_DIR else (path.parent.name or str(path.parent))
+    print(_("Progress from {name} in {where}:").format(name=path.name or str(path), where=where) + "\n")
     print(text)
     return 0
 
