@@ -25,8 +25,9 @@ _FENCE = re.compile(r"```.*?```", re.S)
 _CODE = re.compile(r"(`+)(.+?)\1", re.S)
 _LINK = re.compile(r"\]\(([^)\s]+)")
 _HREF = re.compile(r"""href=["']([^"']+)""")
-_NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
-_ENGLISH_PROSE = re.compile(r"[A-Za-z]{4,} [a-z]{3,} [a-z]{3,}")
+_NUMBER = re.compile(r"(?<![A-Za-z0-9_.])[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?(?![0-9])")  # CJK may touch a number
+_WORD = re.compile(r"[A-Za-z]{2,}")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _prose(text: str) -> str:
@@ -36,8 +37,8 @@ def _prose(text: str) -> str:
 
 def _cell_problems(english: str, chinese: str, terms: list[Term]) -> list[str]:
     problems = []
-    if chinese.strip() == english.strip() and _ENGLISH_PROSE.search(_prose(english)):
-        problems.append("still in English")
+    if not _CJK.search(chinese) and len(_WORD.findall(_prose(english))) >= 3:
+        problems.append("still in English (no Chinese in the translation)")
     for match in _CODE.finditer(_FENCE.sub(" ", english)):
         if match.group(0) not in chinese:
             problems.append(f"inline-code span missing: {match.group(0)}")
