@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Literal
 
 from .exercises.registry import EXERCISES
-from .i18n import N_, _
+from .i18n import N_, _, use
 from .progress_record import (
     PROGRESS_FILE_ENV,
     load,
@@ -45,7 +45,7 @@ from .progress_record import (
     recording_file,
 )
 from .progress_store import FILE_NAME, ExerciseRecord, Progress, SelfCheckRecord, notebook_key, score_line
-from .workspace_place import NOTEBOOK_DIR, WORKSPACE_DIR, shown_folder, workspace_problem
+from .workspace_place import EDITION, NOTEBOOK_DIR, WORKSPACE_DIR, shown_folder, workspace_problem
 
 __all__ = [
     "FILE_NAME",
@@ -318,8 +318,14 @@ def progress_report(*, questions: Mapping[str, Sequence[str]] | None = None) -> 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m helpers.progress [--markdown]``: print the table of :func:`progress_file`."""
-    args = list(sys.argv[1:] if argv is None else argv)
+    """``python -m helpers.progress [--markdown]``: print the table of :func:`progress_file`, in the
+    language of the edition ``COURSE_LANG`` names (``COURSE_LANG=zh make progress``: the Chinese
+    workspace's table, in Chinese)."""
+    with use(EDITION):
+        return _main(list(sys.argv[1:] if argv is None else argv))
+
+
+def _main(args: list[str]) -> int:
     for module in QUESTION_MODULES:
         with contextlib.suppress(ImportError):
             importlib.import_module(module)

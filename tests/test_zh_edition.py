@@ -259,3 +259,19 @@ def test_course_lang_picks_the_workspace_folder_and_never_reaches_a_course_kerne
 def test_the_catalog_files_are_where_make_catalogs_puts_them():
     assert po_path() == ROOT / "helpers" / "locale" / "zh_CN" / "LC_MESSAGES" / "course.po"
     assert po_path().with_suffix(".mo").is_file()
+
+
+def test_a_recompiled_catalog_rebuilds_nothing_unless_a_message_changed(tmp_path):
+    """``make catalogs`` renews the header's dates on every run; only the messages count for a rebuild."""
+    english = _notebook(tmp_path / "notebooks")
+    translation = _translation(tmp_path / "tr", english)
+    po, mo = tmp_path / "course.po", tmp_path / "course.mo"
+    header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n"PO-Revision-Date: {date}\\n"\n\n'
+    for date, text, same in (("2026-01-01 10:00+0000", "检查", None), ("2026-12-02 03:06+0000", "检查", True),
+                              ("2026-12-02 03:06+0000", "核对", False)):
+        po.write_text(header.format(date=date) + f'msgid "Check"\nmsgstr "{text}"\n', encoding="utf-8")
+        mo.write_bytes(compiled(po))
+        digest = built_from(english, translation, mo)
+        if same is not None:
+            assert (digest == before) is same
+        before = digest

@@ -10,7 +10,7 @@ runner (:func:`helpers.notebooks.execute_notebook`), so its outputs are stored l
 **Only changed notebooks are rebuilt.** ``built_from`` is the SHA-256 of everything the Chinese
 notebook is made from: the English notebook file (sources *and* outputs: a helper change that
 re-executed the English notebook rebuilds the Chinese one too), the translation file and the
-compiled catalog (``course.mo``). A notebook whose recorded hash matches is skipped; ``--force``
+compiled catalog's messages (``course.mo``, without its header's dates). A notebook whose recorded hash matches is skipped; ``--force``
 rebuilds anyway (after a helper change that changes only Chinese outputs).
 """
 
@@ -21,6 +21,7 @@ import hashlib
 from pathlib import Path
 
 import nbformat
+from babel.messages.mofile import read_mo
 
 from ..i18n import DOMAIN, EDITIONS, LOCALE_DIR, write_marker
 from ..notebooks import execute_notebook, read_notebook
@@ -40,13 +41,22 @@ def _catalog() -> Path:
     return LOCALE_DIR / str(EDITIONS[EDITION]) / "LC_MESSAGES" / f"{DOMAIN}.mo"
 
 
+def _messages(catalog: Path) -> bytes:
+    """The compiled catalog's messages (msgid, msgstr), sorted, as bytes; its header (dates that
+    ``make catalogs`` renews on every run) left out; ``b""`` when there is no catalog."""
+    if not Path(catalog).is_file():
+        return b""
+    with open(catalog, "rb") as handle:
+        messages = read_mo(handle)
+    return repr(sorted((repr(m.id), repr(m.string)) for m in messages if m.id)).encode("utf-8")
+
+
 def built_from(english: Path, translation: Path, catalog: Path | None = None) -> str:
-    """SHA-256 (hex) over the English notebook file, the translation file and the compiled catalog
-    (a missing catalog counts as empty)."""
+    """SHA-256 (hex) over the English notebook file (sources and outputs), the translation file and the
+    compiled catalog's messages (:func:`_messages`; a missing file counts as empty)."""
     digest = hashlib.sha256()
-    catalog = _catalog() if catalog is None else catalog
-    for part in (english, translation, catalog):
-        data = Path(part).read_bytes() if Path(part).is_file() else b""
+    parts = [Path(part).read_bytes() if Path(part).is_file() else b"" for part in (english, translation)]
+    for data in (*parts, _messages(_catalog() if catalog is None else catalog)):
         digest.update(len(data).to_bytes(8, "big") + data)
     return digest.hexdigest()
 
