@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from wcwidth import wcswidth
+
 from .exercises.registry import EXERCISES
 from .i18n import N_, _, use
 from .progress_record import (
@@ -237,6 +239,13 @@ _HEAD = (N_("notebook"), N_("exercise"), N_("solved"), N_("self-check"))
 _SOLVED_WORDS = (N_("yes"), N_("no"))
 
 
+def _width(text: str) -> int:
+    """Columns ``text`` takes in a terminal (a Chinese character takes two; wcwidth 0.9); its length
+    when it holds a character wcwidth cannot measure."""
+    width = wcswidth(text)
+    return width if width >= 0 else len(text)
+
+
 def _head() -> tuple[str, ...]:
     return tuple(_(word) for word in _HEAD)
 
@@ -251,8 +260,9 @@ def progress_table(progress: Progress | None = None, *,
     progress = load() if progress is None else progress
     rows = [_head()] + [(r.notebook, r.exercise, _solved(r.solved), r.self_check)
                         for r in progress_rows(progress, questions=questions)]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(_HEAD))]
-    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+    widths = [max(_width(row[i]) for row in rows) for i in range(len(_HEAD))]
+    lines = ["  ".join(cell + " " * (width - _width(cell)) for cell, width in zip(row, widths)).rstrip()
+             for row in rows]
     lines.insert(1, "  ".join("-" * width for width in widths))
     step = next_step(progress, questions=questions)
     lines += ["", step.text() if step else _("Everything is solved. Well done!")]

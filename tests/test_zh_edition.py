@@ -102,6 +102,9 @@ def test_the_chrome_reads_in_the_edition_language():
     with use("zh-CN"):
         chinese = progress_table(progress, questions={})
     assert chinese.splitlines()[0].split() == ["notebook", "练习", "已完成", "自测"]
+    from wcwidth import wcswidth  # columns line up on screen: a Chinese character takes two
+    head, row = chinese.splitlines()[0], chinese.splitlines()[2]
+    assert wcswidth(head[:head.index("已完成")]) == wcswidth(row[:row.index(" 否 ") + 1])
     from helpers.exercises.results import CaseResult, CheckResult
     result = CheckResult("01.1", "a tool", solved=True, results=[CaseResult("one", "pass"), CaseResult("two", "fail", "no")])
     assert result.text().splitlines()[0] == "Exercise 01.1 (a tool): 1/2 checks passed"
