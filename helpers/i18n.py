@@ -16,7 +16,7 @@ the source strings unchanged (so no English output changes). Tests switch explic
 
 The ``.mo`` is committed (built from the ``.po`` by ``make catalogs``) rather than compiled on import:
 kernels import ``helpers`` from a wheel or a read-only checkout where no cache can be written, and
-the kernel then needs nothing but the standard library; ``tests/test_zh_edition.py`` fails when the
+the kernel then needs nothing but the standard library; ``tests/test_zh_fresh.py`` fails when the
 ``.mo`` is stale against the ``.po``. Imports nothing of the course.
 """
 

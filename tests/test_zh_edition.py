@@ -278,3 +278,25 @@ def test_a_recompiled_catalog_rebuilds_nothing_unless_a_message_changed(tmp_path
         if same is not None:
             assert (digest == before) is same
         before = digest
+
+
+def _recipes(readme: Path) -> list[dict[str, str]]:
+    """Every ``bash`` block's ``export NAME=VALUE`` lines in ``readme`` (comments dropped), in order."""
+    found = []
+    for block in readme.read_text(encoding="utf-8").split("```bash\n")[1:]:
+        lines = [line[len("export "):].split("#", 1)[0].strip() for line in block.split("```", 1)[0].splitlines()
+                 if line.startswith("export ")]
+        if lines:
+            found.append(dict(line.split("=", 1) for line in lines))
+    return found
+
+
+def test_the_chinese_readme_gives_the_dashscope_recipe_first_as_the_english_one_writes_it():
+    from helpers.model.config import read_model_config
+
+    chinese, english = _recipes(ROOT / "README.zh-CN.md"), _recipes(ROOT / "README.md")
+    dashscope = chinese[0]
+    assert dashscope in english and dashscope["COURSE_MODEL"] == "qwen-plus"
+    assert read_model_config({**dashscope, "DASHSCOPE_API_KEY": "sk-" + "0" * 32}).key_variable == "DASHSCOPE_API_KEY"
+    assert all(recipe in english for recipe in chinese), "every Chinese recipe is one the English README gives"
+    assert "README.zh-CN.md" in (ROOT / "README.md").read_text(encoding="utf-8")
