@@ -150,10 +150,11 @@ def _locked(workspace: Path) -> Iterator[None]:
         with exclusive(workspace / LOCK_NAME):
             yield
     except LockTimeout:
-        raise WorkspaceError("another `make lab` or `make reset` is changing the workspace right now; "
-                             "run this again when it has finished (nothing was changed)") from None
+        raise WorkspaceError(_("another `make lab` or `make reset` is changing the workspace right now; "
+                               "run this again when it has finished (nothing was changed)")) from None
     except NotALockFile as exc:
-        raise WorkspaceError(f"in the workspace {exc}: remove it, then try again (nothing was changed)") from None
+        raise WorkspaceError(_("in the workspace {problem}: remove it, then try again (nothing was changed)").format(
+            problem=exc)) from None
 
 
 # -- status, sync, reset ----------------------------------------------------------------------
@@ -207,9 +208,10 @@ def _open_manifest(workspace: Path, course: Path) -> tuple[Manifest, list[str]]:
     for entry in entries(workspace, course, rebuilt):
         if entry.state is NotebookState.UNTOUCHED:
             rebuilt.notebooks[entry.name] = sources_hash(course_files[entry.name])
-    return rebuilt, [f"the manifest {MANIFEST_NAME} was damaged ({manifest.damage}); kept as {kept.name} and "
-                     "rebuilt from your notebooks: a copy equal to the course version counts as not edited, "
-                     "any other as yours (nothing was overwritten)"]
+    return rebuilt, [_("the manifest {manifest} was damaged ({damage}); kept as {kept} and "
+                       "rebuilt from your notebooks: a copy equal to the course version counts as not edited, "
+                       "any other as yours (nothing was overwritten)").format(
+                           manifest=MANIFEST_NAME, damage=manifest.damage, kept=kept.name)]
 
 
 def sync(workspace: Path | None = None, course: Path | None = None) -> list[str]:
