@@ -303,3 +303,21 @@ def test_the_chinese_readme_gives_the_dashscope_recipe_first_as_the_english_one_
     assert read_model_config({**dashscope, "DASHSCOPE_API_KEY": "sk-" + "0" * 32}).key_variable == "DASHSCOPE_API_KEY"
     assert all(recipe in english for recipe in chinese), "every Chinese recipe is one the English README gives"
     assert "README.zh-CN.md" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_rekey_moves_each_block_to_the_cell_it_translates(tmp_path):
+    """After a notebook is split or its cells renumbered (the runner numbers ids by position), each
+    block goes to the cell whose English it translates; a cell nothing matches keeps its English."""
+    from helpers.translation.source import rekey
+
+    english = _notebook(tmp_path / "notebooks")
+    old = _translation(tmp_path / "tr", english)
+    moved = _notebook(tmp_path / "split", "02_y.ipynb", markdown=[ENGLISH_MD[1], "A new cell, not translated yet."])
+    text, unmatched = rekey(moved, [old])
+    blocks, _layout = parse_blocks(text)
+    assert unmatched == ["cell-003"] and blocks["cell-001"].text == CHINESE_MD[1]
+    assert blocks["cell-003"].text == "A new cell, not translated yet."
+    path = tmp_path / "tr2" / "02_y.md"
+    path.parent.mkdir()
+    path.write_text(text, encoding="utf-8")
+    assert translation_problems(moved, path, TERMS) == ["02_y: cell-003: still in English (no Chinese in the translation)"]

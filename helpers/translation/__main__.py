@@ -3,6 +3,7 @@
     python -m helpers.translation build [NB ...] [--force]   # make zh: (re)build the changed ones
     python -m helpers.translation check [NB ...]             # every freshness problem, one line each
     python -m helpers.translation skeleton NB                # a new translation file holding the English
+    python -m helpers.translation rekey NB [--from FILE ...]  # re-key blocks after cells moved or a split
 
 ``NB`` is an English notebook file (default: every English notebook that has a translation file,
 for ``build``; every English notebook, for ``check``). Exit status 1 when anything failed or drifted.
@@ -19,7 +20,7 @@ from ..notebooks import NotebookFailure
 from .build import TranslationMissing, build
 from .catalog import catalog_problems
 from .check import build_problems, translation_problems
-from .source import ZH_DIR, english_notebooks, format_blocks, markdown_cells, read_glossary, translation_path
+from .source import ZH_DIR, english_notebooks, format_blocks, markdown_cells, read_glossary, rekey, translation_path
 
 
 def _build(paths: list[Path], force: bool) -> int:
@@ -59,12 +60,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     checked.add_argument("notebooks", nargs="*", type=Path)
     skeleton = commands.add_parser("skeleton", help="start a translation file (never overwrites)")
     skeleton.add_argument("notebook", type=Path)
+    rekeyed = commands.add_parser("rekey", help="move each block to the cell whose English it translates")
+    rekeyed.add_argument("notebook", type=Path)
+    rekeyed.add_argument("--from", dest="sources", nargs="+", type=Path, metavar="FILE",
+                         help="translation files to take blocks from (default: the notebook's own)")
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     if args.command == "build":
         return _build(args.notebooks, args.force)
     if args.command == "check":
         return _check(args.notebooks)
     target = translation_path(args.notebook)
+    if args.command == "rekey":
+        text, unmatched = rekey(args.notebook, args.sources or [target])
+        target.write_text(text, encoding="utf-8")
+        print(f"wrote {target}" + (f"; no translation matched {', '.join(unmatched)}" if unmatched else ""))
+        return 1 if unmatched else 0
     if target.exists():
         print(f"error: {target} exists; not overwriting", file=sys.stderr)
         return 1

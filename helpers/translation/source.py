@@ -24,7 +24,7 @@ from pathlib import Path
 from ..notebooks import NOTEBOOK_DIR, course_notebooks
 
 __all__ = ["GLOSSARY", "TRANSLATIONS_DIR", "ZH_DIR", "Block", "Term", "cell_hash", "english_notebooks",
-           "format_blocks", "markdown_cells", "parse_blocks", "read_glossary", "translation_path"]
+           "format_blocks", "markdown_cells", "parse_blocks", "read_glossary", "rekey", "translation_path"]
 
 #: The repository root.
 ROOT = NOTEBOOK_DIR.parent
@@ -100,6 +100,30 @@ def format_blocks(cells: list[tuple[str, str]]) -> str:
     """A translation file whose blocks hold ``cells``' own text (``(cell id, English source)``):
     the skeleton a translator starts from."""
     return "\n".join(f"<!-- cell {cid} en-sha256 {cell_hash(src)} -->\n{src}\n" for cid, src in cells)
+
+
+def rekey(notebook: Path, sources: list[Path]) -> tuple[str, list[str]]:
+    """A translation file for ``notebook`` made of the blocks of ``sources`` (translation files), each
+    placed at the Markdown cell whose English text it was translated from (same ``en-sha256``): for a
+    notebook whose cells were renumbered, moved or split into another notebook.
+
+    Returns:
+        ``(text, unmatched)``: the new file's text (a cell no block matches keeps its English text as
+        a placeholder, so the check names it), and the ids of those cells.
+    """
+    by_hash: dict[str, list[Block]] = {}
+    for source in sources:
+        for block in parse_blocks(Path(source).read_text(encoding="utf-8"))[0].values():
+            by_hash.setdefault(block.en_hash, []).append(block)
+    parts, unmatched = [], []
+    for cell_id, english in markdown_cells(notebook):
+        found = by_hash.get(cell_hash(english))
+        if found:
+            parts.append(f"<!-- cell {cell_id} en-sha256 {cell_hash(english)} -->\n{found.pop(0).text}\n")
+        else:
+            unmatched.append(cell_id)
+            parts.append(format_blocks([(cell_id, english)]))
+    return "\n".join(parts), unmatched
 
 
 def read_glossary(path: Path = GLOSSARY) -> list[Term]:
