@@ -55,7 +55,7 @@ reset: $(STAMP)
 TEST_WORKERS ?= 2
 PARALLEL = $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS))
 
-## One pytest run: unit tests, exercise contract, hygiene, strict nbval over notebooks/, the live track,
+## One pytest run: unit tests, exercise contract, hygiene, strict nbval over notebooks/ (and notebooks/zh/), the live track,
 ## the browser tests, and the offline proof over every worker's connection log, last.
 test: $(STAMP)
 	$(OFFLINE) $(BIN)/python -m pytest $(PARALLEL)

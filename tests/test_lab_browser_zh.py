@@ -35,7 +35,7 @@ def test_the_chinese_self_check_and_exercise_chrome_in_jupyterlab(tmp_path):
 
     with contextlib.ExitStack() as stack:
         base = stack.enter_context(_lab_server(tmp_path, _copy_with_chinese_edition))
-        page, notebook = stack.enter_context(_run_notebook_in_lab(base, f"zh/{NAME}"))
+        _page, notebook = stack.enter_context(_run_notebook_in_lab(base, f"zh/{NAME}"))
         expect(notebook.locator(".jp-OutputArea-output", has_text="全部 4 项检查通过")).to_be_visible(timeout=60_000)
         expect(notebook.locator(".jp-OutputArea-output", has_text="尚未完成")).to_have_count(1)
         assert notebook.locator(".jp-OutputArea-output", has_text="checks passed").count() == 0
