@@ -12,8 +12,12 @@ LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # JupyterLab defaults for this venv (your own JupyterLab settings still win): no pop-up asking to fetch
 # Jupyter news over the first screen, and no update check (both would reach the network).
 LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
+# The Chinese edition's JupyterLab settings: the same defaults, and the interface in Chinese (zh_CN).
+LAB_ZH_SETTINGS := $(VENV)/share/jupyter/lab/settings-zh
+LAB_ZH_OVERRIDES := $(LAB_ZH_SETTINGS)/overrides.json
+LAB_EDITION_FLAGS := $(if $(filter zh zh-CN zh_CN zh-cn zh_cn,$(COURSE_LANG)),--LabApp.app_settings_dir="$(abspath $(LAB_ZH_SETTINGS))",)
 
-.PHONY: lab status reset test nbval notebooks format bench drift clean-venv
+.PHONY: lab status reset test nbval notebooks format bench drift clean-venv zh catalogs
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,11 +28,17 @@ $(LAB_OVERRIDES): $(STAMP)
 	mkdir -p "$(dir $@)"
 	printf '%s\n' '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' > "$@"
 
+$(LAB_ZH_OVERRIDES): $(STAMP)
+	mkdir -p "$(dir $@)"
+	printf '%s\n' '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}, "@jupyterlab/translation-extension:plugin": {"locale": "zh_CN"}}' > "$@"
+
 ## Open your copy of the course (workspace/, created from notebooks/ on first use) in JupyterLab.
 ## Course updates come in on every start; a notebook you edited is never overwritten.
-lab: $(STAMP) $(LAB_OVERRIDES)
+## COURSE_LANG=zh make lab opens the Chinese edition (notebooks/zh, in the workspace's own zh/ folder), with
+## JupyterLab's interface in Chinese (its zh-CN language pack, from requirements.txt).
+lab: $(STAMP) $(LAB_OVERRIDES) $(LAB_ZH_OVERRIDES)
 	$(BIN)/python -m helpers.workspace sync
-	cd "$$($(BIN)/python -m helpers.workspace path)" && "$(abspath $(BIN))/jupyter" lab $(LAB_FLAGS) 00_start_here.ipynb
+	cd "$$($(BIN)/python -m helpers.workspace path)" && "$(abspath $(BIN))/jupyter" lab $(LAB_FLAGS) $(LAB_EDITION_FLAGS) 00_start_here.ipynb
 
 ## What `make lab` would copy or update in your workspace, and which notebooks you edited.
 status: $(STAMP)
@@ -45,7 +55,7 @@ reset: $(STAMP)
 TEST_WORKERS ?= 2
 PARALLEL = $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS))
 
-## One pytest run: unit tests, exercise contract, hygiene, strict nbval over notebooks/, the live track,
+## One pytest run: unit tests, exercise contract, hygiene, strict nbval over notebooks/ (and notebooks/zh/), the live track,
 ## the browser tests, and the offline proof over every worker's connection log, last.
 test: $(STAMP)
 	$(OFFLINE) $(BIN)/python -m pytest $(PARALLEL)
@@ -100,3 +110,16 @@ course-map: $(STAMP)
 nbgrader-export: $(STAMP)
 	@test -n "$(OUT)" || { echo 'say where: make nbgrader-export OUT=../grading'; exit 2; }
 	$(BIN)/python -m helpers.nbgrader_export "$(OUT)"
+
+## The Chinese edition: write and execute notebooks/zh/NN_x.ipynb for each English notebook with a translation
+## (translations/zh/notebooks/NN_x.md) whose English notebook, translation or catalog changed since it was built;
+## ZH_FLAGS=--force rebuilds them all (after a helper change). Then `python -m helpers.translation check`.
+zh: $(STAMP)
+	$(OFFLINE) $(BIN)/python -m helpers.translation build $(ZH_FLAGS)
+
+## The message catalog (helpers/i18n.py): extract the strings wrapped in _() (babel.cfg), merge them into the
+## Chinese .po (new ones untranslated, changed ones fuzzy), compile the .mo. Translate, then run it again.
+catalogs: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg -k N_ --sort-by-file --no-wrap -o helpers/locale/course.pot helpers
+	$(BIN)/pybabel update -i helpers/locale/course.pot -d helpers/locale -D course -l zh_CN --no-wrap --ignore-obsolete
+	$(BIN)/pybabel compile -d helpers/locale -D course -l zh_CN

@@ -15,8 +15,9 @@ from collections.abc import Mapping
 #: Environment variables that would switch the course to a real model; removed for offline runs.
 OFFLINE_UNSET = ("COURSE_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY", "DASHSCOPE_API_KEY", "COURSE_MODEL_API_KEY")
 #: The learner's own state: never in a kernel the course's tools start (runner, bench, nbval), so
-#: the course's stubs record nothing in the learner's progress and no learner table is committed.
-LEARNER_STATE = ("COURSE_PROGRESS_FILE", "COURSE_WORKSPACE")
+#: the course's stubs record nothing in the learner's progress and no learner table is committed
+#: (``COURSE_LANG``, the edition ``make lab`` opens, included: a course run's edition is its folder's).
+LEARNER_STATE = ("COURSE_PROGRESS_FILE", "COURSE_WORKSPACE", "COURSE_LANG")
 #: A variable name that holds a secret (``*_API_KEY``, ``*_TOKEN``, ``*_SECRET*``, ...), or ends like one:
 #: ``*_KEY`` (``OPENAI_KEY``), Baidu Qianfan's ``QIANFAN_AK`` / ``QIANFAN_SK`` (langchain-community),
 #: ``*_PAT`` (a personal access token), ``*_PASS`` / ``*_PWD`` (not ``PWD`` itself, the current folder).

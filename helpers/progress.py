@@ -33,7 +33,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+
 from .exercises.registry import EXERCISES
+from .i18n import N_, _, use
 from .progress_record import (
     PROGRESS_FILE_ENV,
     load,
@@ -43,9 +45,9 @@ from .progress_record import (
     recorded_self_checks,
     recording_file,
 )
-from .display_text import OUTPUT_WIDTH, fit_row
+from .display_text import OUTPUT_WIDTH, fit_row, text_width
 from .progress_store import FILE_NAME, ExerciseRecord, Progress, SelfCheckRecord, notebook_key, score_line
-from .workspace_place import NOTEBOOK_DIR, WORKSPACE_DIR, shown_folder, workspace_problem
+from .workspace_place import EDITION, NOTEBOOK_DIR, WORKSPACE_DIR, shown_folder, workspace_problem
 
 __all__ = [
     "FILE_NAME",
@@ -77,8 +79,8 @@ __all__ = [
 #: Modules that call :func:`register_questions` when imported; ``make progress`` imports them.
 QUESTION_MODULES: tuple[str, ...] = ()
 #: The one line shown where nothing is recorded (the course's own notebooks).
-NOT_IN_WORKSPACE = ("Your progress shows here when you run this notebook in your workspace "
-                    "(`make lab` opens it).")
+NOT_IN_WORKSPACE = N_("Your progress shows here when you run this notebook in your workspace "
+                      "(`make lab` opens it).")
 
 _questions: dict[str, tuple[str, ...]] = {}
 
@@ -132,9 +134,10 @@ class NextStep:
         """``Next: exercise 03.1 (title) in 03_toolmessage_pairing.ipynb`` or
         ``Next: Check yourself question 2 in 00_start_here.ipynb (second request)``."""
         if self.kind == "exercise":
-            return f"Next: exercise {self.label} in {self.notebook}.ipynb"
+            return _("Next: exercise {label} in {notebook}.ipynb").format(label=self.label, notebook=self.notebook)
         about = f" ({self.about})" if self.about else ""
-        return f"Next: Check yourself {self.label} in {self.notebook}.ipynb{about}"
+        return _("Next: Check yourself {label} in {notebook}.ipynb{about}").format(
+            label=self.label, notebook=self.notebook, about=about)
 
 
 def _notebooks() -> list[str]:
@@ -227,11 +230,22 @@ def next_step(progress: Progress | None = None, *,
         answers = progress.self_checks.get(key, {})
         for number, question in enumerate(questions.get(key, ()), 1):
             if question not in answers:
-                return NextStep("self-check", stem, f"question {number}", _about(question))
+                return NextStep("self-check", stem, _("question {number}").format(number=number), _about(question))
     return None
 
 
-_HEAD = ("notebook", "exercise", "solved", "self-check")
+_HEAD = (N_("notebook"), N_("exercise"), N_("solved"), N_("self-check"))
+#: The solved column's words (:data:`SolvedState`), marked for the catalog.
+_SOLVED_WORDS = (N_("yes"), N_("no"))
+
+
+
+def _head() -> tuple[str, ...]:
+    return tuple(_(word) for word in _HEAD)
+
+
+def _solved(word: str) -> str:
+    return _(word) if word in _SOLVED_WORDS else word
 
 
 def progress_table(progress: Progress | None = None, *,
@@ -243,20 +257,24 @@ def progress_table(progress: Progress | None = None, *,
     file), and an exercise title longer than the room left wraps under itself (:func:`fit_row`).
     """
     progress = load() if progress is None else progress
-    rows = [_HEAD] + [(notebook_key(r.notebook), r.exercise, r.solved, r.self_check)
-                      for r in progress_rows(progress, questions=questions)]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(_HEAD))]
+    rows = [_head()] + [(notebook_key(r.notebook), r.exercise, _solved(r.solved), r.self_check)
+                        for r in progress_rows(progress, questions=questions)]
+    widths = [max(text_width(row[i]) for row in rows) for i in range(len(_HEAD))]
     room = OUTPUT_WIDTH - sum(widths) + widths[1]  # what the exercise column may use (3 gaps of 2 included)
-    widths[1] = max(min(widths[1], room - 6), len(_HEAD[1]))
+    widths[1] = max(min(widths[1], room - 6), text_width(rows[0][1]))
+
+    def pad(cell: str, width: int) -> str:
+        return cell + " " * (width - text_width(cell))
+
     lines = []
     for row in rows:
         title = fit_row("", row[1], width=widths[1]).split("\n")
-        after = "  ".join(cell.ljust(width) for cell, width in zip(row[2:], widths[2:]))
-        lines.append(f"{row[0]:<{widths[0]}}  {title[0]:<{widths[1]}}  {after}".rstrip())
+        after = "  ".join(pad(cell, width) for cell, width in zip(row[2:], widths[2:]))
+        lines.append(f"{pad(row[0], widths[0])}  {pad(title[0], widths[1])}  {after}".rstrip())
         lines += [f"{'':<{widths[0]}}  {more}" for more in title[1:]]
     lines.insert(1, "  ".join("-" * width for width in widths))
     step = next_step(progress, questions=questions)
-    lines += ["", step.text() if step else "Everything is solved. Well done!"]
+    lines += ["", step.text() if step else _("Everything is solved. Well done!")]
     if progress.problem:
         lines[:0] = [unreadable_line(progress), ""]
     return "\n".join(lines)
@@ -267,7 +285,8 @@ def unreadable_line(progress: Progress) -> str:
     file was read in full). The table functions put it above the table."""
     if not progress.problem:
         return ""
-    return f"progress file unreadable: {progress.problem}; the table shows what could be read"
+    return _("progress file unreadable: {problem}; the table shows what could be read").format(
+        problem=progress.problem)
 
 
 def _cell(text: str) -> str:
@@ -278,11 +297,11 @@ def progress_markdown(progress: Progress | None = None, *,
                       questions: Mapping[str, Sequence[str]] | None = None) -> str:
     """The same table as Markdown, with the next step below it."""
     progress = load() if progress is None else progress
-    lines = ["| " + " | ".join(_HEAD) + " |", "|---|---|---|---|"]
+    lines = ["| " + " | ".join(_head()) + " |", "|---|---|---|---|"]
     for r in progress_rows(progress, questions=questions):
-        lines.append("| " + " | ".join(_cell(c) for c in (r.notebook, r.exercise, r.solved, r.self_check)) + " |")
+        lines.append("| " + " | ".join(_cell(c) for c in (r.notebook, r.exercise, _solved(r.solved), r.self_check)) + " |")
     step = next_step(progress, questions=questions)
-    lines += ["", f"**{_cell(step.text())}**" if step else "**Everything is solved. Well done!**"]
+    lines += ["", f"**{_cell(step.text() if step else _('Everything is solved. Well done!'))}**"]
     if progress.problem:
         lines[:0] = [_cell(unreadable_line(progress)), ""]
     return "\n".join(lines)
@@ -303,12 +322,12 @@ class ProgressReport:
 
     def _repr_markdown_(self) -> str:
         if not self.active:
-            return NOT_IN_WORKSPACE
+            return _(NOT_IN_WORKSPACE)
         return progress_markdown(self._progress, questions=self._questions)
 
     def __repr__(self) -> str:
         if not self.active:
-            return NOT_IN_WORKSPACE.replace("`", "")
+            return _(NOT_IN_WORKSPACE).replace("`", "")
         return progress_table(self._progress, questions=self._questions)
 
 
@@ -318,8 +337,14 @@ def progress_report(*, questions: Mapping[str, Sequence[str]] | None = None) -> 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m helpers.progress [--markdown]``: print the table of :func:`progress_file`."""
-    args = list(sys.argv[1:] if argv is None else argv)
+    """``python -m helpers.progress [--markdown]``: print the table of :func:`progress_file`, in the
+    language of the edition ``COURSE_LANG`` names (``COURSE_LANG=zh make progress``: the Chinese
+    workspace's table, in Chinese)."""
+    with use(EDITION):
+        return _main(list(sys.argv[1:] if argv is None else argv))
+
+
+def _main(args: list[str]) -> int:
     for module in QUESTION_MODULES:
         with contextlib.suppress(ImportError):
             importlib.import_module(module)
@@ -332,8 +357,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
     progress = load(path)
     text = progress_markdown(progress) if "--markdown" in args else progress_table(progress)
-    where = "the workspace" if path.parent == WORKSPACE_DIR else (path.parent.name or str(path.parent))
-    print(f"Progress from {path.name or str(path)} in {where}:\n")
+    where = _("the workspace") if path.parent == WORKSPACE_DIR else (path.parent.name or str(path.parent))
+    print(_("Progress from {name} in {where}:").format(name=path.name or str(path), where=where) + "\n")
     print(text)
     return 0
 

@@ -3,7 +3,7 @@
 named, not raised), how the file keys a notebook (:func:`notebook_key`) and a self-check score in
 words (:func:`score_line`).
 
-The lowest floor of the progress modules: it imports nothing of the course.
+The lowest floor of the progress modules: it imports nothing of the course but :mod:`helpers.i18n`.
 :mod:`helpers.progress_store` (the file itself: reading and writing it under a lock) re-exports
 its public names.
 """
@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from .i18n import _
 
 #: The progress file's name in the workspace.
 FILE_NAME = ".progress.json"
@@ -152,4 +154,5 @@ def score_line(right: int, answered: int, total: int) -> str:
     """A notebook's self-check score in words, the same in the widget and the table:
     ``"1 of 5 right on first try, 2 answered"``; never tried reads ``"0 of 5 right on first try,
     0 answered"`` and all wrong ``"0 of 5 right on first try, 5 answered"``."""
-    return f"{right} of {total} right on first try, {answered} answered"
+    return _("{right} of {total} right on first try, {answered} answered").format(
+        right=right, total=total, answered=answered)

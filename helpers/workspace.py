@@ -72,6 +72,7 @@ from pathlib import Path
 
 from .filelock import LockTimeout, NotALockFile, exclusive
 from .files import special_kind
+from .i18n import N_, _, use, write_marker
 from .workspace_files import (
     MANIFEST_NAME,
     REPLACED_DIR,
@@ -93,8 +94,11 @@ from .workspace_files import (
 )
 from .workspace_place import (
     COURSE_ROOT,
+    EDITION,
+    EDITION_ENV,
     NOTEBOOK_DIR,
     WORKSPACE_DIR,
+    chosen_edition,
     in_workspace,
     shown_folder,
     workspace_problem,
@@ -146,10 +150,11 @@ def _locked(workspace: Path) -> Iterator[None]:
         with exclusive(workspace / LOCK_NAME):
             yield
     except LockTimeout:
-        raise WorkspaceError("another `make lab` or `make reset` is changing the workspace right now; "
-                             "run this again when it has finished (nothing was changed)") from None
+        raise WorkspaceError(_("another `make lab` or `make reset` is changing the workspace right now; "
+                               "run this again when it has finished (nothing was changed)")) from None
     except NotALockFile as exc:
-        raise WorkspaceError(f"in the workspace {exc}: remove it, then try again (nothing was changed)") from None
+        raise WorkspaceError(_("in the workspace {problem}: remove it, then try again (nothing was changed)").format(
+            problem=exc)) from None
 
 
 # -- status, sync, reset ----------------------------------------------------------------------
@@ -203,9 +208,10 @@ def _open_manifest(workspace: Path, course: Path) -> tuple[Manifest, list[str]]:
     for entry in entries(workspace, course, rebuilt):
         if entry.state is NotebookState.UNTOUCHED:
             rebuilt.notebooks[entry.name] = sources_hash(course_files[entry.name])
-    return rebuilt, [f"the manifest {MANIFEST_NAME} was damaged ({manifest.damage}); kept as {kept.name} and "
-                     "rebuilt from your notebooks: a copy equal to the course version counts as not edited, "
-                     "any other as yours (nothing was overwritten)"]
+    return rebuilt, [_("the manifest {manifest} was damaged ({damage}); kept as {kept} and "
+                       "rebuilt from your notebooks: a copy equal to the course version counts as not edited, "
+                       "any other as yours (nothing was overwritten)").format(
+                           manifest=MANIFEST_NAME, damage=manifest.damage, kept=kept.name)]
 
 
 def sync(workspace: Path | None = None, course: Path | None = None) -> list[str]:
@@ -229,10 +235,10 @@ def sync(workspace: Path | None = None, course: Path | None = None) -> list[str]
         return _sync(workspace, course)
 
 
-SYNC_VERB = {NotebookState.NEW: "copied (new)", NotebookState.MISSING: "copied again (it was missing)",
-              NotebookState.OUTDATED: "updated to the new course version (you had not edited it)",
-              NotebookState.LINKED: "replaced the link to the course's own notebook with a copy of its own "
-                                    "(edits made through the link are in notebooks/: `git diff notebooks/`)"}
+SYNC_VERB = {NotebookState.NEW: N_("copied (new)"), NotebookState.MISSING: N_("copied again (it was missing)"),
+             NotebookState.OUTDATED: N_("updated to the new course version (you had not edited it)"),
+             NotebookState.LINKED: N_("replaced the link to the course's own notebook with a copy of its own "
+                                      "(edits made through the link are in notebooks/: `git diff notebooks/`)")}
 
 
 def _unchanged_since(entry: Entry, copy: Path, source: Path, recorded: str | None) -> bool:
@@ -256,23 +262,25 @@ def _sync(workspace: Path, course: Path) -> list[str]:
             try:
                 if not _unchanged_since(entry, copy, source, manifest.notebooks.get(entry.name)):
                     discard(tmp)
-                    lines.append(f"{entry.name}: kept, you saved it while sync ran (run `make lab` again to see "
-                                 "its state)")
+                    lines.append(_("{name}: kept, you saved it while sync ran (run `make lab` again to see "
+                                   "its state)").format(name=entry.name))
                     continue
                 os.replace(tmp, copy)
             except BaseException:
                 discard(tmp)
                 raise
             manifest.notebooks[entry.name] = sources_hash(source)
-            lines.append(f"{entry.name}: {SYNC_VERB[entry.state]}")
+            lines.append(f"{entry.name}: {_(SYNC_VERB[entry.state])}")
         elif entry.state is NotebookState.UNTOUCHED:
             manifest.notebooks[entry.name] = sources_hash(course_files[entry.name])
-            lines.append(f"{entry.name}: up to date")
+            lines.append(_("{name}: up to date").format(name=entry.name))
         elif entry.state is NotebookState.COURSE_UNREADABLE:
-            lines.append(f"{entry.name}: not updated, {entry.state.value}: {advice(entry)}")
+            lines.append(_("{name}: not updated, {state}: {advice}").format(
+                name=entry.name, state=_(entry.state.value), advice=advice(entry)))
         else:
             what = advice(entry)
-            lines.append(f"{entry.name}: kept, {entry.state.value}" + (f": {what}" if what else ""))
+            lines.append(_("{name}: kept, {state}").format(name=entry.name, state=_(entry.state.value))
+                         + (f": {what}" if what else ""))
     manifest.notebooks = {n: h for n, h in manifest.notebooks.items() if n in course_files}
     manifest.save()
     return lines
@@ -359,11 +367,11 @@ def _reset(chosen: list[str], workspace: Path, course: Path, course_files: dict[
         course_bytes = read_bytes(source)
         if is_link_to(copy, source):
             write_atomically(copy, course_bytes)  # replaces the link itself; its target is the course's
-            lines.append(f"{name}: {SYNC_VERB[NotebookState.LINKED]}")
+            lines.append(f"{name}: {_(SYNC_VERB[NotebookState.LINKED])}")
         elif os.path.exists(copy) and read_bytes(copy) == course_bytes:
-            lines.append(f"{name}: already the course version")
+            lines.append(_("{name}: already the course version").format(name=name))
         elif os.path.lexists(copy):
-            was = classify(name, source, copy, manifest.notebooks.get(name)).state.value
+            was = _(classify(name, source, copy, manifest.notebooks.get(name)).state.value)
             tmp = stage(copy, course_bytes)  # first, so a read-only workspace fails before anything moves
             try:
                 kept = backup(workspace, copy)
@@ -373,13 +381,14 @@ def _reset(chosen: list[str], workspace: Path, course: Path, course_files: dict[
                 raise
             where = kept.relative_to(workspace).as_posix()
             if not installed:
-                lines.append(f"{name}: not reset, you saved it while reset ran; your copy from before is kept as "
-                             f"{where} (run the reset again to take the course version)")
+                lines.append(_("{name}: not reset, you saved it while reset ran; your copy from before is kept as "
+                               "{where} (run the reset again to take the course version)").format(name=name, where=where))
                 continue
-            lines.append(f"{name}: replaced your copy ({was}) with the course version; your copy is kept as {where}")
+            lines.append(_("{name}: replaced your copy ({was}) with the course version; your copy is kept as {where}").format(
+                name=name, was=was, where=where))
         else:
             write_atomically(copy, course_bytes)
-            lines.append(f"{name}: copied the course version (there was no copy)")
+            lines.append(_("{name}: copied the course version (there was no copy)").format(name=name))
         manifest.notebooks[name] = sources_hash(source)
     manifest.save()
     return lines
@@ -388,16 +397,22 @@ def _reset(chosen: list[str], workspace: Path, course: Path, course_files: dict[
 # -- command line -----------------------------------------------------------------------------
 
 
+def _course() -> Path:
+    """The course notebooks of the edition this command works on: ``notebooks/``, or ``notebooks/zh/``."""
+    return NOTEBOOK_DIR / "zh" if EDITION == "zh-CN" else NOTEBOOK_DIR
+
+
 def _status_lines(workspace: Path) -> list[str]:
-    entries, damage = status(workspace, NOTEBOOK_DIR)
-    lines = [f"workspace: {workspace}" + ("" if os.path.isdir(workspace) else " (not created yet: `make lab` creates it)")]
+    entries, damage = status(workspace, _course())
+    lines = [_("workspace: {folder}").format(folder=workspace)
+             + ("" if os.path.isdir(workspace) else _(" (not created yet: `make lab` creates it)"))]
     if damage is not None:
         lines.append(f"the manifest {MANIFEST_NAME} is damaged ({damage}): `sync` keeps it as "
                      f"{MANIFEST_NAME}.damaged and rebuilds it; nothing is overwritten")
     width = max((len(e.name) for e in entries), default=0)
     for entry in entries:
-        what = {Action.COPY: "sync copies it", Action.UPDATE: "sync updates it"}.get(entry.action, advice(entry))
-        lines.append(f"  {entry.name:<{width}}  {entry.state.value}" + (f" ({what})" if what else ""))
+        what = {Action.COPY: _("sync copies it"), Action.UPDATE: _("sync updates it")}.get(entry.action, advice(entry))
+        lines.append(f"  {entry.name:<{width}}  {_(entry.state.value)}" + (f" ({what})" if what else ""))
     return lines
 
 
@@ -411,7 +426,20 @@ def _os_error_line(exc: OSError) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry (see the module docstring). Returns 0, or 1 when a request cannot be done
-    (then one ``error: ...`` line on stderr, never a traceback)."""
+    (then one ``error: ...`` line on stderr, never a traceback).
+
+    ``COURSE_LANG=zh`` works on the Chinese edition: its course notebooks are ``notebooks/zh/``, its
+    workspace the ``zh/`` folder of the workspace (marked Chinese, :func:`helpers.i18n.write_marker`,
+    so its kernels speak Chinese), and the messages are in Chinese."""
+    if chosen_edition(os.environ.get(EDITION_ENV)) is None:
+        print(f"error: {EDITION_ENV}={os.environ[EDITION_ENV]!r} names no edition of the course: use zh (the "
+              "Chinese edition) or en, or leave it unset", file=sys.stderr)
+        return 1
+    with use(EDITION):
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="python -m helpers.workspace",
                                      description="The learner's copy of the course notebooks (see `make lab`).")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -432,17 +460,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "path":
             print(workspace)
             return 0
+        if EDITION != "en" and not course_notebooks(_course()):
+            raise WorkspaceError(_("the Chinese edition is not built yet ({folder} has no notebooks): run `make zh`, "
+                                   "or unset {variable} for the English edition").format(
+                                       folder=shown_folder(_course()), variable=EDITION_ENV))
         if args.command == "status":
             lines = _status_lines(workspace)
         elif args.command == "sync":
-            lines = [f"workspace: {workspace}", *("  " + line for line in sync(workspace, NOTEBOOK_DIR))]
+            lines = [_("workspace: {folder}").format(folder=workspace),
+                     *("  " + line for line in sync(workspace, _course()))]
+            write_marker(workspace, EDITION)
         else:
             if args.notebooks == ["all"]:  # `make reset NB=all`
                 args.notebooks, args.all = [], True
             if bool(args.notebooks) == args.all:
                 parser.error("reset wants notebook names (e.g. `reset 03`) or --all (one of the two)")
-            lines = [f"workspace: {workspace}",
-                     *("  " + line for line in reset(None if args.all else args.notebooks, workspace, NOTEBOOK_DIR))]
+            lines = [_("workspace: {folder}").format(folder=workspace),
+                     *("  " + line for line in reset(None if args.all else args.notebooks, workspace, _course()))]
     except WorkspaceError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -13,9 +13,10 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import Literal
 
-__all__ = ["COURSE_ROOT", "NOTEBOOK_DIR", "WORKSPACE_DIR", "WORKSPACE_ENV", "in_workspace", "shown_folder",
-           "within", "workspace_problem"]
+__all__ = ["COURSE_ROOT", "EDITION", "EDITION_ENV", "NOTEBOOK_DIR", "WORKSPACE_DIR",
+           "WORKSPACE_ENV", "chosen_edition", "in_workspace", "shown_folder", "within", "workspace_problem"]
 
 
 def within(path: Path, folder: Path) -> bool:
@@ -49,8 +50,25 @@ def _absolute(path: Path) -> Path:
             return path
 
 
-#: The learner's copies; ``COURSE_WORKSPACE`` overrides the location.
-WORKSPACE_DIR = _absolute(Path(os.environ.get(WORKSPACE_ENV) or COURSE_ROOT / "workspace"))
+#: The variable that chooses the edition ``make lab`` opens: ``zh`` (or ``zh-CN``, ``zh_CN``) the Chinese
+#: one, unset or ``en`` the English one. Only the learner's commands read it (a kernel's language is its
+#: folder's edition, :mod:`helpers.i18n`); the runner and the tests never pass it to a kernel.
+EDITION_ENV = "COURSE_LANG"
+
+
+def chosen_edition(value: str | None) -> Literal["en", "zh-CN"] | None:
+    """The edition ``COURSE_LANG`` names: ``"en"`` for unset, empty or ``en``; ``"zh-CN"`` for ``zh``,
+    ``zh-CN``, ``zh_CN`` (any case); ``None`` for anything else (the command line refuses it)."""
+    text = (value or "en").strip().lower().replace("_", "-")
+    return {"en": "en", "zh": "zh-CN", "zh-cn": "zh-CN"}.get(text)  # type: ignore[return-value]
+
+
+#: The edition of this process's commands (an unknown ``COURSE_LANG`` reads as English here).
+EDITION = chosen_edition(os.environ.get(EDITION_ENV)) or "en"
+#: The learner's copies; ``COURSE_WORKSPACE`` overrides the location. The Chinese edition's are in
+#: its ``zh/`` folder, so the two editions never overwrite each other's work.
+WORKSPACE_DIR = _absolute(Path(os.environ.get(WORKSPACE_ENV) or COURSE_ROOT / "workspace")
+                          / ("zh" if EDITION == "zh-CN" else ""))
 #: The workspace's default place: the only folder inside the repository a workspace may be in.
 _DEFAULT_WORKSPACE = COURSE_ROOT / "workspace"
 

@@ -9,6 +9,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from .i18n import N_, _
 from .workspace_files import (
     REPLACED_DIR,
     Manifest,
@@ -26,17 +27,17 @@ __all__ = ["Action", "Entry", "NotebookState", "advice", "classify", "entries"]
 class NotebookState(enum.Enum):
     """Where one course notebook stands in the workspace (see the module docstring for the rules)."""
 
-    NEW = "new in the course"
-    MISSING = "missing from the workspace"
-    UNTOUCHED = "not edited"
-    OUTDATED = "not edited; the course version changed"
-    EDITED = "edited by you"
-    UNRECORDED = "yours (differs from the course version; not in the manifest)"
-    UNREADABLE = "not a readable notebook"
-    NOT_A_FILE = "not a notebook file"
-    LINKED = "a link to the course's own notebook (your edits would change the course)"
-    COURSE_UNREADABLE = "the course's version is not a readable notebook"
-    RETIRED = "no longer in the course"
+    NEW = N_("new in the course")
+    MISSING = N_("missing from the workspace")
+    UNTOUCHED = N_("not edited")
+    OUTDATED = N_("not edited; the course version changed")
+    EDITED = N_("edited by you")
+    UNRECORDED = N_("yours (differs from the course version; not in the manifest)")
+    UNREADABLE = N_("not a readable notebook")
+    NOT_A_FILE = N_("not a notebook file")
+    LINKED = N_("a link to the course's own notebook (your edits would change the course)")
+    COURSE_UNREADABLE = N_("the course's version is not a readable notebook")
+    RETIRED = N_("no longer in the course")
 
 
 class Action(enum.Enum):
@@ -127,17 +128,21 @@ def advice(entry: Entry) -> str:
     """What the learner can do about a notebook in ``entry``'s state (``""`` when nothing is needed)."""
     number = entry.name[:2]
     if entry.state is NotebookState.EDITED and entry.course_changed:
-        return (f"the course version changed since you copied it: `make reset NB={number}` takes it "
-                f"(your copy is kept in {REPLACED_DIR}/)")
+        return _("the course version changed since you copied it: `make reset NB={number}` takes it "
+                 "(your copy is kept in {folder}/)").format(number=number, folder=REPLACED_DIR)
     if entry.state is NotebookState.UNRECORDED:
-        return f"`make reset NB={number}` replaces it with the course version (your copy is kept in {REPLACED_DIR}/)"
+        return _("`make reset NB={number}` replaces it with the course version (your copy is kept in {folder}/)").format(
+            number=number, folder=REPLACED_DIR)
     if entry.state is NotebookState.UNREADABLE:
-        return f"{entry.reason}; `make reset NB={number}` replaces it (the file is kept in {REPLACED_DIR}/)"
+        return _("{reason}; `make reset NB={number}` replaces it (the file is kept in {folder}/)").format(
+            reason=entry.reason, number=number, folder=REPLACED_DIR)
     if entry.state is NotebookState.NOT_A_FILE:
-        return f"{entry.reason}; rename or move it, then `make reset NB={number}` copies the course version"
+        return _("{reason}; rename or move it, then `make reset NB={number}` copies the course version").format(
+            reason=entry.reason, number=number)
     if entry.state is NotebookState.RETIRED:
-        return "kept; it is yours now"
+        return _("kept; it is yours now")
     if entry.state is NotebookState.COURSE_UNREADABLE:
-        return (f"notebooks/{entry.name}: {entry.reason}. After a `git pull`, look for merge-conflict markers "
-                "(`git status`); your copy is untouched until the course's is readable again")
+        return _("notebooks/{name}: {reason}. After a `git pull`, look for merge-conflict markers "
+                 "(`git status`); your copy is untouched until the course's is readable again").format(
+                     name=entry.name, reason=entry.reason)
     return ""

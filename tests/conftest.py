@@ -53,7 +53,7 @@ PROOF_NODEID = "tests/test_offline_guard.py::test_no_notebook_connected_out"
 #: Test files whose tests are long and independent: spread over the workers one test at a time.
 SPREAD = ("tests/test_live_track.py", "tests/test_lab_browser.py", "tests/test_lab_browser_07.py",
           "tests/test_lab_browser_08.py", "tests/test_lab_browser_09.py", "tests/test_lab_browser_12.py",
-          "tests/test_lab_browser_13.py")
+          "tests/test_lab_browser_13.py", "tests/test_lab_browser_zh.py")
 #: Work scheduled first, longest first (the rest keeps pytest's order): browser sessions, then the
 #: live track, then the notebooks under strict nbval, then the tests that start kernels.
 HEAVY_FIRST = ("tests/test_lab_browser", "tests/test_live_track.py", "tests/test_scaffold.py", "notebooks/", "tests/test_notebook_runner.py",
@@ -117,15 +117,15 @@ class OfflineGuard:
         return problems
 
     def prove(self, logs: dict[str, Path | None] | None = None, done: set[Path] | None = None) -> list[str]:
-        """Execute, guarded (logging to this process's log) and not in place, every course notebook
-        strict nbval did not run in the session (``done``, default: those run in this process), then
+        """Execute, guarded (logging to this process's log) and not in place, every course notebook of
+        both editions (``notebooks/`` and the Chinese ``notebooks/zh/``) strict nbval did not run in the session (``done``, default: those run in this process), then
         :meth:`check` ``logs`` (default: this process's log) plus this process's log."""
         import nbformat
 
         from helpers.notebooks import NOTEBOOK_DIR, course_notebooks, kernel_env, run_notebook
 
         done = self.nbval_notebooks if done is None else done
-        notebooks = course_notebooks(NOTEBOOK_DIR)
+        notebooks = course_notebooks(NOTEBOOK_DIR) + course_notebooks(NOTEBOOK_DIR / "zh")  # both editions
         for path in notebooks:
             if path.resolve() not in done:
                 nb = nbformat.read(path, as_version=4)

@@ -13,13 +13,16 @@ A second run uses a model that never calls a tool (``answers_in_text``) on four 
 live cells expect a tool call (02 tool calls, 06 Command, 10 the capstone, 11 Deep Agents; all
 twelve pass, four keep the suite short): each still runs to its end, and its live cells say that
 the model answered in text instead of calling the tool.
+
+The Chinese edition's built notebooks (``notebooks/zh/``, issue 22: the same code cells) run the
+first test too, as ``zh-NN``.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from helpers.notebooks import course_notebooks
+from helpers.notebooks import NOTEBOOK_DIR, course_notebooks
 from tests.live_notebooks import execute_notebook_live, output_text
 from tests.loopback_openai import (  # noqa: F401 - the fixtures
     LOOPBACK_MODEL,
@@ -30,6 +33,8 @@ from tests.loopback_openai import (  # noqa: F401 - the fixtures
 
 KEY = "sk-live-track-0123456789abcdefghij"
 NOTEBOOKS = course_notebooks()
+#: The Chinese edition's built notebooks (issue 22): the same code, so they must run live too.
+ZH_NOTEBOOKS = course_notebooks(NOTEBOOK_DIR / "zh")
 TEXT_ONLY = [path for path in NOTEBOOKS if path.name[:2] in {"02", "06", "10", "11"}]
 
 
@@ -38,7 +43,8 @@ def test_every_course_notebook_is_covered():
     assert len(TEXT_ONLY) == 4
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name[:2])
+@pytest.mark.parametrize("path", NOTEBOOKS + ZH_NOTEBOOKS,
+                         ids=lambda p: ("zh-" if p.parent.name == "zh" else "") + p.name[:2])
 def test_notebook_runs_to_its_end_with_a_real_model(loopback_openai, tmp_path, path):  # noqa: F811
     errors, bodies = execute_notebook_live(path, loopback_openai, tmp_path, key=KEY, timeout=120)
     assert errors == [], f"{path.name} stopped live: {errors}"

@@ -77,3 +77,10 @@ def test_every_module_imports_from_the_wheel(wheel, tmp_path):
     assert sorted(where) == sorted(modules)
     outside = {name: file for name, file in where.items() if not file.startswith(str(wheel) + "/")}
     assert not outside, f"imported from outside the wheel: {outside}"
+
+
+def test_the_compiled_message_catalogs_are_in_the_wheel(wheel):
+    """Kernels that import ``helpers`` from the wheel speak the Chinese edition too (helpers/i18n.py)."""
+    files = set(zipfile.ZipFile(wheel).namelist())
+    catalogs = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "helpers" / "locale").rglob("*.mo"))
+    assert catalogs and set(catalogs) <= files

@@ -6,6 +6,7 @@ Used by :class:`helpers.exercises.core.Exercise`; nothing here touches progress 
 
 from __future__ import annotations
 
+from ..i18n import _, ngettext
 from .deadline import CheckTimeout, DeadlineOutcome
 
 __all__: list[str] = []
@@ -34,7 +35,7 @@ def _type_name(exc: BaseException) -> str:
 
 def _names(names: list[str]) -> str:
     shown = ", ".join(names[:3])
-    return shown + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    return shown + (_(" and {count} more").format(count=len(names) - 3) if len(names) > 3 else "")
 
 
 def _stuck_text(outcome: DeadlineOutcome) -> str:
@@ -44,25 +45,27 @@ def _stuck_text(outcome: DeadlineOutcome) -> str:
     unknown = [s.name for s in outcome.stuck if s.state == "unknown"]
     parts = []
     if blocked:
-        parts.append(f"{len(blocked)} thread(s) ({_names(blocked)}) are blocked inside one call that Python cannot "
-                     "interrupt (such as time.sleep, or waiting for a lock, an event or another thread); each ends "
-                     "when that call returns")
+        parts.append(_("{count} thread(s) ({names}) are blocked inside one call that Python cannot "
+                       "interrupt (such as time.sleep, or waiting for a lock, an event or another thread); each ends "
+                       "when that call returns").format(count=len(blocked), names=_names(blocked)))
     if running:
-        parts.append(f"{len(running)} thread(s) ({_names(running)}) catch the stop (a bare `except:` or "
-                     "`except BaseException:` in a loop) and keep running")
+        parts.append(_("{count} thread(s) ({names}) catch the stop (a bare `except:` or "
+                       "`except BaseException:` in a loop) and keep running").format(
+                           count=len(running), names=_names(running)))
     if unknown:
-        parts.append(f"{len(unknown)} thread(s) ({_names(unknown)}) are blocked inside one call that Python cannot "
-                     "interrupt, or catch the stop (a bare `except:` in a loop)")
+        parts.append(_("{count} thread(s) ({names}) are blocked inside one call that Python cannot "
+                       "interrupt, or catch the stop (a bare `except:` in a loop)").format(
+                           count=len(unknown), names=_names(unknown)))
     return "; ".join(parts)
 
 
 def _left_text(outcome: DeadlineOutcome) -> str:
     """What to say about threads a case left running (``outcome.left``)."""
     count = len(outcome.left)
-    what = "a thread" if count == 1 else f"{count} threads"
-    text = f"your code left {what} running ({_names(outcome.left)}); "
+    what = ngettext("a thread", "{count} threads", count).format(count=count)
+    text = _("your code left {what} running ({names}); ").format(what=what, names=_names(outcome.left))
     if not outcome.stuck:
-        text += "it was stopped." if count == 1 else "they were stopped."
+        text += ngettext("it was stopped.", "they were stopped.", count)
     else:
-        text += f"stopping failed: {_stuck_text(outcome)}."
-    return text + " Let every thread you start finish (`thread.join()`) before your function returns"
+        text += _("stopping failed: {reason}.").format(reason=_stuck_text(outcome))
+    return text + _(" Let every thread you start finish (`thread.join()`) before your function returns")

@@ -50,6 +50,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..i18n import N_, _
 from ..progress_record import record_exercise
 from .check_text import _left_text, _safe_str, _stuck_text, _type_name
 from .deadline import CheckTimeout, DeadlineOutcome, run_with_deadline
@@ -74,13 +75,13 @@ __all__ = ["DEFAULT_NONE_HINT", "DEFAULT_TIMEOUT", "Case", "CaseResult", "CheckF
 #: Seconds one case (or the probe) may run before it is stopped.
 DEFAULT_TIMEOUT = 5.0
 #: Added to an error that a library raised about ``None`` (an answer that forgot ``return``).
-DEFAULT_NONE_HINT = "did your function forget to `return` its result? Without `return` it gives None"
+DEFAULT_NONE_HINT = N_("did your function forget to `return` its result? Without `return` it gives None")
 
-_SKIPPED = "not run: your code did not finish an earlier check"
-_NESTED = ("your code runs a check itself (it calls `.evaluate(...)` or `.check(...)` of an exercise): a check "
-           "cannot run inside another check. Remove that call and run the check again")
-_REFUSED = "not run: another check is running (a check cannot run inside another check)"
-_INTERNAL = "the check could not judge this answer (an error in the checker); run the check again"
+_SKIPPED = N_("not run: your code did not finish an earlier check")
+_NESTED = N_("your code runs a check itself (it calls `.evaluate(...)` or `.check(...)` of an exercise): a check "
+             "cannot run inside another check. Remove that call and run the check again")
+_REFUSED = N_("not run: another check is running (a check cannot run inside another check)")
+_INTERNAL = N_("the check could not judge this answer (an error in the checker); run the check again")
 
 
 class _OneCheckAtATime:
@@ -211,7 +212,7 @@ class Exercise:
         if answer is None:
             return self._result(solved=False), True
         if not _GUARD.enter():
-            return self._result(notice=_REFUSED), False
+            return self._result(notice=_(_REFUSED)), False
         try:
             return self._run_all(answer), True
         finally:
@@ -223,7 +224,7 @@ class Exercise:
         outcome = self._in_worker(lambda: self._first_step(answer), "probe")
         snapshot.restore()  # the cases run the answer again, and say what it changed
         if _GUARD.refused != refused:
-            return self._result(notice=_NESTED)
+            return self._result(notice=_(_NESTED))
         if outcome.status == "timeout":
             return self._result(notice=self._timeout_text(outcome, _Phase()) + " Fix it and run the check again")
         first = outcome.value if outcome.status == "returned" else None
@@ -235,7 +236,7 @@ class Exercise:
         stopped = False
         for number, case in enumerate(self.cases):
             if stopped:
-                results.append(CaseResult(case.name, "error", _SKIPPED))
+                results.append(CaseResult(case.name, "error", _(_SKIPPED)))
                 continue
             phase = _Phase()
             refused = _GUARD.refused
@@ -246,7 +247,7 @@ class Exercise:
             if outcome.status == "returned" and outcome.value is _UNSOLVED:
                 return self._result(solved=False)
             if _GUARD.refused != refused:
-                results.append(CaseResult(case.name, "error", _NESTED))
+                results.append(CaseResult(case.name, "error", _(_NESTED)))
             else:
                 results.append(self._judge(case, outcome, phase, changed))
             stopped = outcome.status == "timeout"
@@ -261,20 +262,24 @@ class Exercise:
                            notice=bounded(notice) if notice else "")
 
     def _own_timeout_text(self) -> str:
-        return (f"your code raised CheckTimeout itself: that is the exception the check uses to stop code still "
-                f"running after {self.timeout:g} s, but your code was not stopped, it raised it (an `except` that "
-                "re-raises what it caught, or a `raise CheckTimeout`?). Let it raise its own errors instead")
+        return _("your code raised CheckTimeout itself: that is the exception the check uses to stop code still "
+                 "running after {seconds} s, but your code was not stopped, it raised it (an `except` that "
+                 "re-raises what it caught, or a `raise CheckTimeout`?). Let it raise its own errors instead").format(
+                     seconds=f"{self.timeout:g}")
 
     def _timeout_text(self, outcome: DeadlineOutcome, phase: _Phase) -> str:
         if phase.describing:
-            text = (f"your code raised an exception whose message (its `__str__`) was still being built after "
-                    f"{self.timeout:g} s: an endless loop?")
+            text = _("your code raised an exception whose message (its `__str__`) was still being built after "
+                     "{seconds} s: an endless loop?").format(seconds=f"{self.timeout:g}")
         else:
-            text = f"your code was still running after {self.timeout:g} s: an endless loop?"
+            text = _("your code was still running after {seconds} s: an endless loop?").format(
+                seconds=f"{self.timeout:g}")
         if not outcome.stuck:
-            return f"{text} It was stopped."
-        lead = " It could not be stopped:" if outcome.worker_stuck else " It was stopped, but not every thread it started:"
-        return f"{text}{lead} {_stuck_text(outcome)}. Restart the kernel if the notebook stays busy."
+            return text + _(" It was stopped.")
+        lead = _(" It could not be stopped:") if outcome.worker_stuck else \
+            _(" It was stopped, but not every thread it started:")
+        return text + lead + _(" {threads}. Restart the kernel if the notebook stays busy.").format(
+            threads=_stuck_text(outcome))
 
     def _judge(self, case: Case, outcome: DeadlineOutcome, phase: _Phase, changed: Sequence[str] = ()) -> CaseResult:
         """The :class:`CaseResult` of one case run (made from text only: the worker built it); ``changed``:
@@ -287,7 +292,7 @@ class Exercise:
             return CaseResult(case.name, "error", bounded(". Also, ".join([self._own_timeout_text(), *notes])))
         result = outcome.value
         if outcome.status != "returned" or not isinstance(result, CaseResult):
-            return CaseResult(case.name, "error", _INTERNAL)
+            return CaseResult(case.name, "error", _(_INTERNAL))
         if not notes:
             return result
         note = ". Also, ".join(notes)
@@ -330,7 +335,7 @@ class Exercise:
             except (KeyboardInterrupt, CheckTimeout):
                 raise
             except BaseException:  # noqa: BLE001 - a hostile exception object
-                return CaseResult(case.name, "error", "your code raised an exception that could not be shown",
+                return CaseResult(case.name, "error", _("your code raised an exception that could not be shown"),
                                   hint=case.hint)
         return CaseResult(case.name, "pass")
 
@@ -342,19 +347,20 @@ class Exercise:
             if not raised_in_library(exc):
                 if may_be_stub:
                     return _UNSOLVED
-                return CaseResult(case.name, "error", "your code raised NotImplementedError: a branch is not finished yet")
+                return CaseResult(case.name, "error",
+                                  _("your code raised NotImplementedError: a branch is not finished yet"))
         if isinstance(exc, AssertionError) and raised_by_checker(exc, self._checker_files):
-            message = _safe_str(exc) or case.hint or "the result is not what this case expects"
+            message = _safe_str(exc) or case.hint or _("the result is not what this case expects")
             advice = exc.advice if isinstance(exc, CheckFailure) and isinstance(exc.advice, str) else ""
             return CaseResult(case.name, "fail", bounded(message), advice=bounded(advice))
         if isinstance(exc, AssertionError):
             where = learner_line(exc, self._checker_files)
             message = _safe_str(exc)
-            text = "an `assert` in your own code failed" + (f" ({where})" if where else "")
-            text += f": AssertionError: {message}" if message else " (it is not one of the hidden checks)"
+            text = _("an `assert` in your own code failed") + (f" ({where})" if where else "")
+            text += f": AssertionError: {message}" if message else _(" (it is not one of the hidden checks)")
             return CaseResult(case.name, "error", bounded(text))
         message = bounded(_safe_str(exc))
-        text = f"your code raised {_type_name(exc)}: {message}"
+        text = _("your code raised {type}: {message}").format(type=_type_name(exc), message=message)
         if "NoneType" in message and self.none_hint and not raised_in_code_of(exc, self._checker_files):
-            text += f" ({self.none_hint})"  # a library or a checker met the None that the answer gave
+            text += f" ({_(self.none_hint)})"  # a library or a checker met the None that the answer gave
         return CaseResult(case.name, "error", bounded(text), hint=case.hint)

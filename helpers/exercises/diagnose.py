@@ -29,6 +29,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
 
+from ..i18n import _
 from .deadline import CheckTimeout
 
 __all__ = ["AnswerKind", "Wants", "answer_kind", "async_tool_problem", "code_files", "is_learner_file", "learner_line",
@@ -93,19 +94,20 @@ def style_problem(answer: Any, wants: Wants) -> str | None:
     if wants == "def":
         if hasattr(answer, "coroutine"):
             return async_tool_problem()
-        return _wants_def(f"`{name}` is an `async def`" if name != "your answer" else "your answer is an `async def`")
-    return (f"this exercise wants an `async def`: `{name}` is a plain `def`. Write `async def` and `await` "
-            "the tools' `.ainvoke(...)`, then run the check again")
+        return _wants_def(_("`{name}` is an `async def`").format(name=name) if name != "your answer"
+                          else _("your answer is an `async def`"))
+    return _("this exercise wants an `async def`: `{name}` is a plain `def`. Write `async def` and `await` "
+             "the tools' `.ainvoke(...)`, then run the check again").format(name=name)
 
 
 def _wants_def(what: str) -> str:
-    return (f"this exercise wants a plain `def`: {what}. Remove `async` (call `.invoke(...)`, not "
-            "`await ....ainvoke(...)`) and run the check again")
+    return _("this exercise wants a plain `def`: {what}. Remove `async` (call `.invoke(...)`, not "
+             "`await ....ainvoke(...)`) and run the check again").format(what=what)
 
 
 def async_tool_problem() -> str:
     """The sentence for a tool built on an ``async def`` where the exercise runs tools synchronously."""
-    return _wants_def("your tool wraps an `async def` function")
+    return _wants_def(_("your tool wraps an `async def` function"))
 
 
 def sync_call_of_async_tool(exc: BaseException) -> bool:
@@ -205,5 +207,6 @@ def learner_line(exc: BaseException, checker_files: frozenset[str]) -> str | Non
         if _is_checker(filename, checker_files) or _is_library(filename):
             continue
         source = linecache.getline(filename, tb.tb_lineno, tb.tb_frame.f_globals).strip()
-        return f"line {tb.tb_lineno}: `{source[:120]}`" if source else f"line {tb.tb_lineno}"
+        where = _("line {number}").format(number=tb.tb_lineno)
+        return f"{where}: `{source[:120]}`" if source else where
     return None

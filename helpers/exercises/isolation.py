@@ -20,6 +20,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from ..i18n import _, ngettext
+
 __all__ = ["PROCESS_GRACE", "Snapshot"]
 
 #: Seconds a process gets to end after SIGTERM before it is killed (and again after SIGKILL).
@@ -102,21 +104,22 @@ class Snapshot:
         if self.cwd is not None and _cwd() != self.cwd:
             try:
                 os.chdir(self.cwd)
-                notes.append("your code changed the working directory (os.chdir) and did not change it back; the "
-                             "check changed it back. Use absolute paths (or pathlib) instead of changing directory")
+                notes.append(_("your code changed the working directory (os.chdir) and did not change it back; the "
+                               "check changed it back. Use absolute paths (or pathlib) instead of changing directory"))
             except OSError:
-                notes.append("your code changed the working directory (os.chdir), and the check could not change "
-                             "it back: restart the kernel")
+                notes.append(_("your code changed the working directory (os.chdir), and the check could not change "
+                               "it back: restart the kernel"))
         new = [process for pid, process in _children().items() if pid not in self.children]
         if new:
             names = ", ".join(sorted({_command_name(p) for p in new}))
-            what = "a process" if len(new) == 1 else f"{len(new)} processes"
+            what = ngettext("a process", "{count} processes", len(new)).format(count=len(new))
             try:
                 alive = _stop(new)
             except Exception:  # noqa: BLE001 - psutil vanished or refused: say so
                 alive = new
-            ending = ("it was stopped" if len(new) == 1 else "they were stopped") if not alive else (
-                f"{len(alive)} could not be stopped: restart the kernel")
-            notes.append(f"your code left {what} running ({names}); {ending}. Wait for every process you start "
-                         "(`subprocess.run`, or `proc.wait()`) before your function returns")
+            ending = ngettext("it was stopped", "they were stopped", len(new)) if not alive else _(
+                "{count} could not be stopped: restart the kernel").format(count=len(alive))
+            notes.append(_("your code left {what} running ({names}); {ending}. Wait for every process you start "
+                           "(`subprocess.run`, or `proc.wait()`) before your function returns").format(
+                               what=what, names=names, ending=ending))
         return notes

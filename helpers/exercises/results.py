@@ -28,6 +28,7 @@ import reprlib
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..i18n import N_, _, ngettext
 from ..widgets.text import inline_code
 from .deadline import CheckTimeout
 
@@ -44,9 +45,9 @@ MAX_SHOWN = 300
 #: :func:`bounded` looks at no more than this many characters of a text times its limit.
 _LOOK_AHEAD = 4
 
-_WORD = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "todo": "TO DO"}
+_WORD = {"pass": N_("PASS"), "fail": N_("FAIL"), "error": N_("ERROR"), "todo": N_("TO DO")}
 _COLOUR = {"pass": "#1a7f37", "fail": "#cf222e", "error": "#8250df", "todo": "#57606a"}
-DEFAULT_UNSOLVED_HINT = "replace the `raise NotImplementedError` and run the check again"
+DEFAULT_UNSOLVED_HINT = N_("replace the `raise NotImplementedError` and run the check again")
 
 
 def bounded(text: str, limit: int = MAX_FEEDBACK) -> str:
@@ -281,15 +282,15 @@ class CheckResult:
     def summary(self) -> str:
         """One line: ``Exercise 01.1 (title): 3/4 checks passed``, ``... all N checks passed``,
         ``... not solved yet - <hint>`` or ``... <notice>``."""
-        head = f"Exercise {self.exercise_id} ({self.title})"
+        head = _("Exercise {id} ({title})").format(id=self.exercise_id, title=self.title)
         if not self.solved:
-            return f"{head}: not solved yet - {self.unsolved_hint}"
+            return _("{head}: not solved yet - {hint}").format(head=head, hint=_(self.unsolved_hint))
         if self.notice:
             return f"{head}: {self.notice}"
         good = sum(r.passed for r in self.results)
         if good == len(self.results):
-            return f"{head}: all {good} checks passed"
-        return f"{head}: {good}/{len(self.results)} checks passed"
+            return _("{head}: all {good} checks passed").format(head=head, good=good)
+        return _("{head}: {good}/{total} checks passed").format(head=head, good=good, total=len(self.results))
 
     def groups(self) -> list[tuple[Verdict, list[str], str]]:
         """``(status, case names, text)`` rows, in case order. Errors with the same feedback, and fails
@@ -311,10 +312,11 @@ class CheckResult:
         for status, members in rows:
             text = members[0].feedback
             if len(members) == 1 and members[0].hint:
-                text = f"{text} (hint: {members[0].hint})"
+                text = _("{text} (hint: {hint})").format(text=text, hint=members[0].hint)
             elif any(m.feedback != text for m in members):
                 others = len(members) - 1
-                text += f" (the other {others} check{'s' if others > 1 else ''} failed for the same reason)"
+                text += ngettext(" (the other {others} check failed for the same reason)",
+                                 " (the other {others} checks failed for the same reason)", others).format(others=others)
             out.append((status, [m.name for m in members], text))
         return out
 
@@ -322,8 +324,8 @@ class CheckResult:
         if len(names) == 1:
             return names[0]
         if len(names) == len(self.results):
-            return f"all {len(names)} checks ({'; '.join(names)})"
-        return f"{len(names)} checks ({'; '.join(names)})"
+            return _("all {count} checks ({names})").format(count=len(names), names="; ".join(names))
+        return _("{count} checks ({names})").format(count=len(names), names="; ".join(names))
 
     def text(self) -> str:
         """Plain-text report: the summary and one line per case (or per shared error).
@@ -331,14 +333,14 @@ class CheckResult:
         Lines are not wrapped here (a terminal or ``print`` wraps them; tests search them)."""
         lines = [self.summary()]
         for status, names, feedback in self.groups():
-            lines.append(f"  [{_WORD[status]}] {self._label(names)}" + (f" - {feedback}" if feedback else ""))
+            lines.append(f"  [{_(_WORD[status])}] {self._label(names)}" + (f" - {feedback}" if feedback else ""))
         return "\n".join(lines)
 
     def _repr_markdown_(self) -> str:
         box = '<div class="course-check" style="overflow-wrap: break-word; line-height: 1.5">'
         if not self.solved:
-            head = f"Exercise {self.exercise_id} ({self.title}): not solved yet"
-            return f"{box}{_badge('todo')} <strong>{_inline(head)}</strong> - {_inline(self.unsolved_hint)}</div>"
+            head = _("Exercise {id} ({title}): not solved yet").format(id=self.exercise_id, title=self.title)
+            return f"{box}{_badge('todo')} <strong>{_inline(head)}</strong> - {_inline(_(self.unsolved_hint))}</div>"
         if self.notice:
             return f"{box}{_badge('error')} <strong>{_inline(self.summary())}</strong></div>"
         lines = [box, f"<div><strong>{_inline(self.summary())}</strong></div>",
@@ -364,7 +366,7 @@ def _share_key(result: CaseResult) -> tuple[str, str] | None:
 
 def _badge(status: str) -> str:
     return (f'<span style="color: #ffffff; background-color: {_COLOUR[status]}; font-weight: bold; '
-            f'padding: 0 0.4em; border-radius: 0.3em">{_WORD[status]}</span>')
+            f'padding: 0 0.4em; border-radius: 0.3em">{_(_WORD[status])}</span>')
 
 
 def _inline(text: str) -> str:

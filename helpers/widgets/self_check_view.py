@@ -29,6 +29,7 @@ from collections.abc import Sequence
 import ipywidgets as widgets
 import traitlets
 
+from ..i18n import N_, _
 from ..progress_store import score_line
 from ..selfcheck_format import Question
 from .engines.self_check import CheckedAnswer, Recorder, SelfCheckEngine
@@ -39,7 +40,9 @@ __all__ = ["CHOICE_CSS", "FIRST_ANSWER_COUNTS", "STATIC_CLASS", "STATIC_HIDE_CSS
            "static_view"]
 
 #: Shown under a question once it has a first answer.
-FIRST_ANSWER_COUNTS = "Your first answer counts; you can still explore the others."
+FIRST_ANSWER_COUNTS = N_("Your first answer counts; you can still explore the others.")
+#: The verdict words of :class:`helpers.widgets.outcomes.Answer`, marked for the catalog.
+_VERDICT_WORDS = (N_("RIGHT"), N_("WRONG"))
 
 #: The class of the static rendering's outer ``<div>`` (:func:`static_view`).
 STATIC_CLASS = "course-self-check-static"
@@ -84,8 +87,9 @@ def static_view(notebook: str, questions: Sequence[Question], choices: dict[str,
         code (for a "predict the output" question) and its choices with an empty radio mark, under a
         line that says to run the cell to answer. No answer, explanation or ``why_not`` is in it.
     """
-    head = (f"Check yourself (notebook {notebook}, {len(questions)} questions): run this cell to answer them "
-            "in the widget, one answer per question. Answers are not shown here.")
+    head = _("Check yourself (notebook {notebook}, {count} questions): run this cell to answer them "
+             "in the widget, one answer per question. Answers are not shown here.").format(
+                 notebook=notebook, count=len(questions))
     items, lines = [], [head]
     for number, question in enumerate(questions, 1):
         code = block(question.code, css_class="course-code") if question.kind == "predict" else ""
@@ -95,9 +99,11 @@ def static_view(notebook: str, questions: Sequence[Question], choices: dict[str,
         lines.append(f"{number}. {question.prompt}")
         lines += [f"   | {line}".rstrip() for line in question.code.splitlines()] if code else []
         lines += [f"   ( ) {choice}" for choice in choices[question.id]]
-    html = (f"<div class='{STATIC_CLASS}'><p style='margin: 4px 0; {LINE_HEIGHT}'><b>Check yourself</b> · notebook "
-            f"{html_text(notebook)} · {len(questions)} questions: run this cell to answer them in the widget (one "
-            f"answer per question). Answers are not shown here.</p><ol>{''.join(items)}</ol></div>")
+    title = _("<b>Check yourself</b> · notebook {notebook} · {count} questions: run this cell to answer them in "
+              "the widget (one answer per question). Answers are not shown here.").format(
+                  notebook=html_text(notebook), count=len(questions))
+    html = (f"<div class='{STATIC_CLASS}'><p style='margin: 4px 0; {LINE_HEIGHT}'>{title}</p>"
+            f"<ol>{''.join(items)}</ol></div>")
     return {"text/html": html, "text/plain": "\n".join(lines)}
 
 
@@ -178,7 +184,7 @@ class SelfCheck(widgets.VBox):
             prompt = widgets.HTML(f"<p style='margin: 4px 0; {LINE_HEIGHT}'><b>{number}.</b> "
                                   f"{inline_code(question.prompt)}</p>{code}")
             picker = ChoicePicker(self.engine.choices[question.id])
-            button = widgets.Button(description="Check", tooltip="Check your answer")
+            button = widgets.Button(description=_("Check"), tooltip=_("Check your answer"))
             feedback = widgets.HTML()
             picker.observe(lambda change, qid=question.id: self._on_pick(qid), names="value")
             button.on_click(lambda _button, qid=question.id: self._check(qid))
@@ -186,13 +192,15 @@ class SelfCheck(widgets.VBox):
             self.feedback_views[question.id] = feedback
             blocks.append(widgets.VBox([prompt, picker, button, feedback]).add_class("course-question"))
         self.score_view = widgets.HTML()
-        self.reset_button = widgets.Button(description="Clear picks",
-                                           tooltip="Clear your picks to go through again (your first answers still count)")
+        self.reset_button = widgets.Button(
+            description=_("Clear picks"),
+            tooltip=_("Clear your picks to go through again (your first answers still count)"))
         self.reset_button.on_click(lambda _button: self.reset())
         super().__init__([
-            widgets.HTML(f"{CHOICE_CSS}{STATIC_HIDE_CSS}<b>Check yourself</b> · notebook {html_text(notebook)} · "
-                         f"{len(self.engine.questions)} questions: pick one answer per question, press Check. "
-                         "Your first answer to each question counts."),
+            widgets.HTML(CHOICE_CSS + STATIC_HIDE_CSS + _(
+                "<b>Check yourself</b> · notebook {notebook} · {count} questions: pick one answer per question, "
+                "press Check. Your first answer to each question counts.").format(
+                    notebook=html_text(notebook), count=len(self.engine.questions))),
             *blocks, widgets.HBox([self.reset_button]), self.score_view,
         ])
         self.add_class("course-self-check")
@@ -231,12 +239,12 @@ class SelfCheck(widgets.VBox):
 
     def _feedback(self, checked: CheckedAnswer) -> str:
         verdict, first = checked.verdict, self.engine.first_verdict(checked.question.id) or checked.verdict
-        attempt = "" if checked.first_try else f"attempt {checked.attempt}: "
-        shown = box(f"{html_text(attempt)}{badge(verdict.word, verdict.tone)} {inline_code(checked.feedback)}",
+        attempt = "" if checked.first_try else _("attempt {number}: ").format(number=checked.attempt)
+        shown = box(f"{html_text(attempt)}{badge(_(verdict.word), verdict.tone)} {inline_code(checked.feedback)}",
                     verdict.tone, css_class="course-verdict",
                     data={"verdict": verdict, "attempt": str(checked.attempt), "first": first})
-        counts = FIRST_ANSWER_COUNTS if checked.first_try else \
-            f"Your first answer ({first.word}) counts; you can still explore the others."
+        counts = _(FIRST_ANSWER_COUNTS) if checked.first_try else \
+            _("Your first answer ({verdict}) counts; you can still explore the others.").format(verdict=_(first.word))
         return shown + muted(counts, css_class="course-first-counts")
 
     def _render(self) -> None:
@@ -250,10 +258,11 @@ class SelfCheck(widgets.VBox):
             if checked is None:
                 first = self.engine.first_verdict(question.id)
                 view.value = "" if first is None else muted(
-                    f"Your first answer ({first.word}) counts; you can still explore the others.",
+                    _("Your first answer ({verdict}) counts; you can still explore the others.").format(
+                        verdict=_(first.word)),
                     css_class="course-first-counts")
             elif picked is not None and picked != checked.choice:
-                view.value = muted("You changed your pick: press Check again.", css_class="course-changed")
+                view.value = muted(_("You changed your pick: press Check again."), css_class="course-changed")
             else:
                 view.value = self._feedback(checked)
         right, answered, total = self.engine.score()
@@ -275,5 +284,5 @@ class SelfCheck(widgets.VBox):
         display(self._repr_mimebundle_(), raw=True)
 
     def __repr__(self) -> str:
-        return (f"Check yourself (notebook {self.engine.notebook}, {len(self.engine.questions)} questions): "
-                "run this cell to answer them")
+        return _("Check yourself (notebook {notebook}, {count} questions): run this cell to answer them").format(
+            notebook=self.engine.notebook, count=len(self.engine.questions))

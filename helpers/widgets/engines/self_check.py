@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ...i18n import _
 from ...progress_record import record_self_check, recorded_self_checks
 from ...progress_store import SelfCheckRecord
 from ...selfcheck_format import Question
@@ -52,7 +53,7 @@ def record_with_progress(notebook: str, question_id: str, correct: bool) -> str:
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # noqa: BLE001 - progress is a convenience, never a crash
-        return f"not recorded: {error_text(exc)}"
+        return _("not recorded: {reason}").format(reason=error_text(exc))
     return note.removeprefix("progress: ") if isinstance(note, str) else ""
 
 
@@ -88,7 +89,8 @@ class CheckedAnswer:
         """One line: (for a wrong choice, why it is tempting,) the explanation, and the section to read."""
         why_not = "" if self.correct else self.question.why_not.get(self.choice, "")
         lead = f"{why_not} " if why_not else ""
-        return f"{lead}{self.question.explanation} (see {self.question.section})"
+        return lead + _("{explanation} (see {section})").format(explanation=self.question.explanation,
+                                                                section=self.question.section)
 
 
 class SelfCheckEngine:

@@ -1,0 +1,326 @@
+"""The Chinese edition's machinery (issue 22), on fixtures in temporary folders: the message catalog
+and how the edition chooses the language, the translation format and every freshness check (each
+names notebook and cell id), the build (code cells byte-identical, executed in the edition's folder
+so its kernel speaks Chinese, rebuilt only when an input changed) and ``COURSE_LANG=zh`` in the
+workspace command. ``tests/test_zh_fresh.py`` runs the same checks on the real course.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from helpers import i18n
+from helpers import workspace as ws
+from helpers import workspace_place as place
+from helpers.i18n import _, use
+from helpers.notebooks import execute_notebook, kernel_env
+from helpers.progress import progress_table
+from helpers.progress_store import Progress, score_line
+from helpers.translation.build import build, built_from, compose, recorded_hash
+from helpers.translation.catalog import catalog_problems, compiled, extracted, po_path
+from helpers.translation.check import build_problems, translation_problems
+from helpers.translation.source import Term, cell_hash, format_blocks, markdown_cells, parse_blocks
+
+ROOT = Path(__file__).resolve().parent.parent
+TERMS = [Term("tool call", "工具调用", ("工具呼叫",)), Term("checkpointer", "检查点保存器", ())]
+ENGLISH_MD = ["# 01 · Tools\n\nA tool call asks for `get_order` with 2 arguments; see [notebook 02](02_x.ipynb).",
+              "The checkpointer keeps 3 threads."]
+CHINESE_MD = ["# 01 · 工具\n\n一次工具调用请求 `get_order`，带 2 个参数；见 [notebook 02](02_x.ipynb)。",
+              "检查点保存器保存 3 个线程。"]
+CODE = "from helpers.progress_store import score_line\nprint(score_line(1, 2, 3))"
+
+
+def _notebook(folder: Path, name: str = "01_x.ipynb", markdown=ENGLISH_MD, code: str = CODE) -> Path:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell(markdown[0]), nbformat.v4.new_code_cell(code),
+                nbformat.v4.new_markdown_cell(markdown[1])]
+    for number, cell in enumerate(nb.cells, 1):
+        cell["id"] = f"cell-{number:03d}"
+    nb.cells[1].metadata["tags"] = ["keep-me"]
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, folder / name)
+    return folder / name
+
+
+def _translation(folder: Path, english: Path, texts=CHINESE_MD, ids=("cell-001", "cell-003")) -> Path:
+    sources = dict(markdown_cells(english))
+    blocks = [f"<!-- cell {cid} en-sha256 {cell_hash(sources.get(cid, ''))} -->\n{text}\n" for cid, text in zip(ids, texts)]
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / (english.stem + ".md")
+    path.write_text("\n".join(blocks), encoding="utf-8")
+    return path
+
+
+# -- the message catalog and the edition ------------------------------------------------------------
+
+
+def test_the_folder_marker_chooses_the_language_and_the_locale_does_not(tmp_path, monkeypatch):
+    zh = tmp_path / "zh"
+    i18n.write_marker(zh, "zh-CN")
+    monkeypatch.setenv("LANGUAGE", "zh_CN")  # what gettext's own lookup would read: never used here
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    monkeypatch.chdir(tmp_path)
+    assert i18n.current_edition() == "en" and _("Check") == "Check"
+    assert score_line(1, 2, 5) == "1 of 5 right on first try, 2 answered"
+    monkeypatch.chdir(zh)
+    assert i18n.current_edition() == "zh-CN"
+    assert _("Check") == "检查" and score_line(1, 2, 5) == "5 题中首次答对 1 题，已作答 2 题"
+    with use("en"):
+        assert _("Check") == "Check"
+    (zh / i18n.MARKER).write_text("klingon\n")  # an unknown edition reads as English
+    assert i18n.current_edition() == "en"
+    with pytest.raises(ValueError, match="unknown edition"):
+        with use("fr"):  # type: ignore[arg-type]
+            pass
+
+
+def test_english_is_every_source_string_unchanged_and_chinese_translates_them():
+    strings = sorted(extracted())
+    assert {"PASS", "Check", "Clear picks", "{right} of {total} right on first try, {answered} answered",
+            "workspace: {folder}", "your code was still running after {seconds} s: an endless loop?"} <= set(strings)
+    with use("en"):
+        assert [_(s) for s in strings] == strings
+    with use("zh-CN"):
+        same = {s for s in strings if _(s) == s}
+    # "notebook" stays as it is; a plural's second form is looked up through its first (ngettext).
+    from babel.messages.pofile import read_po
+    with open(po_path(), "rb") as handle:
+        plurals = {m.id[1] for m in read_po(handle) if isinstance(m.id, tuple)}
+    assert plurals and same - plurals == {"notebook"}
+    with use("zh-CN"):
+        assert _("PASS") == "通过" and i18n.ngettext("a process", "{count} processes", 2) == "{count} 个进程"
+
+
+def test_the_chrome_reads_in_the_edition_language():
+    progress = Progress()
+    english = progress_table(progress, questions={})
+    with use("en"):
+        assert progress_table(progress, questions={}) == english
+    assert english.splitlines()[0].split() == ["notebook", "exercise", "solved", "self-check"]
+    with use("zh-CN"):
+        chinese = progress_table(progress, questions={})
+    assert chinese.splitlines()[0].split() == ["notebook", "练习", "已完成", "自测"]
+    from wcwidth import wcswidth  # columns line up on screen: a Chinese character takes two
+    head, row = chinese.splitlines()[0], chinese.splitlines()[2]
+    assert wcswidth(head[:head.index("已完成")]) == wcswidth(row[:row.index(" 否 ") + 1])
+    from helpers.exercises.results import CaseResult, CheckResult
+    result = CheckResult("01.1", "a tool", solved=True, results=[CaseResult("one", "pass"), CaseResult("two", "fail", "no")])
+    assert result.text().splitlines()[0] == "Exercise 01.1 (a tool): 1/2 checks passed"
+    with use("zh-CN"):
+        assert result.text().splitlines() == ["练习 01.1（a tool）：1/2 项检查通过", "  [通过] one", "  [未通过] two - no"]
+
+
+def test_catalog_problems_name_each_gap(tmp_path):
+    po = tmp_path / "course.po"
+    po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
+                  'msgid "Check"\nmsgstr "检查"\n\n#, fuzzy\nmsgid "Clear picks"\nmsgstr "清除"\n\n'
+                  'msgid "PASS"\nmsgstr ""\n', encoding="utf-8")
+    problems = catalog_problems(po, sources={"Check", "Clear picks", "PASS", "FAIL"})
+    assert problems == ["course.po: fuzzy (check the translation, then drop the flag): 'Clear picks'",
+                        "course.po: untranslated: 'PASS'",
+                        "course.po: lacks 'FAIL' (make catalogs, then translate it)",
+                        "course.mo: stale or missing: not compiled from today's course.po (make catalogs)"]
+    po.with_suffix(".mo").write_bytes(compiled(po))
+    assert not any("course.mo" in p for p in catalog_problems(po, sources={"Check"}))
+    po.write_text(po.read_text(encoding="utf-8").replace("检查", "核对"), encoding="utf-8")
+    assert catalog_problems(po, sources={"Check"})[-1].startswith("course.mo: stale")
+
+
+# -- the translation format and the freshness checks ------------------------------------------------
+
+
+def test_a_faithful_translation_has_no_problem_and_the_skeleton_round_trips(tmp_path):
+    english = _notebook(tmp_path / "notebooks")
+    assert translation_problems(english, _translation(tmp_path / "tr", english), TERMS) == []
+    blocks, layout = parse_blocks(format_blocks(markdown_cells(english)))
+    assert layout == [] and [b.text for b in blocks.values()] == ENGLISH_MD
+    assert all(b.en_hash == cell_hash(src) for b, src in zip(blocks.values(), ENGLISH_MD))
+
+
+@pytest.mark.parametrize(("texts", "expected"), [
+    (["# 01 · 工具\n\n一次工具调用请求 get_order，带 2 个参数；见 [notebook 02](02_x.ipynb)。", CHINESE_MD[1]],
+     "01_x: cell-001: inline-code span missing: `get_order`"),
+    (["# 01 · 工具\n\n一次工具调用请求 `get_order`，带 2 个参数；见 notebook 02。", CHINESE_MD[1]],
+     "01_x: cell-001: link target missing: 02_x.ipynb"),
+    (["# 01 · 工具\n\n一次工具调用请求 `get_order`，带两个参数；见 [notebook 02](02_x.ipynb)。", CHINESE_MD[1]],
+     "01_x: cell-001: number missing: 2"),
+    ([CHINESE_MD[0].replace("工具调用", "工具呼叫"), CHINESE_MD[1]],
+     "01_x: cell-001: glossary: 'tool call' reads '工具调用', not '工具呼叫'"),
+    ([CHINESE_MD[0], "检查点保存 3 个线程。"], "01_x: cell-003: glossary: 'checkpointer' should read '检查点保存器'"),
+    ([CHINESE_MD[0], ENGLISH_MD[1]], "01_x: cell-003: still in English (no Chinese in the translation)"),
+])
+def test_each_drift_in_a_cell_is_named_with_notebook_and_cell(tmp_path, texts, expected):
+    english = _notebook(tmp_path / "notebooks")
+    assert expected in translation_problems(english, _translation(tmp_path / "tr", english, texts), TERMS)
+
+
+def test_changed_missing_and_extra_cells_are_named(tmp_path):
+    english = _notebook(tmp_path / "notebooks")
+    translation = _translation(tmp_path / "tr", english)
+    _notebook(tmp_path / "notebooks", markdown=[ENGLISH_MD[0], "The checkpointer keeps 4 threads."])
+    assert translation_problems(english, translation, TERMS) == [
+        f"01_x: cell-003: the English cell changed since it was translated (en-sha256 "
+        f"{cell_hash(ENGLISH_MD[1])}, now {cell_hash('The checkpointer keeps 4 threads.')})",
+        "01_x: cell-003: number missing: 4"]
+    english = _notebook(tmp_path / "notebooks")
+    partial = _translation(tmp_path / "tr", english, CHINESE_MD, ("cell-001", "cell-009"))
+    assert translation_problems(english, partial, TERMS) == [
+        "01_x: cell-003: no translation", "01_x: cell-009: translation of a cell the notebook lacks"]
+    assert translation_problems(english, tmp_path / "none.md", TERMS) == ["01_x: no translation file none.md"]
+
+
+def test_the_built_notebook_is_checked_against_both_sources(tmp_path):
+    english = _notebook(tmp_path / "notebooks")
+    translation = _translation(tmp_path / "tr", english)
+    built = tmp_path / "zh" / english.name
+    assert build_problems(english, translation, built) == ["01_x: not built (make zh)"]
+    nb = compose(english, translation)
+    en = nbformat.read(english, as_version=4)
+    assert [c.source for c in nb.cells] == [CHINESE_MD[0], CODE, CHINESE_MD[1]]
+    assert nb.cells[1].metadata == en.cells[1].metadata and nb.cells[1].id == en.cells[1].id
+    assert nb.metadata["course_edition"] == {"language": "zh-CN", "built_from": built_from(english, translation)}
+    built.parent.mkdir()
+    nbformat.write(nb, built)
+    assert build_problems(english, translation, built) == []
+    changed = json.loads(built.read_text(encoding="utf-8"))
+    changed["cells"][1]["source"] = CODE + "  # edited"
+    changed["cells"][2]["source"] = "旧的译文"
+    built.write_text(json.dumps(changed), encoding="utf-8")
+    assert build_problems(english, translation, built) == [
+        "01_x: cell-002: code cell's source differs from the English",
+        "01_x: cell-003: Markdown is not the translation's (not rebuilt: make zh)"]
+    nbformat.write(nb, built)
+    _notebook(tmp_path / "notebooks", code=CODE + "\nprint('new')")  # the English code changed
+    assert build_problems(english, translation, built) == ["01_x: cell-002: code cell's source differs from the English"]
+    nbformat.write(compose(english, translation), built)
+    translation.write_text(translation.read_text(encoding="utf-8") + "\n", encoding="utf-8")  # same blocks, new file
+    assert build_problems(english, translation, built) == [
+        "01_x: built from an older English notebook, translation or catalog (make zh)"]
+
+
+def test_build_executes_in_the_edition_folder_and_skips_what_is_up_to_date(tmp_path):
+    """One real kernel per run: the English notebook prints English even with a Chinese locale, the
+    built one (same code) prints Chinese; a second build skips; a changed translation rebuilds."""
+    english = _notebook(tmp_path / "notebooks")
+    translation = _translation(tmp_path / "tr", english)
+    out = tmp_path / "notebooks" / "zh"
+    assert build(english, out_dir=out, translations=tmp_path / "tr", timeout=120) is True
+    assert i18n.edition_of(out) == "zh-CN"
+    built = nbformat.read(out / english.name, as_version=4)
+    assert built.cells[1].outputs[0]["text"] == "3 题中首次答对 1 题，已作答 2 题\n"
+    assert build_problems(english, translation, out / english.name) == []
+    assert recorded_hash(out / english.name) == built_from(english, translation)
+    ran = execute_notebook(english, output=tmp_path / "en.ipynb", env={"LANG": "zh_CN.UTF-8", "LANGUAGE": "zh_CN"})
+    assert ran.cells[1].outputs[0]["text"] == "1 of 3 right on first try, 2 answered\n"
+    assert build(english, out_dir=out, translations=tmp_path / "tr", timeout=120) is False
+    _translation(tmp_path / "tr", english, [CHINESE_MD[0], "检查点保存器保存 3 个线程（已修订）。"])
+    assert build(english, out_dir=out, translations=tmp_path / "tr", timeout=120) is True
+    assert nbformat.read(out / english.name, as_version=4).cells[2].source.endswith("（已修订）。")
+
+
+# -- COURSE_LANG=zh: the Chinese workspace ----------------------------------------------------------
+
+
+def test_the_chinese_workspace_is_its_own_folder_and_marked(tmp_path, monkeypatch, capsys):
+    course = tmp_path / "course"
+    _notebook(course / "zh", "00_start_here.ipynb", CHINESE_MD)
+    workspace = tmp_path / "workspace" / "zh"
+    monkeypatch.setattr(ws, "EDITION", "zh-CN")
+    monkeypatch.setattr(ws, "NOTEBOOK_DIR", course)
+    monkeypatch.setattr(ws, "WORKSPACE_DIR", workspace)
+    monkeypatch.setattr(place, "WORKSPACE_DIR", workspace)
+    monkeypatch.setattr(place, "workspace_problem", lambda *a, **k: None)
+    monkeypatch.setattr(ws, "workspace_problem", lambda *a, **k: None)
+    assert ws.main(["sync"]) == 0
+    out = capsys.readouterr().out
+    assert f"工作区：{workspace}" in out and "00_start_here.ipynb: 已复制（新增）" in out
+    assert i18n.edition_of(workspace) == "zh-CN"
+    assert nbformat.read(workspace / "00_start_here.ipynb", as_version=4).cells[0].source == CHINESE_MD[0]
+    (course / "zh" / "00_start_here.ipynb").unlink()
+    assert ws.main(["status"]) == 1
+    assert "中文版尚未构建" in capsys.readouterr().err
+
+
+def test_course_lang_picks_the_workspace_folder_and_never_reaches_a_course_kernel(tmp_path):
+    env = {**os.environ, "COURSE_WORKSPACE": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    for value, folder in (("zh", tmp_path / "zh"), ("", tmp_path)):
+        run = subprocess.run([sys.executable, "-m", "helpers.workspace", "path"], env={**env, "COURSE_LANG": value},
+                             capture_output=True, text=True, timeout=120)
+        assert (run.returncode, run.stdout.strip()) == (0, str(folder))
+    run = subprocess.run([sys.executable, "-m", "helpers.workspace", "path"], env={**env, "COURSE_LANG": "fr"},
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1 and "COURSE_LANG='fr' names no edition" in run.stderr
+    os.environ["COURSE_LANG"] = "zh"
+    try:
+        assert "COURSE_LANG" not in kernel_env()
+    finally:
+        del os.environ["COURSE_LANG"]
+
+
+def test_the_catalog_files_are_where_make_catalogs_puts_them():
+    assert po_path() == ROOT / "helpers" / "locale" / "zh_CN" / "LC_MESSAGES" / "course.po"
+    assert po_path().with_suffix(".mo").is_file()
+
+
+def test_a_recompiled_catalog_rebuilds_nothing_unless_a_message_changed(tmp_path):
+    """``make catalogs`` renews the header's dates on every run; only the messages count for a rebuild."""
+    english = _notebook(tmp_path / "notebooks")
+    translation = _translation(tmp_path / "tr", english)
+    po, mo = tmp_path / "course.po", tmp_path / "course.mo"
+    header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n"PO-Revision-Date: {date}\\n"\n\n'
+    digests, catalogs = [], []
+    for date, text in (("2026-01-01 10:00+0000", "检查"), ("2026-12-02 03:06+0000", "检查"),
+                       ("2026-12-02 03:06+0000", "核对")):
+        po.write_text(header.format(date=date) + f'msgid "Check"\nmsgstr "{text}"\n', encoding="utf-8")
+        mo.write_bytes(compiled(po))
+        catalogs.append(mo.read_bytes())
+        digests.append(built_from(english, translation, mo))
+    assert catalogs[0] != catalogs[1], "the recompiled .mo differs in its header"
+    assert digests[0] == digests[1] != digests[2]
+
+
+def _recipes(readme: Path) -> list[dict[str, str]]:
+    """Every ``bash`` block's ``export NAME=VALUE`` lines in ``readme`` (comments dropped), in order."""
+    found = []
+    for block in readme.read_text(encoding="utf-8").split("```bash\n")[1:]:
+        lines = [line[len("export "):].split("#", 1)[0].strip() for line in block.split("```", 1)[0].splitlines()
+                 if line.startswith("export ")]
+        if lines:
+            found.append(dict(line.split("=", 1) for line in lines))
+    return found
+
+
+def test_the_chinese_readme_gives_the_dashscope_recipe_first_as_the_english_one_writes_it():
+    from helpers.model.config import read_model_config
+
+    chinese, english = _recipes(ROOT / "README.zh-CN.md"), _recipes(ROOT / "README.md")
+    dashscope = chinese[0]
+    assert dashscope in english and dashscope["COURSE_MODEL"] == "qwen-plus"
+    assert read_model_config({**dashscope, "DASHSCOPE_API_KEY": "sk-" + "0" * 32}).key_variable == "DASHSCOPE_API_KEY"
+    assert all(recipe in english for recipe in chinese), "every Chinese recipe is one the English README gives"
+    assert "README.zh-CN.md" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_rekey_moves_each_block_to_the_cell_it_translates(tmp_path):
+    """After a notebook is split or its cells renumbered (the runner numbers ids by position), each
+    block goes to the cell whose English it translates; a cell nothing matches keeps its English."""
+    from helpers.translation.source import rekey
+
+    english = _notebook(tmp_path / "notebooks")
+    old = _translation(tmp_path / "tr", english)
+    moved = _notebook(tmp_path / "split", "02_y.ipynb", markdown=[ENGLISH_MD[1], "A new cell, not translated yet."])
+    text, unmatched = rekey(moved, [old])
+    blocks, _layout = parse_blocks(text)
+    assert unmatched == ["cell-003"] and blocks["cell-001"].text == CHINESE_MD[1]
+    assert blocks["cell-003"].text == "A new cell, not translated yet."
+    path = tmp_path / "tr2" / "02_y.md"
+    path.parent.mkdir()
+    path.write_text(text, encoding="utf-8")
+    assert translation_problems(moved, path, TERMS) == ["02_y: cell-003: still in English (no Chinese in the translation)"]
