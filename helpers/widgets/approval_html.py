@@ -33,7 +33,8 @@ def pending_html(engine: Any) -> str:
     why approve is off (when it is); the decisions allowed here."""
     review = engine.review
     if review is None:
-        return f"<p class='course-pending' data-pending='0'><i>{html_text(_('No interrupt is pending.'))}</i></p>"
+        nothing = html_text(_("No interrupt is pending."))
+        return f"<p class='course-pending' data-pending='0'><i>{nothing}</i></p>"
     count = len(engine.pending)
     heading = ngettext("<b>Pending interrupt</b> (the payload, <code>Interrupt.value</code>):",
                        "<b>Pending interrupts</b> (the payload, <code>Interrupt.value</code>):", count)
@@ -106,5 +107,6 @@ def history_html(engine: Any) -> str:
     if not history:
         return muted(_("No decision sent yet."), css_class="course-history")
     rows = "".join(f"<li data-outcome='{d.outcome}'>{html_text(d.line())}</li>" for d in history)
-    return (f"<div class='course-history'><b>{html_text(_('Sent decisions'))}</b>"
+    heading = html_text(_("Sent decisions"))
+    return (f"<div class='course-history'><b>{heading}</b>"
             f"<ol style='margin: 0'>{rows}</ol></div>")
