@@ -122,11 +122,12 @@ def poisoned_message(graph: Any, config: dict, snapshot: Any) -> str:
         if calls and task.name in ("tools", *(name for name in (getattr(graph, "nodes", None) or {})
                                               if str(name).startswith("HumanInTheLoopMiddleware"))):
             ids = ", ".join(repr(shorten(str(call.get("id")), 80)) for call in calls)
-            example = (f"answer the model's calls yourself: graph.update_state(config, {{\"messages\": "
-                       f"[ToolMessage(\"not run: the review failed\", tool_call_id=...) for each of {ids}]}}, "
-                       f"as_node={task.name!r})")
+            example = _("answer the model's calls yourself: {code}").format(
+                code=f"graph.update_state(config, {{\"messages\": [ToolMessage(\"not run: the review failed\", "
+                     f"tool_call_id=...) for each of {ids}]}}, as_node={task.name!r})")
         else:
-            example = f"graph.update_state(config, <the values {task.name!r} would return>, as_node={task.name!r})"
+            example = _("graph.update_state(config, <the values {node} would return>, as_node={node})").format(
+                node=repr(task.name))
         return _("The node {node} raised after an earlier resume ({error}). LangGraph keeps the resume value it "
                  "got{values} and replays it on every resume, so an answer sent now would never reach the node: "
                  "this thread is stuck. Ways out: write the state past the node, e.g. {example}; replay from an "

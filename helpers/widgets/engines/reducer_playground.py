@@ -237,7 +237,7 @@ class ReducerPlaygroundEngine:
         """The state class the graph is built from, for a reducer (default: the chosen one)."""
         name = self.reducer if name is None else name
         if self.reducers[name] is None:
-            line = f"{self.key}: Any          # plain key: one value per step"
+            line = f"{self.key}: Any          # " + _("plain key: one value per step")
         else:
             line = f"{self.key}: Annotated[Any, {name}]"
         return sendable(f"class PlaygroundState(TypedDict, total=False):\n    {line}")
