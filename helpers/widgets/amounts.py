@@ -15,6 +15,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
+from ..i18n import _
 from .text import shorten
 
 __all__ = ["AmountError", "parse_amount"]
@@ -26,7 +27,17 @@ _TOLERANCE = 1e-9  # the tolerance of helpers.domain._cents: float noise, not a 
 #: The largest amount taken: above about 2**53 / 100 a float cannot hold every cent, so a larger typed
 #: amount would be sent changed without a word.
 MAX_AMOUNT = 999_999_999_999.99
-_TOO_LARGE = f"is too large: an amount is at most {MAX_AMOUNT:,.2f}."
+
+
+def _too_large(value: Any) -> AmountError:
+    """The refusal of an amount above :data:`MAX_AMOUNT`."""
+    return AmountError(_("The amount {value} is too large: an amount is at most {max}.").format(
+        value=_shown(value), max=f"{MAX_AMOUNT:,.2f}"))
+
+
+def _not_finite(value: Any) -> AmountError:
+    """The refusal of NaN or an infinity."""
+    return AmountError(_("The amount {value} is not a finite number.").format(value=_shown(value)))
 
 
 def _shown(value: Any) -> str:
@@ -34,7 +45,7 @@ def _shown(value: Any) -> str:
     try:
         text = repr(value)
     except Exception:  # noqa: BLE001 - an int past Python's digit limit, a broken __repr__
-        text = f"<a {type(value).__name__}>"
+        text = _("<a {type}>").format(type=type(value).__name__)
     return shorten(text, 60)
 
 
@@ -64,36 +75,44 @@ def parse_amount(value: Any) -> float:
         if not _PLAIN.fullmatch(text):
             if re.fullmatch(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]*)?", text):
                 plain = text.replace(",", "")
-                raise AmountError(f"The amount {_shown(value)} has thousands separators, which are not accepted "
-                                  f"(a comma could also be a decimal comma): type {plain} instead.")
-            hint = " (use a decimal point)" if re.fullmatch(r"[+-]?[0-9]+,[0-9]+", text) else ""
-            if not hint and any(ch.isdigit() and ch not in "0123456789" for ch in text):
-                hint = " (type the digits 0-9)"
+                raise AmountError(_("The amount {value} has thousands separators, which are not accepted "
+                                    "(a comma could also be a decimal comma): type {plain} instead.").format(
+                                      value=_shown(value), plain=plain))
             if text.lower().lstrip("+-") in ("nan", "inf", "infinity"):
-                raise AmountError(f"The amount {_shown(value)} is not a finite number.")
-            raise AmountError(f"The amount {_shown(value)} is not a number{hint}: write digits with an optional "
-                              "decimal point, e.g. 120 or 120.50.")
+                raise _not_finite(value)
+            if re.fullmatch(r"[+-]?[0-9]+,[0-9]+", text):
+                message = _("The amount {value} is not a number (use a decimal point): write digits with an "
+                            "optional decimal point, e.g. 120 or 120.50.")
+            elif any(ch.isdigit() and ch not in "0123456789" for ch in text):
+                message = _("The amount {value} is not a number (type the digits 0-9): write digits with an "
+                            "optional decimal point, e.g. 120 or 120.50.")
+            else:
+                message = _("The amount {value} is not a number: write digits with an optional decimal point, "
+                            "e.g. 120 or 120.50.")
+            raise AmountError(message.format(value=_shown(value)))
         amount = float(text)
         if math.isinf(amount):
-            raise AmountError(f"The amount {_shown(value)} {_TOO_LARGE}")
+            raise _too_large(value)
     elif isinstance(value, (numbers.Real, Decimal)) and not isinstance(value, bool):
         try:
             amount = float(value)
         except OverflowError:
-            raise AmountError(f"The amount {_shown(value)} {_TOO_LARGE}") from None
+            raise _too_large(value) from None
         except ValueError:
-            raise AmountError(f"The amount {_shown(value)} is not a finite number.") from None
+            raise _not_finite(value) from None
     else:
-        raise AmountError(f"The amount {_shown(value)} is not a number.")
+        raise AmountError(_("The amount {value} is not a number.").format(value=_shown(value)))
     if not math.isfinite(amount):
-        raise AmountError(f"The amount {_shown(value)} is not a finite number.")
+        raise _not_finite(value)
     if amount > MAX_AMOUNT:
-        raise AmountError(f"The amount {_shown(value)} {_TOO_LARGE}")
+        raise _too_large(value)
     if amount <= 0:
-        raise AmountError(f"The amount must be more than 0, got {amount}.")
+        raise AmountError(_("The amount must be more than 0, got {amount}.").format(amount=amount))
     cents = round(amount, 2)
     if abs(cents - amount) > _TOLERANCE:
-        raise AmountError(f"The amount {_shown(value)} has more than 2 decimals: refunds are paid in whole cents.")
+        raise AmountError(_("The amount {value} has more than 2 decimals: refunds are paid in whole cents.").format(
+            value=_shown(value)))
     if cents <= 0:
-        raise AmountError(f"The amount {_shown(value)} rounds to 0.00: it must be at least 0.01.")
+        raise AmountError(_("The amount {value} rounds to 0.00: it must be at least 0.01.").format(
+            value=_shown(value)))
     return cents

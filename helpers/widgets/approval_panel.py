@@ -11,7 +11,7 @@ Use it on any paused thread whose graph has a checkpointer::
     panel = ApprovalPanel(agent, config)
     panel                                   # the last value of a cell: the panel opens
 
-``ApprovalPanel(graph, config, *, decisions=None, tools=(), context=None, title="Approval panel")``
+``ApprovalPanel(graph, config, *, decisions=None, tools=(), context=None, title=None)``
     ``graph``: a compiled graph with a checkpointer (``create_agent``, ``create_deep_agent``, or a
     ``StateGraph`` whose node calls ``interrupt()``); ``config``: the thread's config with a
     ``thread_id``; ``decisions``: the decisions the panel may send (subset of ``"approve"``,
@@ -22,7 +22,8 @@ Use it on any paused thread whose graph has a checkpointer::
     ``tools``: tools to check edited arguments against when the graph has no ``tools`` node;
     ``context``: the run's context, passed to every resume (LangGraph does not checkpoint it: an
     agent built with a ``context_schema`` whose tools read ``runtime.context`` needs it on each
-    ``invoke``, notebook 09); ``title``: the header. Raises ``ValueError`` without a checkpointer or a ``thread_id``.
+    ``invoke``, notebook 09); ``title``: the header (``None``: "Approval panel", in the edition's
+    language). Raises ``ValueError`` without a checkpointer or a ``thread_id``.
 
 Methods (each is also a button; each returns a :class:`~helpers.widgets.engines.approval.PanelResult`
 with ``action``, ``outcome``, ``message``, ``sent``, ``interrupts``, ``state``, and never raises):
@@ -72,17 +73,20 @@ from typing import Any
 import ipywidgets as widgets
 from langchain_core.tools import BaseTool
 
+from ..i18n import N_, _
+from .approval_html import history_html, pending_html, status_html, whole_args_html
+from .approval_rows import MAX_EDITABLE, as_float
 from .engines.approval import ApprovalEngine, PanelResult, PauseKey, SentDecision
-from .engines.approval_results import visible
-from .engines.reviews import HITL_DESCRIPTION_PREFIX, ReviewAction
+from .engines.reviews import ReviewAction
 from .outcomes import PanelOutcome
-from .approval_rows import MAX_EDITABLE, MAX_WHOLE, as_float, payload_text, state_rows
-from .style import badge, block, box, muted
 from .text import html_text, json_text, sendable, shorten
 
 __all__ = ["ApprovalPanel"]
 
 _STYLES = {"approve": "success", "edit": "warning", "reject": "danger", "respond": "info"}
+#: A decision button's tooltip when the decision is not allowed and the engine gives no reason.
+_NOT_ALLOWED = {"approve": N_("approve is not allowed here"), "edit": N_("edit is not allowed here"),
+                "reject": N_("reject is not allowed here"), "respond": N_("respond is not allowed here")}
 #: ``seen=`` not given: a decision from code answers the pause the panel last rendered.
 _SHOWN: Any = object()
 
@@ -96,7 +100,7 @@ class ApprovalPanel(widgets.VBox):
         decisions: the decisions the panel may send (``None``: whatever each pause allows).
         tools: tools to check edited HITL arguments against, if the graph has no ``tools`` node.
         context: the run's context (``invoke(..., context=...)``), passed to every resume; ``None``: none.
-        title: shown first in the panel.
+        title: shown first in the panel (``None``: "Approval panel", translated).
 
     Attributes:
         engine: the :class:`ApprovalEngine`. header, pending_view, approve_button, amount_field,
@@ -110,21 +114,26 @@ class ApprovalPanel(widgets.VBox):
     """
 
     def __init__(self, graph: Any, config: dict, *, decisions: Sequence[str] | None = None,
-                 tools: Sequence[BaseTool] = (), context: Any = None, title: str = "Approval panel"):
+                 tools: Sequence[BaseTool] = (), context: Any = None, title: str | None = None):
         self.engine = ApprovalEngine(graph, config, decisions=decisions, tools=tools, context=context)
-        self.header = widgets.HTML(f"<b>{html_text(title)}</b> · thread <code>{html_text(self.engine.thread_id)}</code>")
+        title = _("Approval panel") if title is None else title
+        self.header = widgets.HTML(_("<b>{title}</b> · thread <code>{thread}</code>").format(
+            title=html_text(title), thread=html_text(self.engine.thread_id)))
         self.pending_view = widgets.HTML()
         self.whole_args_view = widgets.HTML()  # arguments the pending list cuts, whole, in an opening part
-        self.approve_button = widgets.Button(description="Approve")
-        self.amount_field = widgets.Text(value="", description="amount:", placeholder="e.g. 120.50, Enter sends")
-        self.args_field = widgets.Textarea(value="", description="args (JSON):",
+        self.approve_button = widgets.Button(description=_("Approve"))
+        self.amount_field = widgets.Text(value="", description=_("amount:"),
+                                         placeholder=_("e.g. 120.50, Enter sends"))
+        self.args_field = widgets.Textarea(value="", description=_("args (JSON):"),
                                            layout=widgets.Layout(width="60%", height="4em"))
-        self.edit_button = widgets.Button(description="Edit amount")
-        self.message_field = widgets.Text(value="", description="reason:", placeholder="why it is rejected")
-        self.reject_button = widgets.Button(description="Reject")
-        self.respond_button = widgets.Button(description="Respond")
-        self.start_over_button = widgets.Button(description="Start over", tooltip="Drop the decisions noted so far")
-        self.refresh_button = widgets.Button(description="Refresh", tooltip="Read the checkpoint again; sends nothing")
+        self.edit_button = widgets.Button(description=_("Edit amount"))
+        self.message_field = widgets.Text(value="", description=_("reason:"), placeholder=_("why it is rejected"))
+        self.reject_button = widgets.Button(description=_("Reject"))
+        self.respond_button = widgets.Button(description=_("Respond"))
+        self.start_over_button = widgets.Button(description=_("Start over"),
+                                                tooltip=_("Drop the decisions noted so far"))
+        self.refresh_button = widgets.Button(description=_("Refresh"),
+                                             tooltip=_("Read the checkpoint again; sends nothing"))
         self.status_view = widgets.HTML()
         self.history_view = widgets.HTML()
         # Which pause the page shows: the kernel numbers each rendered pause (``_rendered``); the page
@@ -289,20 +298,20 @@ class ApprovalPanel(widgets.VBox):
             self._shown_keys[number] = key
             self._rendered.value = number
         plain = self._plain()
-        self.pending_view.value = self._pending_html()
+        self.pending_view.value = pending_html(engine)
         review = engine.review
-        self.whole_args_view.value = "".join(self._whole_args_html(action) for action in review.actions) \
+        self.whole_args_view.value = "".join(whole_args_html(engine, action) for action in review.actions) \
             if review is not None and review.kind != "interrupt" else ""
-        self.status_view.value = self._status_html(result)
-        self.history_view.value = self._history_html()
+        self.status_view.value = status_html(result)
+        self.history_view.value = history_html(engine)
         # The fields and buttons that fit this kind of pause.
         self.amount_field.layout.display = None if plain else "none"
         self.args_field.layout.display = "none" if plain else None
         self.respond_button.layout.display = "none" if plain else None
-        self.edit_button.description = "Edit amount" if plain else "Edit args"
-        self.message_field.description = "reason:" if plain else "message:"
-        self.message_field.placeholder = ("why it is rejected" if plain
-                                          else "needed to respond; optional to reject")
+        self.edit_button.description = _("Edit amount") if plain else _("Edit args")
+        self.message_field.description = _("reason:") if plain else _("message:")
+        self.message_field.placeholder = (_("why it is rejected") if plain
+                                          else _("needed to respond; optional to reject"))
         current = engine.current
         key = (engine.review.interrupt.id, current.position) if current is not None and not plain else None
         if key != self._args_for:
@@ -310,9 +319,10 @@ class ApprovalPanel(widgets.VBox):
             text = json_text(current.args, limit=None) if key is not None else ""
             too_long = len(text) > MAX_EDITABLE
             self.args_field.value = "" if too_long else text
-            self.args_field.placeholder = (f"the arguments are {len(text):,} characters of JSON, too long to edit "
-                                           "here: call panel.edit({...}) in a cell" if too_long
-                                           else "" if key is not None else "no tool call is pending")
+            self.args_field.placeholder = (
+                _("the arguments are {size} characters of JSON, too long to edit here: call panel.edit({{...}}) "
+                  "in a cell").format(size=f"{len(text):,}") if too_long
+                else "" if key is not None else _("no tool call is pending"))
         allowed = engine.allowed()
         # A field whose decisions are not allowed now is greyed out, like its buttons.
         self.amount_field.disabled = self.args_field.disabled = "edit" not in allowed
@@ -322,83 +332,16 @@ class ApprovalPanel(widgets.VBox):
             on = decision in allowed
             button.disabled = not on
             button.button_style = _STYLES[decision] if on else ""  # a disabled button is grey, not coloured
-            button.tooltip = "" if on else shorten(engine.refusal(decision) or f"{decision} is not allowed here", 300)
+            button.tooltip = "" if on else shorten(engine.refusal(decision) or _(_NOT_ALLOWED[decision]), 300)
         unknown = engine.outcome_unknown
         self.start_over_button.disabled = not (engine.staged or unknown)
-        self.start_over_button.tooltip = ("I checked the state: answer this pause again" if unknown
-                                          else "Drop the decisions noted so far")
+        self.start_over_button.tooltip = (_("I checked the state: answer this pause again") if unknown
+                                          else _("Drop the decisions noted so far"))
         # Start over belongs to a request with several gated calls: it stays (disabled) after the run finished.
         last = engine.last_review
         several = last is not None and last.kind == "hitl" and len(last.actions) > 1
         self.start_over_button.layout.display = None if unknown or several else "none"
 
-    def _pending_html(self) -> str:
-        engine = self.engine
-        review = engine.review
-        if review is None:
-            return "<p class='course-pending' data-pending='0'><i>No interrupt is pending.</i></p>"
-        count = len(engine.pending)
-        parts = [f"<p class='course-pending' data-pending='{count}' style='margin: 2px 0'><b>Pending interrupt"
-                 f"{'s' if count > 1 else ''}</b> (the payload, <code>Interrupt.value</code>):</p>"]
-        if review.kind == "interrupt":
-            for index, payload in enumerate(engine.pending, 1):
-                label = "" if count == 1 else f"{index}. ({'answered next' if index == 1 else 'waits'})"
-                parts.append(f"<div>{label}{block(visible(payload_text(payload)), css_class='course-payload')}</div>")
-        else:
-            current = engine.current
-            for action, noted in zip(review.actions, [*engine.staged, *[None] * len(review.actions)]):
-                if noted is not None:
-                    status = f"noted: {noted['type']}"
-                elif current is not None and action.position == current.position:
-                    status = "deciding now"
-                else:
-                    status = "waits"
-                text = f"{action.label}({json_text(action.args)})  [{status}; allowed: {', '.join(action.allowed)}]"
-                if action.description and not action.description.startswith(HITL_DESCRIPTION_PREFIX):
-                    text += f"\n  {shorten(action.description)}"
-                parts.append(block(visible(text), css_class="course-action"))
-            if count > 1:
-                parts.append(f"<p><small>{count - 1} more interrupt(s) wait after this one.</small></p>")
-        allowed = engine.allowed()
-        refused = engine.refusal("approve")
-        if refused:
-            parts.append(f"<p style='margin: 2px 0'>Approve is off: {html_text(shorten(refused, 400))}</p>")
-        parts.append(f"<p style='margin: 2px 0'>Allowed here: "
-                     f"{html_text(', '.join(allowed) or 'none of approve, edit, reject, respond')}</p>")
-        return "".join(parts)
-
-    def _whole_args_html(self, action: ReviewAction) -> str:
-        """For arguments cut in the list above: a part that opens to show them whole, saying how much was cut."""
-        hidden = self.engine.hidden_characters(action)
-        if not hidden:
-            return ""
-        whole = json_text(action.args, indent=2, limit=MAX_WHOLE)
-        size = len(json_text(action.args, limit=None))
-        note = "" if size <= MAX_WHOLE else f" (the first {MAX_WHOLE:,} characters; edit or reject what you cannot read)"
-        return (f"<details class='course-whole-args'><summary>{action.label}: {hidden:,} of {size:,} characters of "
-                f"its arguments are not shown above; approving sends them all. Open to read the whole arguments"
-                f"{note}.</summary>{block(visible(whole), css_class='course-whole-args-text')}</details>")
-
-    @staticmethod
-    def _status_html(result: PanelResult) -> str:
-        """One status: the last result alone (a refusal replaces the previous "Sent." block)."""
-        lines = []
-        if result.sent is not None:
-            lines.append(f"Command(resume={json_text(result.sent)})")
-        lines.append(result.message)
-        if result.outcome in (PanelOutcome.FINISHED, PanelOutcome.STUCK) and result.state is not None:
-            lines.append("Final state:" if result.outcome == PanelOutcome.FINISHED else "State at the checkpoint:")
-            lines += state_rows(result.state)
-        outcome = result.outcome
-        return box(f"{badge(outcome.word, outcome.tone)}{block(visible(chr(10).join(lines)), css_class='course-result')}",
-                   outcome.tone, css_class="course-status", data={"outcome": outcome})
-
-    def _history_html(self) -> str:
-        history = self.engine.history
-        if not history:
-            return muted("No decision sent yet.", css_class="course-history")
-        rows = "".join(f"<li data-outcome='{d.outcome}'>{html_text(d.line())}</li>" for d in history)
-        return f"<div class='course-history'><b>Sent decisions</b><ol style='margin: 0'>{rows}</ol></div>"
-
     def __repr__(self) -> str:
-        return f"ApprovalPanel (thread {self.engine.thread_id!r}): run this cell to open the panel"
+        return _("ApprovalPanel (thread {thread}): run this cell to open the panel").format(
+            thread=repr(self.engine.thread_id))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from ..i18n import _
 from .text import json_text, sendable, shorten
 
 __all__ = ["MAX_EDITABLE", "MAX_KEYS", "MAX_MESSAGES", "MAX_WHOLE", "as_float", "message_row", "payload_text", "state_rows"]
@@ -49,19 +50,19 @@ def state_rows(state: dict) -> list[str]:
             rows.append(f"  {name}: {len(value)}")
             skipped = max(0, len(value) - MAX_MESSAGES)
             if skipped:
-                rows.append(f"    ... {skipped} earlier messages")
+                rows.append("    " + _("... {count} earlier messages").format(count=skipped))
             rows += [f"  {message_row(n, m)}" for n, m in enumerate(value[skipped:], skipped + 1)]
         elif isinstance(value, list) and value:
             rows.append(f"  {name}:")
             rows += [f"    - {json_text(item, limit=300)}" for item in value[:MAX_KEYS]]
             if len(value) > MAX_KEYS:
-                rows.append(f"    ... and {len(value) - MAX_KEYS:,} more")
+                rows.append("    " + _("... and {count} more").format(count=f"{len(value) - MAX_KEYS:,}"))
         elif isinstance(value, dict) and value:
             rows.append(f"  {name}:")
             rows += [f"    {shorten(sendable(str(k)), 200)}: {json_text(v, limit=300)}"
                      for k, v in itertools.islice(value.items(), MAX_KEYS)]
             if len(value) > MAX_KEYS:
-                rows.append(f"    ... and {len(value) - MAX_KEYS:,} more keys")
+                rows.append("    " + _("... and {count} more keys").format(count=f"{len(value) - MAX_KEYS:,}"))
         else:
             rows.append(f"  {name}: {json_text(value)}")
     return rows
@@ -77,7 +78,7 @@ def payload_text(value: Any) -> str:
         lines = [f"{shorten(sendable(str(key)), 200)}: {json_text(item)}"
                  for key, item in itertools.islice(value.items(), MAX_KEYS)]
         if len(value) > MAX_KEYS:
-            lines.append(f"... and {len(value) - MAX_KEYS:,} more keys")
+            lines.append(_("... and {count} more keys").format(count=f"{len(value) - MAX_KEYS:,}"))
         return "\n".join(lines)
     return json_text(value, indent=2)
 

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 import ipywidgets as widgets
 
+from ..i18n import N_, _
 from .engines.reducer_playground import (
     DEFAULT_A,
     DEFAULT_B,
@@ -23,23 +24,27 @@ from .text import html_text, sendable, value_text
 __all__ = ["ReducerPlayground"]
 
 _NOTES = {
-    PlaygroundOutcome.AGREE: "Both write orders give the same value, so for these two writes the result does not "
-                             "depend on which node's write LangGraph applies first.",
-    PlaygroundOutcome.DIFFER: "The value depends on which write is applied first. LangGraph's order is fixed (node "
-                              "names here, tool-call positions in an agent), so a run is repeatable, but the result "
-                              "is an accident of naming, not a rule (sections 2 and 5).",
-    PlaygroundOutcome.INVALID_UPDATE: "A plain key takes one value per step. Two writes in one step fail the whole "
-                                      "step with InvalidUpdateError, in both orders and even for equal values "
-                                      "(section 1).",
-    PlaygroundOutcome.REDUCER_ERROR: "The reducer raised: these values do not fit it (for example operator.add on "
-                                     "two JSON objects, or merge_audit on entries without a \"key\"). The run stopped.",
-    PlaygroundOutcome.INVALID_JSON: "Your text is still in the box.",
+    PlaygroundOutcome.AGREE: N_("Both write orders give the same value, so for these two writes the result does "
+                                "not depend on which node's write LangGraph applies first."),
+    PlaygroundOutcome.DIFFER: N_("The value depends on which write is applied first. LangGraph's order is fixed "
+                                 "(node names here, tool-call positions in an agent), so a run is repeatable, but "
+                                 "the result is an accident of naming, not a rule (sections 2 and 5)."),
+    PlaygroundOutcome.INVALID_UPDATE: N_("A plain key takes one value per step. Two writes in one step fail the "
+                                         "whole step with InvalidUpdateError, in both orders and even for equal "
+                                         "values (section 1)."),
+    PlaygroundOutcome.REDUCER_ERROR: N_("The reducer raised: these values do not fit it (for example operator.add "
+                                        "on two JSON objects, or merge_audit on entries without a \"key\"). The "
+                                        "run stopped."),
+    PlaygroundOutcome.INVALID_JSON: N_("Your text is still in the box."),
 }
-_START = "Not run yet: press Run in parallel."
+_START = N_("Not run yet: press Run in parallel.")
 
 
 def _listed(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+    """``a``, ``a and b``, ``a, b and c`` (the joining words translated)."""
+    if len(items) == 1:
+        return items[0]
+    return _("{items} and {last}").format(items=_(", ").join(items[:-1]), last=items[-1])
 
 
 def changed_inputs(ran_with: tuple[str, Mapping[str, str]] | None, reducer: str,
@@ -52,13 +57,15 @@ def changed_inputs(ran_with: tuple[str, Mapping[str, str]] | None, reducer: str,
         writes: the write texts now, keyed ``"a"`` and ``"b"``.
 
     Returns:
-        e.g. ``["the reducer", "write B"]``; empty when nothing changed or nothing ran yet.
+        e.g. ``["the reducer", "write B"]`` (in the edition's language); empty when nothing changed or
+        nothing ran yet.
     """
     if ran_with is None:
         return []
     old_reducer, old_writes = ran_with
-    changed = ["the reducer"] if reducer != old_reducer else []
-    return changed + [f"write {node.upper()}" for node in ("a", "b") if writes[node] != old_writes[node]]
+    changed = [_("the reducer")] if reducer != old_reducer else []
+    return changed + [_("write {node}").format(node=node.upper()) for node in ("a", "b")
+                      if writes[node] != old_writes[node]]
 
 
 class ReducerPlayground(widgets.VBox):
@@ -87,17 +94,17 @@ class ReducerPlayground(widgets.VBox):
                  a: str = DEFAULT_A, b: str = DEFAULT_B):
         self.engine = ReducerPlaygroundEngine(reducers, key=key, a=a, b=b)
         self.reducer_picker = widgets.Dropdown(options=self.engine.reducer_names, value=self.engine.reducer,
-                                               description="reducer:")
+                                               description=_("reducer:"))
         self.declaration = widgets.HTML()
         size = widgets.Layout(width="95%", height="4.5em")
-        self.write_a = widgets.Textarea(value=self.engine.writes["a"], description="write A (JSON):", layout=size,
-                                        style={"description_width": "initial"})
-        self.write_b = widgets.Textarea(value=self.engine.writes["b"], description="write B (JSON):", layout=size,
-                                        style={"description_width": "initial"})
-        self.run_button = widgets.Button(description="Run in parallel", button_style="primary",
-                                         tooltip="Run the two-node graph in both write orders")
-        self.reset_button = widgets.Button(description="Start again",
-                                           tooltip="Back to the first reducer and the section 4 writes")
+        self.write_a = widgets.Textarea(value=self.engine.writes["a"], description=_("write A (JSON):"),
+                                        layout=size, style={"description_width": "initial"})
+        self.write_b = widgets.Textarea(value=self.engine.writes["b"], description=_("write B (JSON):"),
+                                        layout=size, style={"description_width": "initial"})
+        self.run_button = widgets.Button(description=_("Run in parallel"), button_style="primary",
+                                         tooltip=_("Run the two-node graph in both write orders"))
+        self.reset_button = widgets.Button(description=_("Start again"),
+                                           tooltip=_("Back to the first reducer and the section 4 writes"))
         self.result_view = widgets.HTML()
         self.stale_view = widgets.HTML()
         self.history_view = widgets.HTML()
@@ -108,8 +115,8 @@ class ReducerPlayground(widgets.VBox):
         self.run_button.on_click(lambda _button: self.run())
         self.reset_button.on_click(lambda _button: self.reset())
         super().__init__([
-            widgets.HTML(f"<b>Reducer playground:</b> two parallel nodes write the key "
-                         f"<code>{html_text(self.engine.key)}</code> in the same step"),
+            widgets.HTML(_("<b>Reducer playground:</b> two parallel nodes write the key <code>{key}</code> in "
+                           "the same step").format(key=html_text(self.engine.key))),
             self.reducer_picker, self.declaration, self.write_a, self.write_b,
             widgets.HBox([self.run_button, self.reset_button]), self.stale_view, self.result_view,
             self.history_view,
@@ -171,7 +178,8 @@ class ReducerPlayground(widgets.VBox):
         """Say which inputs changed since the result on show was run (nothing before a run)."""
         changed = changed_inputs(self._ran_with, self.engine.reducer, self.engine.writes)
         self.stale_view.value = "" if not changed else muted(
-            f"Changed since the run below: {_listed(changed)}. Press Run in parallel to run them.",
+            _("Changed since the run below: {changed}. Press Run in parallel to run them.").format(
+                changed=_listed(changed)),
             css_class="course-stale")
 
     def _render(self) -> None:
@@ -184,7 +192,7 @@ class ReducerPlayground(widgets.VBox):
         self.declaration.value = block(engine.declaration(), css_class="course-declaration")
         self._render_stale()
         if not engine.results:
-            self.result_view.value = muted(_START, css_class="course-start")
+            self.result_view.value = muted(_(_START), css_class="course-start")
             self.history_view.value = ""
             return
         self.result_view.value = self._result_html(engine.results[-1])
@@ -195,7 +203,7 @@ class ReducerPlayground(widgets.VBox):
         outcome = result.outcome
         parts = [f"<p class='course-verdict' data-outcome='{outcome}' style='margin: 2px 0'>"
                  f"{badge(outcome.word, outcome.tone)} <b>{html_text(result.reducer)}: {html_text(result.headline)}."
-                 f"</b> {html_text(_NOTES[outcome])}</p>"]
+                 f"</b> {html_text(_(_NOTES[outcome]))}</p>"]
         if outcome == PlaygroundOutcome.INVALID_JSON:
             parts.append(f"<p class='course-message' style='margin: 2px 0'>{html_text(result.message)}</p>")
         else:
@@ -203,16 +211,18 @@ class ReducerPlayground(widgets.VBox):
             for run in result.runs:
                 calls = "".join(
                     f"<div style='{WRAP}'><code>{html_text(result.reducer)}(current={html_text(value_text(c))}, "
-                    f"update={html_text(value_text(u))})</code></div>" for c, u in run.calls) or "<i>none</i>"
+                    f"update={html_text(value_text(u))})</code></div>" for c, u in run.calls) \
+                    or "<i>" + html_text(_("none")) + "</i>"
                 shown = (block(run.error, css_class="course-error") if run.error else
                          block(f"{result.key} = {value_text(run.value)}", css_class="course-value"))
+                label = html_text(_("reducer calls:"))
                 cells.append(f"<td style='vertical-align: top; padding: 4px 12px; width: 50%'>"
                              f"<b>{run.label}</b><br><small>{run.nodes}</small>"
-                             f"<div><small>reducer calls:</small> {calls}</div>{shown}</td>")
+                             f"<div><small>{label}</small> {calls}</div>{shown}</td>")
             parts.append(f"<table class='course-orders' style='width: 100%; table-layout: fixed'>"
                          f"<tr>{''.join(cells)}</tr></table>")
         return box("".join(parts), outcome.tone, css_class="course-result", data={"outcome": outcome})
 
     def __repr__(self) -> str:
-        return (f"ReducerPlayground ({len(self.engine.reducers)} reducers, key {self.engine.key!r}): "
-                "run this cell to open the playground")
+        return _("ReducerPlayground ({count} reducers, key {key}): run this cell to open the "
+                 "playground").format(count=len(self.engine.reducers), key=repr(self.engine.key))

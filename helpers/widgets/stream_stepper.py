@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 import ipywidgets as widgets
 from langchain_core.messages import AIMessageChunk
 
+from ..i18n import _
 from .engines.stream_stepper import StreamPosition, StreamStepperEngine, StreamVerdict
 from .outcomes import Tone
 from .style import LINE_HEIGHT, WRAP, badge, block, box, muted
@@ -61,13 +62,13 @@ class StreamStepper(widgets.VBox):
     def __init__(self, streams: Mapping[str, Sequence[AIMessageChunk]]):
         self.engine = StreamStepperEngine(streams)
         self.stream_picker = widgets.Dropdown(options=self.engine.names, value=self.engine.stream,
-                                              description="stream:")
-        self.back_button = widgets.Button(description="Back", tooltip="Undo the last chunk")
-        self.next_button = widgets.Button(description="Next chunk", button_style="primary",
-                                          tooltip="One more chunk arrives")
-        self.whole_button = widgets.Button(description="Whole stream", tooltip="Every chunk arrives")
-        self.reset_button = widgets.Button(description="Start again", tooltip="The first stream, no chunk yet")
-        self.slider = widgets.IntSlider(value=0, min=0, max=self.engine.total, description="stop after:",
+                                              description=_("stream:"))
+        self.back_button = widgets.Button(description=_("Back"), tooltip=_("Undo the last chunk"))
+        self.next_button = widgets.Button(description=_("Next chunk"), button_style="primary",
+                                          tooltip=_("One more chunk arrives"))
+        self.whole_button = widgets.Button(description=_("Whole stream"), tooltip=_("Every chunk arrives"))
+        self.reset_button = widgets.Button(description=_("Start again"), tooltip=_("The first stream, no chunk yet"))
+        self.slider = widgets.IntSlider(value=0, min=0, max=self.engine.total, description=_("stop after:"),
                                         continuous_update=False, style={"description_width": "initial"})
         self.position_view = widgets.HTML()
         self.chunks_view = widgets.HTML()
@@ -80,7 +81,7 @@ class StreamStepper(widgets.VBox):
         self.whole_button.on_click(lambda _button: self.whole_stream())
         self.reset_button.on_click(lambda _button: self.reset())
         super().__init__([
-            widgets.HTML("<b>Stream stepper:</b> a reply arrives chunk by chunk; stop it anywhere"),
+            widgets.HTML(_("<b>Stream stepper:</b> a reply arrives chunk by chunk; stop it anywhere")),
             self.stream_picker,
             widgets.HBox([self.back_button, self.next_button, self.whole_button, self.reset_button]),
             self.slider, self.position_view, self.verdict_view, self.merged_view, self.chunks_view,
@@ -145,7 +146,8 @@ class StreamStepper(widgets.VBox):
         self.back_button.disabled = at.received == 0
         self.next_button.disabled = self.whole_button.disabled = at.received == at.total
         self.position_view.value = (f"<p class='course-position' style='margin: 2px 0; {LINE_HEIGHT}'>"
-                                    f"{at.received} of {at.total} chunks received</p>")
+                                    + _("{received} of {total} chunks received").format(received=at.received,
+                                                                                        total=at.total) + "</p>")
         word, tone = _BADGES[at.verdict]
         self.verdict_view.value = box(
             f"<p class='course-verdict' data-outcome='{at.verdict}' style='margin: 2px 0; {LINE_HEIGHT}'>"
@@ -156,12 +158,12 @@ class StreamStepper(widgets.VBox):
 
     def _chunks_html(self, at: StreamPosition) -> str:
         if at.received == 0:
-            return muted("No chunk has arrived: press Next chunk.", css_class="course-start")
+            return muted(_("No chunk has arrived: press Next chunk."), css_class="course-start")
         rows = []
         first = max(1, at.received - MAX_ROWS + 1)
         if first > 1:
-            rows.append(f"<tr class='course-earlier-chunks'><td colspan='4'><small>{first - 1:,} earlier chunks "
-                        "not shown</small></td></tr>")
+            earlier = _("{count} earlier chunks not shown").format(count=f"{first - 1:,}")
+            rows.append(f"<tr class='course-earlier-chunks'><td colspan='4'><small>{earlier}</small></td></tr>")
         for number, chunk in enumerate(self.engine.streams[at.stream][first - 1: at.received], start=first):
             pieces = [(c["name"], c["args"], c["id"], c["index"]) for c in chunk.tool_call_chunks]
             finish = str(chunk.response_metadata.get("finish_reason") or "")
@@ -170,7 +172,8 @@ class StreamStepper(widgets.VBox):
                         f"{_cell(value_text(pieces, prefer_json=False) if pieces else '')}{_cell(finish)}</tr>")
         head = ("<tr><th>#</th><th>content</th><th>tool_call_chunks (name, args, id, index)</th>"
                 "<th>finish_reason</th></tr>")
-        return (f"<div><small>The chunks received, the last one marked:</small><table class='course-chunks' "
+        caption = _("The chunks received, the last one marked:")
+        return (f"<div><small>{caption}</small><table class='course-chunks' "
                 f"style='{LINE_HEIGHT}'>{head}{''.join(rows)}</table></div>")
 
     @staticmethod
@@ -185,9 +188,10 @@ class StreamStepper(widgets.VBox):
             calls = [(c["name"], c["args"]) for c in getattr(merged, kind)]
             lines.append(f"{kind}: {value_text(calls, prefer_json=False)}")
         lines.append(f"finish_reason: {at.finish_reason!r}")
-        return (f"<div><small>The chunks added up with <code>+</code>:</small>"
+        caption = _("The chunks added up with <code>+</code>:")
+        return (f"<div><small>{caption}</small>"
                 f"{block(shorten(chr(10).join(lines), 2 * MAX_SHOWN), css_class='course-merged')}</div>")
 
     def __repr__(self) -> str:
-        return (f"StreamStepper ({len(self.engine.streams)} streams): "
-                "run this cell to step through a streamed reply")
+        return _("StreamStepper ({count} streams): run this cell to step through a streamed reply").format(
+            count=len(self.engine.streams))

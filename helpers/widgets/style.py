@@ -12,6 +12,9 @@ onto a second line would otherwise look double-spaced. A view that writes its ow
 
 from __future__ import annotations
 
+from typing import Literal
+
+from ..i18n import ngettext
 from .outcomes import Tone
 from .text import html_text
 
@@ -58,12 +61,12 @@ def muted(text: str, *, css_class: str = "course-note") -> str:
     return f"<p class='{css_class}' style='color: #546e7a; margin: 2px 0; {LINE_HEIGHT}'><i>{html_text(text)}</i></p>"
 
 
-def history(entries: list, noun: str) -> str:
+def history(entries: list, noun: Literal["turn", "run"]) -> str:
     """The learner's last turns or runs as a list: one ``<li data-outcome=...>`` per entry.
 
     Args:
         entries: objects with ``outcome`` and ``history_line()`` (a ``ModelTurn``, a ``PlaygroundResult``).
-        noun: what one entry is, singular (``"turn"``, ``"run"``).
+        noun: what one entry is: ``"turn"`` or ``"run"`` (the heading is translated as a whole).
 
     Returns:
         the HTML, or ``""`` for no entries.
@@ -71,6 +74,8 @@ def history(entries: list, noun: str) -> str:
     if not entries:
         return ""
     items = "".join(f"<li data-outcome='{e.outcome}'>{html_text(e.history_line())}</li>" for e in entries)
-    label = f"Your last {len(entries)} {noun}{'s' if len(entries) > 1 else ''}:"
+    count = len(entries)
+    label = (ngettext("Your last {count} turn:", "Your last {count} turns:", count) if noun == "turn"
+             else ngettext("Your last {count} run:", "Your last {count} runs:", count)).format(count=count)
     return (f"<div class='course-history' style='{LINE_HEIGHT}'><small>{label}</small>"
             f"<ul style='margin: 0'>{items}</ul></div>")

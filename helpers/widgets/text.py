@@ -26,9 +26,10 @@ import json
 import math
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, Literal
 
 from ..display import ADDRESS_PATTERN, format_error
+from ..i18n import N_, _
 
 __all__ = ["MAX_DEPTH", "MAX_SHOWN", "JsonInputError", "error_text", "html_text", "inline_code", "json_depth",
            "json_problem", "json_text", "parse_json", "sendable", "shorten", "value_text"]
@@ -40,7 +41,7 @@ MAX_DEPTH = 100
 #: freeze the browser). Escaped for HTML, a cut text is at most 6 times as long (``"`` -> ``&quot;``).
 MAX_SHOWN = 4000
 
-_TOO_DEEP = "<a value nested too deeply to show>"
+_TOO_DEEP = N_("<a value nested too deeply to show>")
 
 
 def sendable(text: str) -> str:
@@ -64,8 +65,8 @@ def shorten(text: str, limit: int | None = MAX_SHOWN, *, complete: bool = True) 
     if limit is None or (complete and len(text) <= limit):
         return text
     if complete:
-        return f"{text[:limit]}... ({len(text) - limit:,} more characters)"
-    return f"{text[:limit]}... (cut at {limit:,} characters)"
+        return _("{text}... ({count} more characters)").format(text=text[:limit], count=f"{len(text) - limit:,}")
+    return _("{text}... (cut at {count} characters)").format(text=text[:limit], count=f"{limit:,}")
 
 
 def _take(chunks: Iterable[str], limit: int | None) -> str:
@@ -120,7 +121,7 @@ def error_text(exc: BaseException, limit: int | None = MAX_SHOWN) -> str:
     except KeyboardInterrupt:
         raise
     except BaseException:  # noqa: BLE001 - a broken __str__ must not break the widget
-        return f"{type(exc).__name__}: <its message could not be turned into text>"
+        return _("{type}: <its message could not be turned into text>").format(type=type(exc).__name__)
 
 
 def _object_text(text: str, limit: int | None) -> str:
@@ -164,7 +165,7 @@ def json_text(value: Any, *, indent: int | None = None, limit: int | None = MAX_
     try:
         text = _take(encoder.iterencode(value), limit)
     except RecursionError:
-        return _TOO_DEEP
+        return _(_TOO_DEEP)
     except KeyboardInterrupt:
         raise
     except BaseException:  # noqa: BLE001 - e.g. a circular list, a __str__ that raises inside the hook
@@ -173,7 +174,7 @@ def json_text(value: Any, *, indent: int | None = None, limit: int | None = MAX_
         except KeyboardInterrupt:
             raise
         except BaseException:  # noqa: BLE001
-            return f"<{type(value).__name__} that cannot be shown>"
+            return _("<{type} that cannot be shown>").format(type=type(value).__name__)
     return sendable(text)
 
 
@@ -223,7 +224,8 @@ def _repr_chunks(value: Any, limit: int | None, active: set[int], depth: int = 0
         try:
             yield repr(value)
         except ValueError:  # more digits than int -> str allows (sys.get_int_max_str_digits)
-            yield f"<an int of about {int(value.bit_length() * math.log10(2)) + 1:,} digits>"
+            digits = int(value.bit_length() * math.log10(2)) + 1
+            yield _("<an int of about {count} digits>").format(count=f"{digits:,}")
     else:
         yield _object_text(repr(value), limit)
 
@@ -233,7 +235,7 @@ def _repr_text(value: Any, limit: int | None) -> str:
     try:
         return _take(_repr_chunks(value, limit, set()), limit)
     except (RecursionError, _TooDeep):
-        return _TOO_DEEP
+        return _(_TOO_DEEP)
 
 
 def value_text(value: Any, *, limit: int | None = MAX_SHOWN, prefer_json: bool = True) -> str:
@@ -247,7 +249,7 @@ def value_text(value: Any, *, limit: int | None = MAX_SHOWN, prefer_json: bool =
         try:
             return sendable(_take(json.JSONEncoder(ensure_ascii=False).iterencode(value), limit))
         except RecursionError:
-            return _TOO_DEEP
+            return _(_TOO_DEEP)
         except (TypeError, ValueError):
             pass
     try:
@@ -255,7 +257,7 @@ def value_text(value: Any, *, limit: int | None = MAX_SHOWN, prefer_json: bool =
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # noqa: BLE001 - a broken __repr__ must not break the widget
-        return f"<{type(value).__name__} whose repr raised {type(exc).__name__}>"
+        return _("<{type} whose repr raised {error}>").format(type=type(value).__name__, error=type(exc).__name__)
 
 
 def json_depth(value: Any, limit: int = MAX_DEPTH) -> int:
@@ -276,7 +278,7 @@ def _path(parts: tuple[Any, ...]) -> str:
     return "".join(f"[{shorten(json.dumps(p, ensure_ascii=False), 40)}]" for p in parts)
 
 
-def json_problem(value: Any, name: str = "the value") -> str:
+def json_problem(value: Any, name: str | None = None) -> str:
     """Why ``value`` is not plain JSON, as one phrase; ``""`` when it is.
 
     Plain JSON is what a model can write in a tool call: dicts with text keys, lists, text, finite
@@ -286,46 +288,58 @@ def json_problem(value: Any, name: str = "the value") -> str:
 
     Args:
         value: the value to check (e.g. edited tool-call arguments).
-        name: how the value is called in the phrase, e.g. ``"args"``.
+        name: how the value is called in the phrase, e.g. ``"args"`` (default: "the value", translated).
 
     Returns:
         e.g. ``'args["x"] is a function, not a JSON value'``, ``'args["amount"] is NaN: JSON has
         no NaN or Infinity'``, or ``""``.
     """
+    name = _("the value") if name is None else name
     stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
     while stack:
         item, where = stack.pop()
         at = name + _path(where)
         if len(where) > MAX_DEPTH:
-            return f"{name} nests deeper than {MAX_DEPTH} levels"
+            return _("{name} nests deeper than {depth} levels").format(name=name, depth=MAX_DEPTH)
         if item is None or isinstance(item, (str, bool)):
             continue
         if isinstance(item, float):
             if not math.isfinite(item):
-                return f"{at} is {json.dumps(item)}: JSON has no NaN or Infinity"
+                return _("{at} is {value}: JSON has no NaN or Infinity").format(at=at, value=json.dumps(item))
             continue
         if isinstance(item, int):
             try:
                 str(item)
             except ValueError:
-                return f"{at} is an int with too many digits to write"
+                return _("{at} is an int with too many digits to write").format(at=at)
             continue
         if isinstance(item, dict):
             for key, child in item.items():
                 if not isinstance(key, str):
-                    return f"{at} has the key {value_text(key, limit=40)} ({type(key).__name__}): JSON keys are text"
+                    return _("{at} has the key {key} ({type}): JSON keys are text").format(
+                        at=at, key=value_text(key, limit=40), type=type(key).__name__)
                 stack.append((child, (*where, key)))
             continue
         if isinstance(item, list):
             stack.extend((child, (*where, index)) for index, child in enumerate(item))
             continue
-        kind = "a function" if callable(item) else f"a {type(item).__name__}"
-        return f"{at} is {kind}, not a JSON value"
+        if callable(item):
+            return _("{at} is a function, not a JSON value").format(at=at)
+        return _("{at} is a {type}, not a JSON value").format(at=at, type=type(item).__name__)
     return ""
 
 
 class JsonInputError(ValueError):
-    """Typed text that is not usable JSON. ``str(error)`` completes "the text ...", e.g. "is empty"."""
+    """Typed text that is not usable JSON. ``str(error)`` completes "the text ...", e.g. "is empty".
+
+    Attributes:
+        reason: what is wrong, for code to test (the text is translated): ``"empty"``, ``"invalid"``
+            (not JSON) or ``"too_deep"`` (nested deeper than :data:`MAX_DEPTH` levels).
+    """
+
+    def __init__(self, message: str, reason: Literal["empty", "invalid", "too_deep"] = "invalid"):
+        super().__init__(message)
+        self.reason = reason
 
 
 def parse_json(text: str) -> Any:
@@ -339,16 +353,18 @@ def parse_json(text: str) -> Any:
 
     Raises:
         JsonInputError: the text is empty ("is empty"), not JSON ("is not valid JSON (<reason>)"),
-            or nests deeper than :data:`MAX_DEPTH` levels ("nests deeper than 100 levels").
+            or nests deeper than :data:`MAX_DEPTH` levels ("nests deeper than 100 levels"); the
+            message in the edition's language, the kind in ``reason``.
     """
     if not text.strip():
-        raise JsonInputError("is empty")
+        raise JsonInputError(_("is empty"), "empty")
+    too_deep = _("nests deeper than {depth} levels").format(depth=MAX_DEPTH)
     try:
         value = json.loads(text)
     except RecursionError:
-        raise JsonInputError(f"nests deeper than {MAX_DEPTH} levels") from None
+        raise JsonInputError(too_deep, "too_deep") from None
     except ValueError as exc:
-        raise JsonInputError(f"is not valid JSON ({exc})") from None
+        raise JsonInputError(_("is not valid JSON ({error})").format(error=exc), "invalid") from None
     if json_depth(value) > MAX_DEPTH:
-        raise JsonInputError(f"nests deeper than {MAX_DEPTH} levels")
+        raise JsonInputError(too_deep, "too_deep")
     return value

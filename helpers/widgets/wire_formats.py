@@ -15,13 +15,14 @@ from typing import Any
 import ipywidgets as widgets
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
+from ..i18n import N_, _
 from .engines.wire_formats import ANSWER_STATES, BodyView, WireFormatsEngine
 from .style import badge, block, box
 from .text import MAX_SHOWN, html_text, shorten
 
 __all__ = ["WireFormatsView"]
 
-_LABELS = {"answered": "answered", "error": 'answered, status="error"', "dropped": "answer dropped"}
+_LABELS = {"answered": N_("answered"), "error": N_('answered, status="error"'), "dropped": N_("answer dropped")}
 
 
 #: The most characters one message of a body shows (a huge ToolMessage is cut, not sent whole three times).
@@ -29,29 +30,33 @@ MAX_ITEM = 600
 
 
 def _flag(flag: bool | None) -> str:
-    return "no error field" if flag is None else f"is_error={str(flag).lower()}"
+    return _("no error field") if flag is None else f"is_error={str(flag).lower()}"
 
 
 def body_html(view: BodyView) -> str:
     """One column: the verdict on pairing and the error flag, the options as sent, then the body's items."""
     if view.body is None:
-        return box(f"{badge('REFUSED', 'bad')} <b>{html_text(view.name)}</b>: bind_tools raised"
+        raised = html_text(_("bind_tools raised"))
+        return box(f"{badge('REFUSED', 'bad')} <b>{html_text(view.name)}</b>: {raised}"
                    + block(shorten(view.error), css_class="course-error"), "bad", css_class="course-body",
                    data={"format": view.name, "verdict": "refused"})
     if view.unanswered:
-        verdict = (f"{badge('PROVIDER REFUSES', 'bad')} built without error, but no result answers "
-                   f"{html_text(', '.join(view.unanswered))}: only the provider would say so")
+        verdict = badge("PROVIDER REFUSES", "bad") + " " + _(
+            "built without error, but no result answers {calls}: only the provider would say so").format(
+                calls=html_text(", ".join(view.unanswered)))
         tone, data = "bad", "unanswered"
     else:
-        verdict = f"{badge('PAIRED', 'ok')} every call answered by its id"
+        verdict = badge("PAIRED", "ok") + " " + html_text(_("every call answered by its id"))
         tone, data = "ok", "paired"
-    answers = "; ".join(f"{html_text(call_id)}: {_flag(flag)}" for call_id, flag in view.answers) or "none"
+    answers = "; ".join(f"{html_text(call_id)}: {_flag(flag)}" for call_id, flag in view.answers) or _("none")
     options = ", ".join(f"{key}={html_text(json.dumps(value))}"
-                        for key, value in (view.options or {}).items()) or "none sent"
+                        for key, value in (view.options or {}).items()) or _("none sent")
+    answers = _("answers: {answers}").format(answers=answers)
+    options = _("options: {options}").format(options=options)
     return box(
         f"<b>{html_text(view.name)}</b><br>{verdict}"
-        f"<div class='course-answers'><small>answers: {answers}</small></div>"
-        f"<div class='course-options'><small>options: {options}</small></div>"
+        f"<div class='course-answers'><small>{answers}</small></div>"
+        f"<div class='course-options'><small>{options}</small></div>"
         + block(shorten("\n".join(shorten(item, MAX_ITEM) for item in view.items()), MAX_SHOWN),
                 css_class="course-items"),
         tone, css_class="course-body", data={"format": view.name, "verdict": data})
@@ -80,7 +85,7 @@ class WireFormatsView(widgets.VBox):
                  tools: Sequence[Any], *, clients: Any = None):
         self.engine = WireFormatsEngine(prefix, ai, answers, tools, clients=clients)
         self.bodies: list[BodyView] = []
-        options = [(label, state) for state, label in _LABELS.items() if state in ANSWER_STATES]
+        options = [(_(label), state) for state, label in _LABELS.items() if state in ANSWER_STATES]
         self.answer_pickers = {
             call["id"]: widgets.Dropdown(
                 options=options, value=self.engine.states[call["id"]],
@@ -88,12 +93,12 @@ class WireFormatsView(widgets.VBox):
                 style={"description_width": "initial"})
             for call in ai.tool_calls}
         self.tool_choice_picker = widgets.Dropdown(
-            options=[("not given" if c is None else repr(c), c) for c in self.engine.tool_choices],
+            options=[(_("not given") if c is None else repr(c), c) for c in self.engine.tool_choices],
             value=None, description="tool_choice=", style={"description_width": "initial"})
-        self.parallel_box = widgets.Checkbox(value=True, description="parallel tool calls allowed",
+        self.parallel_box = widgets.Checkbox(value=True, description=_("parallel tool calls allowed"),
                                              indent=False)
-        self.reset_button = widgets.Button(description="Start again",
-                                           tooltip="Both calls answered as in the notebook, no options")
+        self.reset_button = widgets.Button(description=_("Start again"),
+                                           tooltip=_("Both calls answered as in the notebook, no options"))
         self.bodies_view = widgets.HTML()
         for call_id, picker in self.answer_pickers.items():
             picker.observe(lambda change, call_id=call_id: self._on_answer(call_id, change), names="value")
@@ -101,8 +106,8 @@ class WireFormatsView(widgets.VBox):
         self.parallel_box.observe(self._on_parallel, names="value")
         self.reset_button.on_click(lambda _button: self.reset())
         super().__init__([
-            widgets.HTML("<b>One conversation, three request bodies:</b> change what the application "
-                         "sends back and how the tools are bound"),
+            widgets.HTML(_("<b>One conversation, three request bodies:</b> change what the application sends "
+                           "back and how the tools are bound")),
             widgets.HBox(list(self.answer_pickers.values())),
             widgets.HBox([self.tool_choice_picker, self.parallel_box, self.reset_button]),
             self.bodies_view,
@@ -162,5 +167,5 @@ class WireFormatsView(widgets.VBox):
                                   f"<tr>{cells}</tr></table>")
 
     def __repr__(self) -> str:
-        return (f"WireFormatsView ({len(self.engine.call_ids)} tool calls, {len(self.engine.clients)} request "
-                "bodies): run this cell to open it")
+        return _("WireFormatsView ({calls} tool calls, {bodies} request bodies): run this cell to open "
+                 "it").format(calls=len(self.engine.call_ids), bodies=len(self.engine.clients))

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import ipywidgets as widgets
 from langchain_core.tools import BaseTool
 
+from ..i18n import N_, _
 from .engines.you_are_the_model import ModelTurn, YouAreTheModelEngine
 from .outcomes import TurnOutcome
 from .style import badge, block, box, history, muted
@@ -18,16 +19,17 @@ from .text import html_text, sendable
 __all__ = ["YouAreTheModel"]
 
 _NOTES = {
-    TurnOutcome.RAN: "The application ran the tool and answered with a ToolMessage carrying the same id.",
-    TurnOutcome.ARGUMENT_ERROR: "The tool rejected the arguments; ToolNode answered with an error ToolMessage "
-                                "(same id), so the model can fix its call.",
-    TurnOutcome.INVALID_JSON: "Not a JSON object: the reply holds an invalid tool call. Nothing ran, and "
-                              "create_agent would end the run here (section 5).",
-    TurnOutcome.TOOL_RAISED: "The tool raised. ToolNode's default error handler re-raises everything except "
-                             "argument errors, so the whole run stops and the call stays unanswered (notebook 09).",
-    TurnOutcome.REFUSED: "Nothing was built or sent. Fix the arguments and send again.",
+    TurnOutcome.RAN: N_("The application ran the tool and answered with a ToolMessage carrying the same id."),
+    TurnOutcome.ARGUMENT_ERROR: N_("The tool rejected the arguments; ToolNode answered with an error ToolMessage "
+                                   "(same id), so the model can fix its call."),
+    TurnOutcome.INVALID_JSON: N_("Not a JSON object: the reply holds an invalid tool call. Nothing ran, and "
+                                 "create_agent would end the run here (section 5)."),
+    TurnOutcome.TOOL_RAISED: N_("The tool raised. ToolNode's default error handler re-raises everything except "
+                                "argument errors, so the whole run stops and the call stays unanswered "
+                                "(notebook 09)."),
+    TurnOutcome.REFUSED: N_("Nothing was built or sent. Fix the arguments and send again."),
 }
-_START = "No tool call sent yet: choose a tool, type its arguments, press Send tool call."
+_START = N_("No tool call sent yet: choose a tool, type its arguments, press Send tool call.")
 
 
 class YouAreTheModel(widgets.VBox):
@@ -55,13 +57,14 @@ class YouAreTheModel(widgets.VBox):
     def __init__(self, tools: Sequence[BaseTool], *, question: str = "Where is my order A1024?"):
         self.engine = YouAreTheModelEngine(tools, question=question)
         self.tool_picker = widgets.Dropdown(options=list(self.engine.tools), value=self.engine.tool,
-                                            description="tool:")
-        self.arguments = widgets.Textarea(value=self.engine.arguments, description="args (JSON):",
+                                            description=_("tool:"))
+        self.arguments = widgets.Textarea(value=self.engine.arguments, description=_("args (JSON):"),
                                           layout=widgets.Layout(width="95%", height="4em"))
         self.schema_view = widgets.HTML()
-        self.send_button = widgets.Button(description="Send tool call", button_style="primary",
-                                          tooltip="Build the AIMessage and run it through ToolNode")
-        self.reset_button = widgets.Button(description="Start again", tooltip="Forget your turns; ids restart at call_1")
+        self.send_button = widgets.Button(description=_("Send tool call"), button_style="primary",
+                                          tooltip=_("Build the AIMessage and run it through ToolNode"))
+        self.reset_button = widgets.Button(description=_("Start again"),
+                                           tooltip=_("Forget your turns; ids restart at call_1"))
         self.reply_view = widgets.HTML()
         self.history_view = widgets.HTML()
         self.tool_picker.observe(self._on_pick, names="value")
@@ -69,7 +72,7 @@ class YouAreTheModel(widgets.VBox):
         self.send_button.on_click(lambda _button: self.send_tool_call())
         self.reset_button.on_click(lambda _button: self.reset())
         super().__init__([
-            widgets.HTML(f"<b>User:</b> {html_text(self.engine.question)}"),
+            widgets.HTML(_("<b>User:</b> {question}").format(question=html_text(self.engine.question))),
             self.tool_picker, self.schema_view, self.arguments,
             widgets.HBox([self.send_button, self.reset_button]), self.reply_view, self.history_view,
         ])
@@ -123,19 +126,21 @@ class YouAreTheModel(widgets.VBox):
         engine = self.engine
         if self.arguments.value != engine.arguments:
             self.arguments.value = engine.arguments
-        self.schema_view.value = (f"<details><summary>what the model sees for <code>{html_text(engine.tool)}</code>"
-                                  f"</summary>{block(engine.schema_json(), css_class='course-schema')}</details>")
+        summary = _("what the model sees for <code>{tool}</code>").format(tool=html_text(engine.tool))
+        self.schema_view.value = (f"<details><summary>{summary}</summary>"
+                                  f"{block(engine.schema_json(), css_class='course-schema')}</details>")
         if not engine.turns:
-            self.reply_view.value = muted(_START, css_class="course-start")
+            self.reply_view.value = muted(_(_START), css_class="course-start")
             self.history_view.value = ""
             return
         turn = engine.turns[-1]
         self.reply_view.value = box(
             f"{badge(turn.outcome.word, turn.outcome.tone)} {block(turn.summary(), css_class='course-turn')}"
             f"<p class='course-outcome' data-outcome='{turn.outcome}' style='margin: 2px 0'>"
-            f"{html_text(_NOTES[turn.outcome])}</p>",
+            f"{html_text(_(_NOTES[turn.outcome]))}</p>",
             turn.outcome.tone, css_class="course-reply", data={"outcome": turn.outcome})
         self.history_view.value = history(engine.history, "turn")
 
     def __repr__(self) -> str:
-        return f"YouAreTheModel ({len(self.engine.tools)} tools bound): run this cell to open the playground"
+        return _("YouAreTheModel ({count} tools bound): run this cell to open the playground").format(
+            count=len(self.engine.tools))

@@ -22,8 +22,9 @@ sent and the result says "the run moved on: review the new request".
 The engine's parts: :mod:`.reviews` (what a pause asks), :mod:`.approval_pause` (reading the
 checkpoint, and the texts that explain it), :mod:`.approval_checks` (building and checking each
 decision), :mod:`.approval_send` (sending a resume and reading what came of it),
-:mod:`.approval_results` (results and their one-line texts), and this module (the engine: what is
-pending, when to read, what may be sent).
+:mod:`.approval_results` (results and their one-line texts), :mod:`.approval_messages` (the
+sentences a status or refusal says), and this module (the engine: what is pending, when to read,
+what may be sent).
 """
 
 
@@ -37,6 +38,9 @@ from langchain_core.tools import BaseTool
 from ..outcomes import PanelOutcome
 from ..text import MAX_SHOWN, json_text, sendable, shorten
 from .approval_checks import Refused, build_decision, graph_tools
+from .approval_messages import (finished_message, hidden_note, interrupted_message, moved_on_message,
+                                not_accepted_message, not_started_message, nothing_pending_message, nothing_sent,
+                                paused_message, staged_message, start_over_lead, summary_text)
 from .approval_pause import (listed_twice, listed_twice_message, poisoned_message, shared_tool_task_message,
                              stuck_message, unavailable_message, values_of)
 from .approval_results import (ABOUT_LIMIT, ActionName, PanelResult, PauseKey, SentDecision, call_subject,
@@ -303,16 +307,13 @@ class ApprovalEngine:
         self._read()
         result = self._status("start_over")
         if result.outcome == PanelOutcome.PAUSED:
-            lead = ("You checked the state: the panel answers this pause again. If the tool did run, approving "
-                    "or editing again runs it a second time; reject or respond instead. Nothing was sent. "
-                    if acknowledged else "The noted decisions were dropped; nothing was sent. ")
-            result.message = lead + result.message
+            result.message = start_over_lead(acknowledged) + result.message
         return self._record(result)
 
     def summary(self) -> str:
         """Plain text: one numbered line per decision sent (order id or tool names, resume value, outcome)."""
         lines = [f"{number}. {decision.line()}" for number, decision in enumerate(self.history, 1)]
-        return "\n".join(lines) or "no decision sent"
+        return summary_text(lines)
 
     # -- checks and the real resume ------------------------------------------------------------
 
@@ -323,25 +324,12 @@ class ApprovalEngine:
             outcome, message = self._problem
             return PanelResult(action, outcome, message, interrupts=self.pending, state=values)
         if self.review is not None:
-            return PanelResult(action, PanelOutcome.PAUSED, self._paused_message(), interrupts=self.pending,
-                               state=values)
+            return PanelResult(action, PanelOutcome.PAUSED, paused_message(self.review, self.current),
+                               interrupts=self.pending, state=values)
         if not values:
-            message = f"Thread {self.thread_id!r} has no checkpoint: start the run first."
-            if not isinstance(self._raw_thread_id, str) and not self._raw_thread_id:
-                message += (f" (LangGraph 1.2.24 saves a run whose thread_id is {self._raw_thread_id!r} under that "
-                            f"value, but graph.get_state reads it as the text {self.thread_id!r}, so such a run "
-                            f"cannot be read back: give the thread a text id, e.g. {self.thread_id!r}.)")
-            return PanelResult(action, PanelOutcome.NOT_STARTED, message, state=values)
-        return PanelResult(action, PanelOutcome.FINISHED, "No interrupt is pending; the run finished.", state=values)
-
-    def _paused_message(self) -> str:
-        review, action = self.review, self.current
-        if review is None or action is None:
-            return "The run is paused."
-        if review.kind == "hitl" and len(review.actions) > 1:
-            return (f"The run is paused: {len(review.actions)} gated calls need one decision each, sent together. "
-                    f"Deciding {action.label}.")
-        return "The run is paused: answer the interrupt shown above."
+            return PanelResult(action, PanelOutcome.NOT_STARTED, not_started_message(self.thread_id,
+                               self._raw_thread_id), state=values)
+        return PanelResult(action, PanelOutcome.FINISHED, finished_message(), state=values)
 
     def _record(self, result: PanelResult) -> PanelResult:
         self.last = result
@@ -355,18 +343,15 @@ class ApprovalEngine:
             outcome, message = self._problem
             kind = (PanelOutcome.REFUSED if outcome in (PanelOutcome.STUCK, PanelOutcome.UNKNOWN, PanelOutcome.UNANSWERABLE)
                     else outcome)
-            return self._record(PanelResult(decision, kind, f"{message} Nothing was sent.",
+            return self._record(PanelResult(decision, kind, nothing_sent(message),
                                             interrupts=self.pending, state=self.state()))
         action = self.current
         if action is None:
-            return self._refuse(decision, f"Nothing is pending on thread {self.thread_id!r}: "
-                                          "there is no interrupt to answer.")
+            return self._refuse(decision, nothing_pending_message(self.thread_id))
         if expected != self.pause_key:
-            return self._refuse(decision, f"The run moved on: review the new request ({action.label} of a pause "
-                                          f"the panel had not shown when this {decision} was made).")
+            return self._refuse(decision, moved_on_message(action, decision))
         if decision not in action.allowed:
-            return self._refuse(decision, f"{action.label.capitalize()} does not accept {decision!r}; it allows: "
-                                          f"{', '.join(action.allowed) or 'nothing this panel can send'}.")
+            return self._refuse(decision, not_accepted_message(action, decision))
         try:
             built = self._build(action, decision, value)
         except Refused as refused:
@@ -375,12 +360,9 @@ class ApprovalEngine:
         if review.kind == "hitl":
             self.staged.append(built)
             if len(self.staged) < len(review.actions):
-                following = self.current
-                return self._record(PanelResult(
-                    decision, PanelOutcome.STAGED,
-                    f"Noted {decision} for {action.label} ({len(self.staged)} of {len(review.actions)}); nothing "
-                    f"is sent until every call has a decision. Now decide {following.label}.",
-                    interrupts=self.pending, state=self.state()))
+                message = staged_message(decision, action, len(self.staged), len(review.actions), self.current)
+                return self._record(PanelResult(decision, PanelOutcome.STAGED, message,
+                                                interrupts=self.pending, state=self.state()))
             resume: Any = {"decisions": list(self.staged)}
         else:
             resume = built
@@ -388,8 +370,7 @@ class ApprovalEngine:
                      if d.get("type") == "approve")
         result = self._send(decision, review, resume)
         if hidden and result.sent is not None:
-            result.message += (f" The approved arguments held {hidden:,} characters more than the request list "
-                               "shows; the panel's 'whole arguments' part showed them all.")
+            result.message += hidden_note(hidden)
         return result
 
     def _build(self, action: ReviewAction, decision: Decision, value: Any) -> dict:
@@ -405,8 +386,7 @@ class ApprovalEngine:
             result = send(self, decision, review, resume)
         except KeyboardInterrupt:  # sent, then the kernel was stopped: the outcome is unknown (see send)
             self.history.append(SentDecision(review.value, resume, PanelOutcome.UNKNOWN))
-            message = (self._unknown[1] if self._unknown is not None else "Sent, then the kernel was "
-                       "interrupted (KeyboardInterrupt): the tool may have run; check the state.")
+            message = self._unknown[1] if self._unknown is not None else interrupted_message()
             self._record(PanelResult(decision, PanelOutcome.UNKNOWN, message, sent=resume,
                                      interrupts=self.pending, state=self.state()))
             raise
@@ -414,5 +394,5 @@ class ApprovalEngine:
         return self._record(result)
 
     def _refuse(self, action: ActionName, message: str) -> PanelResult:
-        return self._record(PanelResult(action, PanelOutcome.REFUSED, message + " Nothing was sent.",
+        return self._record(PanelResult(action, PanelOutcome.REFUSED, nothing_sent(message),
                                         interrupts=self.pending, state=self.state()))

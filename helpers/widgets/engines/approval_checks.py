@@ -15,6 +15,7 @@ from typing import Any
 
 from langchain_core.tools import BaseTool
 
+from ...i18n import _
 from ..amounts import AmountError, parse_amount
 from ..approval_rows import MAX_WHOLE
 from ..text import JsonInputError, error_text, json_problem, json_text, parse_json, sendable, shorten
@@ -83,7 +84,8 @@ def schema_problems(tool: BaseTool, args: dict, text: str) -> str:
         if schema.model_config.get("extra") != "allow":
             known = {*schema.model_fields, *(f.alias for f in schema.model_fields.values() if f.alias)}
             for name in (key for key in args if key not in known):
-                problems.append(f"{about(name)}: not an argument of this tool (it takes: {', '.join(sorted(known))})")
+                problems.append(_("{name}: not an argument of this tool (it takes: {known})").format(
+                    name=about(name), known=", ".join(sorted(known))))
         return shorten("; ".join(problems))
     if isinstance(schema, dict):  # a JSON-schema tool: only the required keys can be checked here
         missing = [key for key in schema.get("required", []) if key not in args]
@@ -98,9 +100,10 @@ def _text_of(value: Any) -> str:
     try:
         text = value if isinstance(value, str) else str(value)
     except Exception as exc:  # noqa: BLE001 - an object whose __str__ raises
-        raise Refused(f"The message could not be read as text ({error_text(exc, 200)}): type it as text.") from None
+        raise Refused(_("The message could not be read as text ({error}): type it as text.").format(
+            error=error_text(exc, 200))) from None
     if not isinstance(text, str):
-        raise Refused("The message could not be read as text: type it as text.")
+        raise Refused(_("The message could not be read as text: type it as text."))
     return sendable(text).strip()
 
 
@@ -121,18 +124,18 @@ def _reason(decision: Decision, value: Any, *, plain: bool) -> dict:
     """
     text = _text_of(value)
     if text and _invisible_only(text):
-        raise Refused("The text holds only invisible characters (zero-width or format characters): a reader "
-                      "would see an empty reason. Type words.")
+        raise Refused(_("The text holds only invisible characters (zero-width or format characters): a reader "
+                        "would see an empty reason. Type words."))
     if plain:
         if not text:
-            raise Refused("A rejection needs a reason: type one in the reason field (this pause is a plain "
-                          "interrupt() whose node reads {\"type\": \"reject\", \"reason\": ...}).")
+            raise Refused(_("A rejection needs a reason: type one in the reason field (this pause is a plain "
+                            "interrupt() whose node reads {\"type\": \"reject\", \"reason\": ...})."))
         return {"type": "reject", "reason": text}
     if decision == "reject":
         return {"type": "reject", "message": text} if text else {"type": "reject"}
     if not text:
-        raise Refused("A response needs a message: type one in the message field (it is sent to the model as the "
-                      "tool's result).")
+        raise Refused(_("A response needs a message: type one in the message field (it is sent to the model as "
+                        "the tool's result)."))
     return {"type": "respond", "message": text}
 
 
@@ -143,18 +146,19 @@ def _plain(action: ReviewAction, decision: Decision, value: Any) -> dict:
     if decision == "approve":
         amount = payload.get("amount")
         if is_number(amount) and is_number(refundable) and amount > refundable:
-            raise Refused(f"Approving keeps the amount {float(amount)}, above the refundable {float(refundable)}; "
-                          "the refund service would refuse it after the review. Edit the amount instead.")
+            raise Refused(_("Approving keeps the amount {amount}, above the refundable {refundable}; the refund "
+                            "service would refuse it after the review. Edit the amount instead.").format(
+                              amount=float(amount), refundable=float(refundable)))
         return {"type": "approve"}
     if value is None or (isinstance(value, str) and not value.strip()):
-        raise Refused("An edit needs the new amount: type it in the amount field.")
+        raise Refused(_("An edit needs the new amount: type it in the amount field."))
     try:
         amount = parse_amount(value)
     except AmountError as exc:
         raise Refused(str(exc)) from None
     if is_number(refundable) and amount > refundable:
-        raise Refused(f"The amount {amount} is above the refundable {float(refundable)}; "
-                      "the refund service would refuse it after the review.")
+        raise Refused(_("The amount {amount} is above the refundable {refundable}; the refund service would "
+                        "refuse it after the review.").format(amount=amount, refundable=float(refundable)))
     return {"type": "edit", "amount": amount}
 
 
@@ -163,8 +167,9 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict:
     seen: dict[str, Any] = {}
     for key, item in pairs:
         if key in seen:
-            raise Refused(f"The edited argument text names {about(key)!r} twice in one object; JSON keeps only "
-                          "the last value, which may not be the one you read. Write each argument once.")
+            raise Refused(_("The edited argument text names {key} twice in one object; JSON keeps only the last "
+                            "value, which may not be the one you read. Write each argument once.").format(
+                              key=repr(about(key))))
         seen[key] = item
     return seen
 
@@ -194,7 +199,7 @@ def edited_args(action: ReviewAction, value: Any, tools: Mapping[str, BaseTool],
         agent_tools: the tools of the graph's ``tools`` node (empty when the graph has none).
     """
     if value is None or (isinstance(value, str) and not value.strip()):
-        raise Refused("An edit needs the new arguments: type them as a JSON object in the args field.")
+        raise Refused(_("An edit needs the new arguments: type them as a JSON object in the args field."))
     if isinstance(value, str):
         try:
             json.loads(value, object_pairs_hook=_no_duplicate_keys)
@@ -203,26 +208,28 @@ def edited_args(action: ReviewAction, value: Any, tools: Mapping[str, BaseTool],
         try:
             args = parse_json(value)
         except JsonInputError as problem:
-            raise Refused(f"The edited argument text {problem}.") from None
+            raise Refused(_("The edited argument text {problem}.").format(problem=problem)) from None
     else:
         args = value
     if not isinstance(args, dict):
-        raise Refused("The edited arguments are not a JSON object: tool arguments are an object, "
-                      "e.g. {\"order_id\": \"A1024\", \"amount\": 120.0}.")
+        raise Refused(_("The edited arguments are not a JSON object: tool arguments are an object, "
+                        "e.g. {\"order_id\": \"A1024\", \"amount\": 120.0}."))
     problem = json_problem(args, "args")
     if problem:
-        raise Refused(f"The edited arguments are not plain JSON: {problem}. Tool arguments travel as JSON "
-                      "and the checkpointer must save them.")
+        raise Refused(_("The edited arguments are not plain JSON: {problem}. Tool arguments travel as JSON and "
+                        "the checkpointer must save them.").format(problem=problem))
     text = json.dumps(args, ensure_ascii=False, allow_nan=False)
     args = json.loads(text)  # exactly what is sent: the JSON a model could have written
     if agent_tools and action.tool not in agent_tools:
-        raise Refused(f"The agent has no tool named {about(action.tool)!r} (its tools node has: "
-                      f"{', '.join(sorted(agent_tools))}). HumanInTheLoopMiddleware would accept an edit naming it, "
-                      "and the tools node would then fail on every later resume: reject or respond instead.")
+        raise Refused(_("The agent has no tool named {tool} (its tools node has: {tools}). "
+                        "HumanInTheLoopMiddleware would accept an edit naming it, and the tools node would then "
+                        "fail on every later resume: reject or respond instead.").format(
+                          tool=repr(about(action.tool)), tools=", ".join(sorted(agent_tools))))
     tool = tools.get(action.tool)
     if tool is None:
-        raise Refused(f"The panel cannot find the tool {about(action.tool)!r} in the graph's tools node, so it "
-                      "cannot check edited arguments against its schema; pass tools=[...] to the panel.")
+        raise Refused(_("The panel cannot find the tool {tool} in the graph's tools node, so it cannot check "
+                        "edited arguments against its schema; pass tools=[...] to the panel.").format(
+                          tool=repr(about(action.tool))))
     try:
         problems = schema_problems(tool, args, text)
     except KeyboardInterrupt:
@@ -230,12 +237,13 @@ def edited_args(action: ReviewAction, value: Any, tools: Mapping[str, BaseTool],
     except BaseException as exc:  # noqa: BLE001 - a schema whose validation itself fails
         problems = error_text(exc)
     if problems:
-        raise Refused(f"The edited arguments do not fit {about(action.tool)}'s schema ({problems}).")
+        raise Refused(_("The edited arguments do not fit {tool}'s schema ({problems}).").format(
+            tool=about(action.tool), problems=problems))
     if "amount" in args and _number_property(_properties(tool).get("amount")):
         try:
             cents = parse_amount(args["amount"])
         except AmountError as exc:
-            raise Refused(f"The edited amount is not a refund amount: {exc}") from None
+            raise Refused(_("The edited amount is not a refund amount: {problem}").format(problem=exc)) from None
         if cents != args["amount"]:
             args["amount"] = cents
     return args
@@ -261,10 +269,12 @@ def _one_request_per_key(action: ReviewAction, args: Mapping[str, Any], earlier:
             continue
         before_args = noted["edited_action"]["args"] if noted["type"] == "edit" else (before.args or {})
         if same_refund(before_args, args):
-            raise Refused(f"Calls {before.position} and {action.position} both ask {about(action.tool)} for the "
-                          f"same refund (order {about(args.get('order_id'))}, amount {about(args.get('amount'))}: "
-                          "one idempotency key). The refund service merges the second into the first, so approving "
-                          "both does not send two refunds. Keep one: reject or respond to this call.")
+            raise Refused(_("Calls {first} and {second} both ask {tool} for the same refund (order {order_id}, "
+                            "amount {amount}: one idempotency key). The refund service merges the second into the "
+                            "first, so approving both does not send two refunds. Keep one: reject or respond to "
+                            "this call.").format(first=before.position, second=action.position,
+                                                 tool=about(action.tool), order_id=about(args.get("order_id")),
+                                                 amount=about(args.get("amount"))))
 
 
 def build_decision(action: ReviewAction, decision: Decision, value: Any, *, earlier: Sequence[ReviewAction] = (),
@@ -294,10 +304,11 @@ def build_decision(action: ReviewAction, decision: Decision, value: Any, *, earl
     if decision == "approve":
         size = len(json_text(action.args, limit=None))
         if size > MAX_WHOLE:  # the panel shows arguments whole up to MAX_WHOLE: beyond, approve would send unread text
-            raise Refused(f"Approve is off for {action.label}: its arguments are {size:,} characters of JSON, more "
-                          f"than the panel shows whole ({MAX_WHOLE:,}), so approving would send text no one read "
-                          "here. Read them in a cell (panel.engine.current.args) and send them with "
-                          "panel.edit(...) if they are right, or reject.")
+            raise Refused(_("Approve is off for {action}: its arguments are {size} characters of JSON, more than "
+                            "the panel shows whole ({limit}), so approving would send text no one read here. Read "
+                            "them in a cell (panel.engine.current.args) and send them with panel.edit(...) if they "
+                            "are right, or reject.").format(action=action.label, size=f"{size:,}",
+                                                            limit=f"{MAX_WHOLE:,}"))
         _one_request_per_key(action, action.args or {}, earlier, staged)
         return {"type": "approve"}
     args = edited_args(action, value, tools or {}, agent_tools or {})

@@ -13,6 +13,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...i18n import _
 from ..text import error_text, json_text, sendable, shorten
 from .approval_results import about
 from .reviews import Review
@@ -47,10 +48,10 @@ def listed_twice(state: Mapping[str, Any] | None, order_id: Any) -> tuple[str, i
 
 def listed_twice_message(order_id: Any, key: str, count: int) -> str:
     """Why a plain pause whose request lists ``order_id`` ``count`` times (state key ``key``) is not answered."""
-    return (f"This request lists order {about(order_id)} {count} times (state key {about(key)!r}). The panel "
-            "approves one refund request per order: a second one with the same idempotency key is merged into the "
-            "first or refused, so this run cannot finish from the panel and no decision can be sent. Start a new "
-            "run that lists the order once.")
+    return _("This request lists order {order_id} {count} times (state key {key}). The panel approves one refund "
+             "request per order: a second one with the same idempotency key is merged into the first or refused, "
+             "so this run cannot finish from the panel and no decision can be sent. Start a new run that lists the "
+             "order once.").format(order_id=about(order_id), count=count, key=repr(about(key)))
 
 
 def _last_tool_calls(state: Mapping[str, Any] | None) -> list[dict]:
@@ -86,12 +87,12 @@ def shared_tool_task_message(graph: Any, snapshot: Any, state: Mapping[str, Any]
         calls = _last_tool_calls(state)
         if len(calls) > 1:
             names = ", ".join(about(call.get("name")) for call in calls)
-            return (f"The node {about(task.name)!r} is a ToolNode running {len(calls)} tool calls ({names}) in one "
-                    "task, and one of them paused. LangGraph gives that task's interrupts ids in the order its "
-                    "tools reach interrupt(), which can change from run to run, so the panel cannot make sure its "
-                    "answer reaches the call shown, and each resume runs the other calls again. Nothing can be "
-                    "sent from the panel. Let each call be a task of its own (create_agent does), or have the model "
-                    "send one such call per reply.")
+            return _("The node {node} is a ToolNode running {count} tool calls ({names}) in one task, and one of "
+                     "them paused. LangGraph gives that task's interrupts ids in the order its tools reach "
+                     "interrupt(), which can change from run to run, so the panel cannot make sure its answer "
+                     "reaches the call shown, and each resume runs the other calls again. Nothing can be sent from "
+                     "the panel. Let each call be a task of its own (create_agent does), or have the model send one "
+                     "such call per reply.").format(node=repr(about(task.name)), count=len(calls), names=names)
     return ""
 
 
@@ -121,49 +122,58 @@ def poisoned_message(graph: Any, config: dict, snapshot: Any) -> str:
         if calls and task.name in ("tools", *(name for name in (getattr(graph, "nodes", None) or {})
                                               if str(name).startswith("HumanInTheLoopMiddleware"))):
             ids = ", ".join(repr(shorten(str(call.get("id")), 80)) for call in calls)
-            example = (f"answer the model's calls yourself: graph.update_state(config, {{\"messages\": "
-                       f"[ToolMessage(\"not run: the review failed\", tool_call_id=...) for each of {ids}]}}, "
-                       f"as_node={task.name!r})")
+            example = _("answer the model's calls yourself: {code}").format(
+                code=f"graph.update_state(config, {{\"messages\": [ToolMessage(\"not run: the review failed\", "
+                     f"tool_call_id=...) for each of {ids}]}}, as_node={task.name!r})")
         else:
-            example = f"graph.update_state(config, <the values {task.name!r} would return>, as_node={task.name!r})"
-        return (f"The node {about(task.name)!r} raised after an earlier resume ({error}). "
-                f"LangGraph keeps the resume value it got{values} and replays it on every resume, so an "
-                "answer sent now would never reach the node: this thread is stuck. Ways out: write the state "
-                f"past the node, e.g. {example}; replay from an earlier checkpoint (graph.get_state_history(config)); "
-                "or start a new thread.")
+            example = _("graph.update_state(config, <the values {node} would return>, as_node={node})").format(
+                node=repr(task.name))
+        return _("The node {node} raised after an earlier resume ({error}). LangGraph keeps the resume value it "
+                 "got{values} and replays it on every resume, so an answer sent now would never reach the node: "
+                 "this thread is stuck. Ways out: write the state past the node, e.g. {example}; replay from an "
+                 "earlier checkpoint (graph.get_state_history(config)); or start a new thread.").format(
+                   node=repr(about(task.name)), error=error, values=values, example=example)
     return ""
 
 
 def stuck_message(next_nodes: Sequence[str]) -> str:
     """Why nothing is pending although the run has not finished (a node raised, or a breakpoint)."""
     names = ", ".join(repr(name) for name in next_nodes)
-    return (f"No interrupt is pending, but the run has NOT finished: it stopped before {names} "
-            "(a node raised after the last resume, or a breakpoint). There is nothing this panel can answer. "
-            "A tool may have committed its side effect before it raised: check the state (e.g. the refund "
-            "requests or the audit log) first, because graph.invoke(None, config, context=...) runs that node "
-            "again from its top (pass the run's context=, as the panel does, when its tools read "
-            "runtime.context). If the side effect happened, write its answer with graph.update_state(...) "
-            "instead of running the node again.")
+    return _("No interrupt is pending, but the run has NOT finished: it stopped before {names} (a node raised "
+             "after the last resume, or a breakpoint). There is nothing this panel can answer. A tool may have "
+             "committed its side effect before it raised: check the state (e.g. the refund requests or the audit "
+             "log) first, because graph.invoke(None, config, context=...) runs that node again from its top (pass "
+             "the run's context=, as the panel does, when its tools read runtime.context). If the side effect "
+             "happened, write its answer with graph.update_state(...) instead of running the node "
+             "again.").format(names=names)
 
 
 def unknown_message(error: str, *, just_sent: bool = False) -> str:
     """A resume raised and the same pause is still pending: the tool may have run."""
-    lead = ("Sent, but the graph raised" if just_sent else
-            "The last decision sent to this pause has an unknown outcome: the graph raised")
-    return (f"{lead} ({error}) and the checkpoint still shows the same pause, so the outcome is unknown: "
-            "the tool may have run; check the state (e.g. the refund requests or the audit log) before "
-            "deciding again. The panel sends this pause nothing more on its own: after checking, press "
-            "Start over (start_over()) to decide again.")
+    if just_sent:
+        message = _("Sent, but the graph raised ({error}) and the checkpoint still shows the same pause, so the "
+                    "outcome is unknown: the tool may have run; check the state (e.g. the refund requests or the "
+                    "audit log) before deciding again. The panel sends this pause nothing more on its own: after "
+                    "checking, press Start over (start_over()) to decide again.")
+    else:
+        message = _("The last decision sent to this pause has an unknown outcome: the graph raised ({error}) and "
+                    "the checkpoint still shows the same pause, so the outcome is unknown: the tool may have run; "
+                    "check the state (e.g. the refund requests or the audit log) before deciding again. The panel "
+                    "sends this pause nothing more on its own: after checking, press Start over (start_over()) to "
+                    "decide again.")
+    return message.format(error=error)
 
 
 def unavailable_message(exc: BaseException) -> str:
     """The checkpointer cannot be read (e.g. a closed SQLite connection)."""
-    text = f"The checkpointer cannot be read ({error_text(exc)}), so the panel cannot see or answer the pause."
     if "closed database" in str(exc).lower():
-        text += (" Its SQLite connection was closed, e.g. the `with SqliteSaver.from_conn_string(...)` block "
-                 "ended. Build the graph on a saver that stays open, e.g. "
-                 "SqliteSaver(sqlite3.connect(path, check_same_thread=False)), and open a new panel.")
-    return text
+        text = _("The checkpointer cannot be read ({error}), so the panel cannot see or answer the pause. Its "
+                 "SQLite connection was closed, e.g. the `with SqliteSaver.from_conn_string(...)` block ended. "
+                 "Build the graph on a saver that stays open, e.g. SqliteSaver(sqlite3.connect(path, "
+                 "check_same_thread=False)), and open a new panel.")
+    else:
+        text = _("The checkpointer cannot be read ({error}), so the panel cannot see or answer the pause.")
+    return text.format(error=error_text(exc))
 
 
 def call_ids(review: Review, state: Mapping[str, Any] | None) -> list[str | None]:
@@ -229,12 +239,13 @@ def ignored_decisions(review: Review, sent: Sequence[dict], ids: Sequence[str | 
         if kind == "edit":
             if not edit_notice or edit_notice in text:
                 continue
-            what = "the edit was not applied and the tool ran with the model's own arguments"
+            line = _("{action} ({subject}): the edit was not applied and the tool ran with the model's own "
+                     "arguments (its result: {result})")
         else:
             marked = (getattr(answers[call_id], "additional_kwargs", None) or {}).get("lc_data") or {}
             if marked.get("decision") == kind:
                 continue
-            what = f"the {kind} was not applied and the tool ran"
-        lines.append(f"{action.label} ({about((action.args or {}).get('order_id', action.tool))}): {what} "
-                     f"(its result: {shorten(sendable(text), 200)})")
+            line = _("{action} ({subject}): the {decision} was not applied and the tool ran (its result: {result})")
+        lines.append(line.format(action=action.label, subject=about((action.args or {}).get("order_id", action.tool)),
+                                 decision=kind, result=shorten(sendable(text), 200)))
     return lines

@@ -11,6 +11,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ...i18n import _
 from ..outcomes import PanelOutcome
 from ..text import json_text, sendable, shorten
 
@@ -79,7 +80,8 @@ class SentDecision:
             parts = []
             for position, (request, decision) in enumerate(zip(requests, resume["decisions"]), 1):
                 subject = call_subject(request.get("name"), request.get("args"), with_tool=several_tools)
-                parts.append(f"call {position} ({subject}): {decision_text(decision, request.get('args'))}")
+                parts.append(_("call {position} ({subject}): {decision}").format(
+                    position=position, subject=subject, decision=decision_text(decision, request.get("args"))))
             text = "; ".join(parts)
         elif isinstance(payload, dict) and payload.get("type") == "tool_approval":
             name = about(payload.get("name"))
@@ -141,8 +143,8 @@ def decision_text(decision: Any, args: Any = None) -> str:
             return f"edit {json_text(edited)}"
         changes = [f"{about(key)} {json_text(value)}" for key, value in edited.items()
                    if key not in args or json_text(args[key]) != json_text(value)]
-        changes += [f"without {about(key)}" for key in args if key not in edited]
-        return f"edit {', '.join(changes)}" if changes else "edit (no change)"
+        changes += [_("without {name}").format(name=about(key)) for key in args if key not in edited]
+        return f"edit {', '.join(changes)}" if changes else _("edit (no change)")
     if kind in ("reject", "respond"):
         return f"{kind} {json_text(decision.get('message'))}"
     return about(kind)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...i18n import N_, _
 from ..outcomes import PanelOutcome
 from ..text import error_text
 from .approval_pause import call_ids, hitl_edit_notice, ignored_decisions, unknown_message
@@ -20,9 +21,9 @@ from .reviews import Decision, Review
 __all__ = ["send"]
 
 #: Added to a decision-count error of HumanInTheLoopMiddleware (its ``after_model``, langchain 1.5.2).
-WHEN_AGAIN = (" (HumanInTheLoopMiddleware evaluates its `when` predicates again on resume: they now gate a "
-              "different number of calls than the request the panel showed, so the decisions cannot be "
-              "matched to the calls)")
+WHEN_AGAIN = N_(" (HumanInTheLoopMiddleware evaluates its `when` predicates again on resume: they now gate a "
+                "different number of calls than the request the panel showed, so the decisions cannot be "
+                "matched to the calls)")
 
 
 def send(engine: Any, decision: Decision, review: Review, resume: Any) -> PanelResult:
@@ -60,10 +61,10 @@ def send(engine: Any, decision: Decision, review: Review, resume: Any) -> PanelR
     sent = resume.get("decisions", [resume]) if review.kind != "interrupt" else []
     ignored = ignored_decisions(review, sent, ids, result.state, hitl_edit_notice(engine.graph))
     if ignored:
-        result = PanelResult(decision, PanelOutcome.IGNORED, "Sent, but the middleware did not apply every "
-                             "decision: " + "; ".join(ignored) + ". HumanInTheLoopMiddleware evaluates its "
-                             "`when` predicate again on resume; it no longer gated this call, so the decision "
-                             "was never read. Check what the tool did.", sent=resume,
+        message = _("Sent, but the middleware did not apply every decision: {ignored}. HumanInTheLoopMiddleware "
+                    "evaluates its `when` predicate again on resume; it no longer gated this call, so the decision "
+                    "was never read. Check what the tool did.").format(ignored="; ".join(ignored))
+        result = PanelResult(decision, PanelOutcome.IGNORED, message, sent=resume,
                              interrupts=engine.pending, state=engine.state())
     return result
 
@@ -71,19 +72,22 @@ def send(engine: Any, decision: Decision, review: Review, resume: Any) -> PanelR
 def _after(engine: Any, decision: Decision, resume: Any, out: Any) -> PanelResult:
     """The result of a resume that returned, from the checkpoint as read after it."""
     if engine._problem is not None and engine._problem[0] == PanelOutcome.UNAVAILABLE:
-        return PanelResult(decision, PanelOutcome.UNAVAILABLE, "Sent. " + engine._problem[1], sent=resume)
+        return PanelResult(decision, PanelOutcome.UNAVAILABLE, _("Sent. {problem}").format(problem=engine._problem[1]),
+                           sent=resume)
     if engine._problem is not None and engine._problem[0] == PanelOutcome.UNANSWERABLE:
         # the next pause cannot be answered here: say so now, not only on the next click
-        return PanelResult(decision, PanelOutcome.UNANSWERABLE, "Sent. The run paused again at the next "
-                           "interrupt, which the panel cannot answer. " + engine._problem[1], sent=resume,
+        message = _("Sent. The run paused again at the next interrupt, which the panel cannot answer. "
+                    "{problem}").format(problem=engine._problem[1])
+        return PanelResult(decision, PanelOutcome.UNANSWERABLE, message, sent=resume,
                            interrupts=engine.pending, state=engine.state())
     if getattr(out, "interrupts", ()) or engine.pending:
-        return PanelResult(decision, PanelOutcome.PAUSED, "Sent. The run paused again at the next interrupt.",
+        return PanelResult(decision, PanelOutcome.PAUSED, _("Sent. The run paused again at the next interrupt."),
                            sent=resume, interrupts=engine.pending, state=engine.state())
     if engine._problem is not None:
-        return PanelResult(decision, PanelOutcome.STUCK, "Sent. " + engine._problem[1], sent=resume,
+        return PanelResult(decision, PanelOutcome.STUCK, _("Sent. {problem}").format(problem=engine._problem[1]),
+                           sent=resume,
                            state=engine.state())
-    return PanelResult(decision, PanelOutcome.FINISHED, "Sent. The run finished; no interrupt is left.",
+    return PanelResult(decision, PanelOutcome.FINISHED, _("Sent. The run finished; no interrupt is left."),
                        sent=resume, state=engine.state())
 
 
@@ -97,7 +101,7 @@ def _failed(engine: Any, decision: Decision, review: Review, resume: Any, error:
     """
     engine._read()
     if "Number of human decisions" in error:
-        error += WHEN_AGAIN
+        error += _(WHEN_AGAIN)
     still_pending = engine.review is not None and engine.review.interrupt.id == review.interrupt.id
     if still_pending and engine._problem is None:
         engine._unknown = (review.interrupt.id, unknown_message(error))
@@ -107,9 +111,9 @@ def _failed(engine: Any, decision: Decision, review: Review, resume: Any, error:
     if engine._problem is not None:
         after = engine._problem[1]
     elif engine.review is not None:
-        after = "The run is paused at another interrupt now: the tool may have run; check the state."
+        after = _("The run is paused at another interrupt now: the tool may have run; check the state.")
     elif engine.state():
-        after = "The checkpoint shows the run finished: the tool may have run; check the state."
+        after = _("The checkpoint shows the run finished: the tool may have run; check the state.")
     else:
-        after = "The checkpoint cannot say what happened: the tool may have run; check the state."
+        after = _("The checkpoint cannot say what happened: the tool may have run; check the state.")
     return PanelResult(decision, PanelOutcome.ERROR, f"{error}\n{after}", sent=resume, interrupts=engine.pending)

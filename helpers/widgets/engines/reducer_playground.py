@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal, TypedDict
 
 from langgraph.errors import InvalidUpdateError
 
+from ...i18n import N_, _
 from ..outcomes import PlaygroundOutcome
 from ..text import JsonInputError, error_text, parse_json, sendable, value_text
 
@@ -110,14 +111,15 @@ class WriteOrderRun:
 
     @property
     def label(self) -> str:
-        """``"A first"`` or ``"B first"``."""
-        return f"{self.first.upper()} first"
+        """``"A first"`` or ``"B first"`` (in the edition's language)."""
+        return _("{node} first").format(node=self.first.upper())
 
     @property
     def nodes(self) -> str:
         """Which value each node writes, e.g. ``"node_1 writes A, node_2 writes B"``."""
         second = "b" if self.first == "a" else "a"
-        return f"node_1 writes {self.first.upper()}, node_2 writes {second.upper()}"
+        return _("node_1 writes {first}, node_2 writes {second}").format(first=self.first.upper(),
+                                                                           second=second.upper())
 
 
 @dataclass
@@ -140,17 +142,17 @@ class PlaygroundResult:
     message: str = ""
 
     HEADLINES = {
-        "agree": "the two write orders agree",
-        "differ": "the two write orders DIFFER",
-        "invalid_update": "LangGraph refuses the step in both orders",
-        "reducer_error": "the reducer raised",
-        "invalid_json": "invalid JSON, nothing ran",
+        "agree": N_("the two write orders agree"),
+        "differ": N_("the two write orders DIFFER"),
+        "invalid_update": N_("LangGraph refuses the step in both orders"),
+        "reducer_error": N_("the reducer raised"),
+        "invalid_json": N_("invalid JSON, nothing ran"),
     }
 
     @property
     def headline(self) -> str:
-        """A few words for the outcome, e.g. ``"the two write orders agree"``."""
-        return self.HEADLINES[self.outcome]
+        """A few words for the outcome, e.g. ``"the two write orders agree"`` (in the edition's language)."""
+        return _(self.HEADLINES[self.outcome])
 
     def summary(self) -> str:
         """Plain text: the reducer and outcome, then per order the key's value or the error.
@@ -235,7 +237,7 @@ class ReducerPlaygroundEngine:
         """The state class the graph is built from, for a reducer (default: the chosen one)."""
         name = self.reducer if name is None else name
         if self.reducers[name] is None:
-            line = f"{self.key}: Any          # plain key: one value per step"
+            line = f"{self.key}: Any          # " + _("plain key: one value per step")
         else:
             line = f"{self.key}: Annotated[Any, {name}]"
         return sendable(f"class PlaygroundState(TypedDict, total=False):\n    {line}")
@@ -282,7 +284,8 @@ class ReducerPlaygroundEngine:
                 values[node] = parse_json(self.writes[node])
             except JsonInputError as problem:
                 result = PlaygroundResult(name, self.key, PlaygroundOutcome.INVALID_JSON,
-                                          message=f"Write {node.upper()} {problem}: fix it and run again.")
+                                          message=_("Write {node} {problem}: fix it and run again.").format(
+                                              node=node.upper(), problem=problem))
                 break
         else:
             runs = [self._run_once(self.reducers[name], values[first], values[second], first)

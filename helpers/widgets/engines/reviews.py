@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
+from ...i18n import _
 from ..text import sendable, shorten
 
 __all__ = ["DECISIONS", "HITL_DESCRIPTION_PREFIX", "PLAIN_DECISIONS", "SAFE_PLAIN_DECISIONS", "Decision", "Review", "ReviewAction", "ReviewKind", "read_review"]
@@ -83,7 +84,9 @@ class ReviewAction:
 
         A tool name longer than 200 characters (a model can send any name) is cut.
         """
-        return f"call {self.position}: {shorten(self.tool, 200)}" if self.tool is not None else "the interrupt"
+        if self.tool is None:
+            return _("the interrupt")
+        return _("call {position}: {tool}").format(position=self.position, tool=shorten(self.tool, 200))
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,8 @@ from typing import Any, Literal
 
 from langchain_core.messages import AIMessageChunk
 
+from ...i18n import _
+
 __all__ = ["RUNS_WHEN", "StreamPosition", "StreamStepperEngine", "StreamVerdict"]
 
 #: What the stream means for an application at a position.
@@ -57,15 +59,20 @@ class StreamPosition:
     def headline(self) -> str:
         """One line: what an application would run if the stream stopped here."""
         def names(calls: list[dict[str, Any]]) -> str:
-            return ", ".join(f"{c['name']}({_args(c['args'])})" for c in calls) or "nothing"
+            return ", ".join(f"{c['name']}({_args(c['args'])})" for c in calls) or _("nothing")
 
         if self.verdict == "nothing_yet":
-            return "No chunk yet: nothing to run."
+            return _("No chunk yet: nothing to run.")
         if self.verdict == "finished":
-            return f"The reply finished ({self.finish_reason}): both applications run {names(self.guarded_runs)}."
-        why = ("the reply was cut off (finish_reason " + repr(self.finish_reason) + ")" if self.verdict == "cut_off"
-               else "no finish_reason yet: if the stream stopped here, nothing says the reply finished")
-        return f"Stopped here, {why}. Trusting tool_calls runs {names(self.naive_runs)}; the guard runs nothing."
+            return _("The reply finished ({reason}): both applications run {runs}.").format(
+                reason=self.finish_reason, runs=names(self.guarded_runs))
+        if self.verdict == "cut_off":
+            text = _("Stopped here, the reply was cut off (finish_reason {reason}). Trusting tool_calls runs {runs}; "
+                     "the guard runs nothing.")
+        else:
+            text = _("Stopped here, no finish_reason yet: if the stream stopped here, nothing says the reply "
+                     "finished. Trusting tool_calls runs {runs}; the guard runs nothing.")
+        return text.format(reason=repr(self.finish_reason), runs=names(self.naive_runs))
 
 
 def _args(args: Any) -> str:

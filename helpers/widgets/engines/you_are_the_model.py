@@ -18,6 +18,7 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from ...display import ADDRESS_PATTERN
+from ...i18n import _
 from ..graphs import tool_node_graph
 from ..outcomes import TurnOutcome
 from ..text import JsonInputError, error_text, json_text, parse_json, sendable, shorten, value_text
@@ -70,11 +71,11 @@ class ModelTurn:
             lines.append(f"ToolMessage(tool_call_id={message.tool_call_id}, status={message.status}): "
                          f"{shorten(content)}")
         if self.outcome == TurnOutcome.INVALID_JSON:
-            lines.append("No tool ran: a reply with only invalid tool calls has nothing to execute.")
+            lines.append(_("No tool ran: a reply with only invalid tool calls has nothing to execute."))
         elif self.outcome == TurnOutcome.TOOL_RAISED:
-            lines.append(f"The run stopped: {shorten(self.error)}")
+            lines.append(_("The run stopped: {error}").format(error=shorten(self.error)))
         elif self.outcome == TurnOutcome.REFUSED:
-            lines.append(f"Not sent: {shorten(self.error)}")
+            lines.append(_("Not sent: {error}").format(error=shorten(self.error)))
         # A tool returning an object: its str() holds a memory address, different in every run.
         return sendable(ADDRESS_PATTERN.sub("", "\n".join(lines)))
 
@@ -167,14 +168,17 @@ class YouAreTheModelEngine:
         try:
             args = parse_json(raw)
             if not isinstance(args, dict):
-                raise JsonInputError("is not a JSON object: tool arguments are an object, e.g. {\"order_id\": \"A1024\"}")
+                raise JsonInputError(_("is not a JSON object: tool arguments are an object, "
+                                       "e.g. {\"order_id\": \"A1024\"}"))
         except JsonInputError as problem:
-            if str(problem).startswith("nests deeper"):
+            if problem.reason == "too_deep":
                 turn = ModelTurn(call_id, name, raw, TurnOutcome.REFUSED,
-                                 error=f"the argument text {problem}; this widget does not send such a reply.")
+                                 error=_("the argument text {problem}; this widget does not send such a "
+                                         "reply.").format(problem=problem))
             else:
+                error = _("the argument text {problem}").format(problem=problem)
                 ai = AIMessage(content="", invalid_tool_calls=[
-                    make_invalid_tool_call(name=name, args=raw, id=call_id, error=f"the argument text {problem}")])
+                    make_invalid_tool_call(name=name, args=raw, id=call_id, error=error)])
                 turn = ModelTurn(call_id, name, raw, TurnOutcome.INVALID_JSON, ai)
         else:
             ai = AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": call_id, "type": "tool_call"}])
