@@ -85,13 +85,27 @@ def _marked(number: str) -> set[str]:
             extract_from_file("python", str(path), keywords={"N_": None})}
 
 
+#: A "predict" choice worded like a sentence ("nothing: it raises TypeError") is prose, to be marked
+#: and translated; what the snippet prints is not. Quoted text is printed data, not prose.
+_PROSE = re.compile(r"[A-Za-z]+:? [a-z]+ [a-z]+")
+#: Printed outputs that read like prose (``print(... else "no tool call", ...)`` in nb12).
+PRINTED_LIKE_PROSE = {"no tool call 1"}
+
+
+def _printed(question, text: str) -> bool:
+    """``text`` is a "predict" question's choice that is program output (left unmarked)."""
+    bare = re.sub(r"'[^']*'|\"[^\"]*\"", "", text)
+    return (question.kind == "predict" and text in question.choices
+            and (text in PRINTED_LIKE_PROSE or not _PROSE.search(bare)))
+
+
 def _problems(number: str, questions, marked: set[str]) -> list[str]:
     """What keeps ``questions`` of notebook ``number`` from showing in Chinese, one line each."""
     problems, shown = [], set()
     for question in questions:
         for text in _translated_texts(question):
-            if question.kind == "predict" and text in question.choices:
-                continue  # program output: passed through unchanged, never marked
+            if text not in marked and _printed(question, text):
+                continue  # program output: never marked, shown as printed
             shown.add(text)
             where = f"nb{number} {question.id}: {text[:70]!r}"
             if text not in marked:
@@ -126,6 +140,27 @@ def test_a_new_question_without_translation_is_named():
     assert len(untranslated) == 6 and all(f"has no msgstr in {FRAGMENT.name}" in line for line in untranslated)
     broken = _problems("03", _module_questions("03"), _marked("03") | {"x"})
     assert broken == ["nb03: 'x' is marked with N_() but never translated where it is shown"]
+    predict = Question(id="prose-output", prompt="What does this print?", code="print(1)",
+                       choices=("1", "nothing: it raises TypeError"), answer="1",
+                       explanation="It prints 1.", section="section 1, A protocol case")
+    unmarked = [line for line in _problems("03", (predict,), set()) if "not marked" in line]
+    assert unmarked[-1:] == ["nb03 prose-output: 'nothing: it raises TypeError' is shown but not marked with N_()"]
+    assert not any("'1'" in line for line in unmarked), "a printed output needs no mark"
+
+
+def test_no_printed_output_is_translated_by_a_catalog():
+    """A "predict" choice left unmarked (program output) must not be a msgid of any catalog: ``_()``
+    would translate it. Checks this fragment and, once it exists, the course's merged catalog."""
+    catalogs = [FRAGMENT, *sorted((ROOT / "helpers" / "locale").glob("*/LC_MESSAGES/*.po"))]
+    msgids = set()
+    for path in catalogs:
+        with path.open("rb") as po:
+            msgids |= {m.id for m in read_po(po) if m.id and m.string}
+    for number in COVERED:
+        marked = _marked(number)
+        for question in _module_questions(number):
+            printed = {c for c in question.choices if c not in marked and _printed(question, c)}
+            assert not printed & msgids, f"nb{number} {question.id}: a catalog translates {printed & msgids}"
 
 
 # -- the Chinese edition -----------------------------------------------------------------------

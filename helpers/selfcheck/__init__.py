@@ -14,12 +14,13 @@ question_id, correct)`` when that module is available (see
 shuffled order (:func:`helpers.selfcheck_order.shown_choices`), whatever order a module lists them in.
 
 **Two editions.** A module marks each learner-facing text of its questions with ``N_()`` (prompt,
-explanation, section, the ``why_not`` lines, and a "choice" question's choices and answer; never
-``code``, ids, or a "predict" question's choices, which are program output the tests compare).
-:func:`questions_for` hands out the questions through :func:`translated`, so the static rendering
-and the widget show them in the edition's language (:mod:`helpers.i18n`); the English edition gets
-the texts unchanged. The choices keep their English order and the answer stays the translated right
-choice, so checking and recording an answer do not depend on the language.
+explanation, section, the ``why_not`` lines, the choices, the answer, the ``why_not`` keys); never
+``code``, ids, or a "predict" choice that is program output (what the snippet prints, which the
+tests compare: it has no translation, so it is shown as written). :func:`questions_for` hands the
+questions out through :func:`translated`, so the static rendering and the widget show them in the
+edition's language (:mod:`helpers.i18n`); the English edition gets the texts unchanged. The choices
+keep their English order and the answer stays the translated right choice, so checking and
+recording an answer do not depend on the language.
 
 To add a notebook's questions: create ``helpers/selfcheck/nbNN.py`` with
 ``QUESTIONS = (Question(...), ...)`` (format: :class:`Question`), then add the section to the
@@ -69,22 +70,22 @@ def translated(question: Question, translate: Callable[[str], str] = _) -> Quest
             notebook that runs; the text unchanged in English or when the catalog lacks it).
 
     Returns:
-        a copy (``dataclasses.replace``) whose prompt, explanation, section and ``why_not`` lines
-        are translated, and, for a "choice" question, its choices, answer and ``why_not`` keys too
-        (one translation each, so the answer is still one of the choices); ``code``, the id and a
-        "predict" question's choices (program output) stay as written. ``source`` is the English
-        question, which seeds the shown order (:func:`shown_choices`).
+        a copy (``dataclasses.replace``) whose prompt, explanation, section, choices, answer and
+        ``why_not`` keys and lines are translated (one translation per text, so the answer is still
+        one of the choices and each ``why_not`` key still a wrong one; a printed output has no
+        translation and stays as written); ``code`` and the id stay as written. ``source`` is the
+        English question, which seeds the shown order (:func:`shown_choices`).
 
     Raises:
         ValueError: a translation that breaks the question (two choices translated alike, a
             multi-line explanation): see :class:`Question`.
     """
     source = question.source or question
-    choice = translate if source.kind == "choice" else str
     return dataclasses.replace(
         source, source=source, prompt=translate(source.prompt), explanation=translate(source.explanation),
-        section=translate(source.section), choices=tuple(choice(text) for text in source.choices),
-        answer=choice(source.answer), why_not={choice(wrong): translate(why) for wrong, why in source.why_not.items()})
+        section=translate(source.section), choices=tuple(map(translate, source.choices)),
+        answer=translate(source.answer),
+        why_not={translate(wrong): translate(why) for wrong, why in source.why_not.items()})
 
 
 def questions_for(notebook: Any) -> tuple[Question, ...]:

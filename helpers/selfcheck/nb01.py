@@ -87,7 +87,7 @@ QUESTIONS = (
               '                        "Which reason should I use?"])\n'
               'result = create_agent(model, [request_refund]).invoke({"messages": [("user", "Refund A1024, it broke.")]})\n'
               'print(len(runs), result["messages"][2].status)'),
-        choices=("0 error", "1 success", "1 error", "nothing: the run stops with a ValidationError"),
+        choices=("0 error", "1 success", "1 error", N_("nothing: the run stops with a ValidationError")),
         answer="0 error",
         explanation=N_("The schema is checked before the function runs; in an agent the refusal goes back to the "
                        "model as an error ToolMessage listing the allowed values, so it can fix its call."),
@@ -95,7 +95,7 @@ QUESTIONS = (
         why_not={"1 success": N_("That is the tool whose rule lives only in a prompt sentence; this schema refuses "
                                  "'broken'."),
                  "1 error": N_("Validation fails before the body is called, so it never runs."),
-                 "nothing: the run stops with a ValidationError":
+                 N_("nothing: the run stops with a ValidationError"):
                      N_("ToolNode answers argument-validation errors with an error result; other exceptions stop "
                         "the run.")},
     ),

@@ -163,14 +163,15 @@ QUESTIONS = (
               '    return Receipt()\n'
               '\n'
               'print(type(make_receipt.invoke(full_call(make_receipt, {"order_id": "A1024"}))).__name__)'),
-        choices=("ToolMessage", "Receipt", "nothing: it raises TypeError"),
+        choices=("ToolMessage", "Receipt", N_("nothing: it raises TypeError")),
         answer="ToolMessage",
         explanation=N_("BaseTool asks isinstance(value, ToolOutputMixin), which the class hierarchy answers, not the "
                        "class body: a look-alike is wrapped like any other value."),
         section=N_("section 4, ToolOutputMixin: an empty marker"),
         why_not={"Receipt": N_("Only a real subclass of ToolOutputMixin passes through unwrapped."),
-                 "nothing: it raises TypeError": N_("That is ToolNode refusing a real marker subclass it does not know "
-                                                    "(section 5); BaseTool just wraps.")},
+                 N_("nothing: it raises TypeError"):
+                     N_("That is ToolNode refusing a real marker subclass it does not know (section 5); BaseTool "
+                        "just wraps.")},
     ),
     Question(
         id="naive-executor",

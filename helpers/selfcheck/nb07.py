@@ -14,14 +14,14 @@ QUESTIONS = (
               "    last_checked: str\n"
               "\n"
               "graph.invoke({\"last_checked\": \"\"})"),
-        choices=("It raises InvalidUpdateError: the key can receive only one value per step",
-                 "last_checked holds node_b's value: the last write wins",
-                 "last_checked holds both values in a list"),
-        answer="It raises InvalidUpdateError: the key can receive only one value per step",
+        choices=(N_("It raises InvalidUpdateError: the key can receive only one value per step"),
+                 N_("last_checked holds node_b's value: the last write wins"),
+                 N_("last_checked holds both values in a list")),
+        answer=N_("It raises InvalidUpdateError: the key can receive only one value per step"),
         explanation=N_("A key without a reducer keeps one value, so two writes in one step fail the whole step "
                        "(INVALID_CONCURRENT_GRAPH_UPDATE)."),
         section=N_("section 1, Two writes in one step, no reducer"),
-        why_not={"last_checked holds node_b's value: the last write wins":
+        why_not={N_("last_checked holds node_b's value: the last write wins"):
                      N_("LangGraph does not guess which write you meant; nothing is silently overwritten.")},
     ),
     Question(
@@ -42,8 +42,9 @@ QUESTIONS = (
         prompt=N_("What does `add_messages` return here?"),
         code=('history = [HumanMessage("hi", id="1"), AIMessage("draft", id="2")]\n'
               'add_messages(history, [AIMessage("final", id="2")])'),
-        choices=("two messages: hi, final", "three messages: hi, draft, final", "ValueError: duplicate id '2'"),
-        answer="two messages: hi, final",
+        choices=(N_("two messages: hi, final"), N_("three messages: hi, draft, final"),
+                 N_("ValueError: duplicate id '2'")),
+        answer=N_("two messages: hi, final"),
         explanation=N_("add_messages replaces a message whose id is already in the list and appends only new ids, "
                        "so a repeated write is harmless."),
         section=N_("section 3, add_messages"),

@@ -82,14 +82,14 @@ QUESTIONS = (
         code=_RESUME_ON_ANOTHER_THREAD,
         choices=("{} [{'order_id': None}]",
                  "{'order_id': 'A1024', 'decision': 'approve'} []",
-                 "a ValueError: no run is paused on that thread"),
+                 N_("a ValueError: no run is paused on that thread")),
         answer="{} [{'order_id': None}]",
         explanation=N_("A thread with no checkpoint starts a fresh run, which pauses again at the same node; the "
                        "paused run on refund-A1024 still waits."),
         section=N_("section 1, Both: pause, inspect, resume"),
         why_not={"{'order_id': 'A1024', 'decision': 'approve'} []":
                      N_("The answer only reaches the run saved on the thread it is sent to."),
-                 "a ValueError: no run is paused on that thread":
+                 N_("a ValueError: no run is paused on that thread"):
                      N_("LangGraph raises nothing: the resume becomes the input of a new run there.")},
     ),
     Question(
