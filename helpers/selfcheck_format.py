@@ -38,11 +38,14 @@ class Question:
         section: where the notebook teaches it, e.g. ``"section 3, Nothing has run yet"``.
         code: code shown above the choices; makes it a "predict the output" question.
         why_not: optional, wrong choice -> one line on why it is tempting but wrong.
+        source: the English question this one translates (``None`` for a question as written in its
+            module): the shown order of the choices is seeded by the source's texts, so both editions
+            show them in the same order (:func:`helpers.selfcheck_order.shown_choices`). Not compared.
 
     Raises:
         ValueError: a bad id, fewer than 2 / more than 5 or repeated choices, an answer that is
-            not a choice, an empty or multi-line explanation, an empty section, or a ``why_not``
-            key that is not a wrong choice.
+            not a choice, an empty or multi-line explanation, an empty section, a ``why_not``
+            key that is not a wrong choice, or a ``source`` with another id or number of choices.
     """
 
     id: str
@@ -53,6 +56,7 @@ class Question:
     section: str
     code: str = ""
     why_not: Mapping[str, str] = field(default_factory=dict)
+    source: Question | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         where = f"question {self.id!r}"
@@ -74,6 +78,8 @@ class Question:
         if not set(self.why_not) <= wrong:
             raise ValueError(f"{where}: why_not keys must be wrong choices, got {sorted(set(self.why_not) - wrong)}")
         object.__setattr__(self, "why_not", MappingProxyType(dict(self.why_not)))
+        if self.source is not None and (self.source.id, len(self.source.choices)) != (self.id, len(self.choices)):
+            raise ValueError(f"{where}: a translation keeps its source's id and number of choices")
 
     @property
     def kind(self) -> QuestionKind:

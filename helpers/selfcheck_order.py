@@ -5,7 +5,9 @@ that order, the answer could be guessed from its place, so the widget shows them
 SHA-256 digest of ``"<notebook>/<question id>/<choice>"``: a fixed shuffle that depends only on
 those texts (not on Python's per-process salted ``hash()``, not on ``random``), so every learner,
 every run and every machine sees the same order, and ``tests/test_widget_self_check.py`` can check
-that the right answers are spread over the positions across the course.
+that the right answers are spread over the positions across the course. A translated question
+(Chinese edition) is ordered by its English source's texts: the n-th choice goes where the source's
+n-th choice goes, so both editions show the choices in the same order.
 """
 
 from __future__ import annotations
@@ -30,7 +32,10 @@ def shown_choices(notebook: str, question: Question) -> tuple[str, ...]:
         question: the :class:`~helpers.selfcheck.Question`.
 
     Returns:
-        ``question.choices`` reordered by the SHA-256 digest of ``"<notebook>/<id>/<choice>"``
-        (deterministic; it changes only when one of those texts changes).
+        ``question.choices`` reordered by the SHA-256 digest of ``"<notebook>/<id>/<choice>"``, the
+        choice being the English one (``question.source``'s, for a translated question): deterministic,
+        the same in both editions; it changes only when one of those English texts changes.
     """
-    return tuple(sorted(question.choices, key=lambda choice: _key(notebook, question.id, choice)))
+    source = question.source or question
+    order = sorted(range(len(source.choices)), key=lambda n: _key(notebook, source.id, source.choices[n]))
+    return tuple(question.choices[n] for n in order)

@@ -13,6 +13,15 @@ question_id, correct)`` when that module is available (see
 "right on first try"); later answers are shown as attempts. The choices are shown in a fixed
 shuffled order (:func:`helpers.selfcheck_order.shown_choices`), whatever order a module lists them in.
 
+**Two editions.** A module marks each learner-facing text of its questions with ``N_()`` (prompt,
+explanation, section, the ``why_not`` lines, the choices, the answer, the ``why_not`` keys); never
+``code``, ids, or a "predict" choice that is program output (what the snippet prints, which the
+tests compare: it has no translation, so it is shown as written). :func:`questions_for` hands the
+questions out through :func:`translated`, so the static rendering and the widget show them in the
+edition's language (:mod:`helpers.i18n`); the English edition gets the texts unchanged. The choices
+keep their English order and the answer stays the translated right choice, so checking and
+recording an answer do not depend on the language.
+
 To add a notebook's questions: create ``helpers/selfcheck/nbNN.py`` with
 ``QUESTIONS = (Question(...), ...)`` (format: :class:`Question`), then add the section to the
 notebook. The file name is the registration (the course's one mechanism, like the exercises'
@@ -24,14 +33,18 @@ module's ``CODE_CONTEXT``; any other question has a verifier ``verify_<id>`` in
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import re
+from collections.abc import Callable
 from typing import Any
 
+from ..i18n import _
 from ..selfcheck_format import Question, QuestionKind, check_questions
 from ..selfcheck_order import shown_choices
 
-__all__ = ["Question", "QuestionKind", "available_notebooks", "questions_for", "self_check", "shown_choices"]
+__all__ = ["Question", "QuestionKind", "available_notebooks", "questions_for", "self_check", "shown_choices",
+           "translated"]
 
 
 def _number(notebook: Any) -> str:
@@ -48,8 +61,35 @@ def available_notebooks() -> list[str]:
     return sorted(p.stem[2:] for p in Path(__file__).parent.glob("nb[0-9][0-9].py"))
 
 
+def translated(question: Question, translate: Callable[[str], str] = _) -> Question:
+    """``question`` with its learner-facing texts in the current edition's language.
+
+    Args:
+        question: a question as its module writes it (English, texts marked with ``N_()``).
+        translate: how one text is translated; default :func:`helpers.i18n._` (the edition of the
+            notebook that runs; the text unchanged in English or when the catalog lacks it).
+
+    Returns:
+        a copy (``dataclasses.replace``) whose prompt, explanation, section, choices, answer and
+        ``why_not`` keys and lines are translated (one translation per text, so the answer is still
+        one of the choices and each ``why_not`` key still a wrong one; a printed output has no
+        translation and stays as written); ``code`` and the id stay as written. ``source`` is the
+        English question, which seeds the shown order (:func:`shown_choices`).
+
+    Raises:
+        ValueError: a translation that breaks the question (two choices translated alike, a
+            multi-line explanation): see :class:`Question`.
+    """
+    source = question.source or question
+    return dataclasses.replace(
+        source, source=source, prompt=translate(source.prompt), explanation=translate(source.explanation),
+        section=translate(source.section), choices=tuple(map(translate, source.choices)),
+        answer=translate(source.answer),
+        why_not={translate(wrong): translate(why) for wrong, why in source.why_not.items()})
+
+
 def questions_for(notebook: Any) -> tuple[Question, ...]:
-    """The checked questions of one notebook.
+    """The checked questions of one notebook, in the current edition's language (:func:`translated`).
 
     Args:
         notebook: its number, ``"02"``, ``"2"`` or ``2``.
@@ -66,7 +106,8 @@ def questions_for(notebook: Any) -> tuple[Question, ...]:
             raise
         raise ValueError(f"notebook {number} has no self-check questions yet (no helpers/selfcheck/nb{number}.py)") \
             from None
-    return check_questions(number, getattr(module, "QUESTIONS", ()))
+    questions = check_questions(number, getattr(module, "QUESTIONS", ()))
+    return tuple(translated(question) for question in questions)
 
 
 def self_check(notebook: Any) -> Any:

@@ -8,6 +8,7 @@ model's second request). The "predict the output" question runs after :data:`COD
 
 from __future__ import annotations
 
+from ..i18n import N_
 from .format import Question
 
 CODE_CONTEXT = '''
@@ -35,28 +36,28 @@ run = create_agent(scripted, tools=[lookup_order]).invoke(
 QUESTIONS = (
     Question(
         id="which-cells-change",
-        prompt=("You export `COURSE_MODEL`, `OPENAI_BASE_URL` and `DASHSCOPE_API_KEY` for DashScope, restart "
-                "JupyterLab and run this notebook again. Which model cells can now show other results than the "
-                "committed ones?"),
-        choices=("Only the live cells (`live_model`); protocol cases (`scripted_model`) play their script as before",
-                 "Every model cell: a configured model replaces every script",
-                 "None: a notebook shows the outputs it was committed with",
-                 "Only the cells that show an error"),
-        answer="Only the live cells (`live_model`); protocol cases (`scripted_model`) play their script as before",
-        explanation="scripted_model ignores the environment (the model's move is the lesson's fixture); live_model "
-                    "asks your model and plays its script only offline.",
-        section="section 3, Two kinds of model cell",
-        why_not={"Every model cell: a configured model replaces every script":
-                     "A protocol case (two calls in one reply, broken JSON) is the lesson itself: it stays scripted "
-                     "whatever you configure.",
-                 "None: a notebook shows the outputs it was committed with":
-                     "Running a cell computes its output again; a live cell asks your model."},
+        prompt=N_("You export `COURSE_MODEL`, `OPENAI_BASE_URL` and `DASHSCOPE_API_KEY` for DashScope, restart "
+                  "JupyterLab and run this notebook again. Which model cells can now show other results than the "
+                  "committed ones?"),
+        choices=(N_("Only the live cells (`live_model`); protocol cases (`scripted_model`) play their script as before"),
+                 N_("Every model cell: a configured model replaces every script"),
+                 N_("None: a notebook shows the outputs it was committed with"),
+                 N_("Only the cells that show an error")),
+        answer=N_("Only the live cells (`live_model`); protocol cases (`scripted_model`) play their script as before"),
+        explanation=N_("scripted_model ignores the environment (the model's move is the lesson's fixture); live_model "
+                       "asks your model and plays its script only offline."),
+        section=N_("section 3, Two kinds of model cell"),
+        why_not={N_("Every model cell: a configured model replaces every script"):
+                     N_("A protocol case (two calls in one reply, broken JSON) is the lesson itself: it stays scripted "
+                        "whatever you configure."),
+                 N_("None: a notebook shows the outputs it was committed with"):
+                     N_("Running a cell computes its output again; a live cell asks your model.")},
     ),
     Question(
         id="what-pairs-the-answer",
-        prompt=("Section 4's trace says the tool's result `answers call_1`, and the model's second request "
-                "carries that result as its last message. Which keys does that message have, so which one tells "
-                "the model what call the result answers?"),
+        prompt=N_("Section 4's trace says the tool's result `answers call_1`, and the model's second request "
+                  "carries that result as its last message. Which keys does that message have, so which one tells "
+                  "the model what call the result answers?"),
         code=("# section 4's protocol case: `scripted` played the script, create_agent ran the loop\n"
               'sent = scripted.requests[1].payload()["messages"][-1]   # the tool\'s result, as sent\n'
               "print(sorted(sent))"),
@@ -65,38 +66,38 @@ QUESTIONS = (
                  "['content', 'name', 'role', 'tool_call_id']",
                  "['content', 'role']"),
         answer="['content', 'role', 'tool_call_id']",
-        explanation="The tool's result goes back with the id of the call it answers (tool_call_id, here call_1): "
-                    "the id pairs them, not the tool's name or the message's place.",
-        section="section 4, A first tool call, end to end (the trace and the second request)",
+        explanation=N_("The tool's result goes back with the id of the call it answers (tool_call_id, here call_1): "
+                       "the id pairs them, not the tool's name or the message's place."),
+        section=N_("section 4, A first tool call, end to end (the trace and the second request)"),
         why_not={"['content', 'name', 'role']":
-                     "A name cannot pair a result with its call (two calls of one tool share it); the message "
-                     "carries the call's id.",
+                     N_("A name cannot pair a result with its call (two calls of one tool share it); the message "
+                        "carries the call's id."),
                  "['content', 'name', 'role', 'tool_call_id']":
-                     "LangChain's ToolMessage does hold the tool's name, but the chat request sends only role, "
-                     "content and tool_call_id.",
+                     N_("LangChain's ToolMessage does hold the tool's name, but the chat request sends only role, "
+                        "content and tool_call_id."),
                  "['content', 'role']":
-                     "Without an id nothing would pair it: a result placed right after the call but with no "
-                     "matching id is refused as an answer to no call."},
+                     N_("Without an id nothing would pair it: a result placed right after the call but with no "
+                        "matching id is refused as an answer to no call.")},
     ),
     Question(
         id="second-request",
-        prompt=("In section 4 the model asked for `lookup_order` and, after the tool ran, answered in text. What "
-                "did the model receive in its second request?"),
-        choices=("The whole history (the question, its own tool call, the ToolMessage answering call_1) and the "
-                 "tool schema",
-                 "Only the ToolMessage: the model remembers its own tool call",
-                 "The `lookup_order` function, so that it can check the result",
-                 "Nothing: `create_agent` writes the final answer from the tool result"),
-        answer=("The whole history (the question, its own tool call, the ToolMessage answering call_1) and the "
-                "tool schema"),
-        explanation="A chat model keeps nothing between requests: each one carries the whole history and the tool "
-                    "schemas, and tool_call_id pairs the result with its call.",
-        section="section 4, the model's second request",
-        why_not={"Only the ToolMessage: the model remembers its own tool call":
-                     "Nothing is remembered between requests; the application sends the history every time.",
-                 "The `lookup_order` function, so that it can check the result":
-                     "A model only ever gets messages and schemas; your code stays in your application.",
-                 "Nothing: `create_agent` writes the final answer from the tool result":
-                     "The final text is the model's reply to a second request (the trace's last row)."},
+        prompt=N_("In section 4 the model asked for `lookup_order` and, after the tool ran, answered in text. What "
+                  "did the model receive in its second request?"),
+        choices=(N_("The whole history (the question, its own tool call, the ToolMessage answering call_1) and the "
+                    "tool schema"),
+                 N_("Only the ToolMessage: the model remembers its own tool call"),
+                 N_("The `lookup_order` function, so that it can check the result"),
+                 N_("Nothing: `create_agent` writes the final answer from the tool result")),
+        answer=N_("The whole history (the question, its own tool call, the ToolMessage answering call_1) and the "
+                  "tool schema"),
+        explanation=N_("A chat model keeps nothing between requests: each one carries the whole history and the tool "
+                       "schemas, and tool_call_id pairs the result with its call."),
+        section=N_("section 4, the model's second request"),
+        why_not={N_("Only the ToolMessage: the model remembers its own tool call"):
+                     N_("Nothing is remembered between requests; the application sends the history every time."),
+                 N_("The `lookup_order` function, so that it can check the result"):
+                     N_("A model only ever gets messages and schemas; your code stays in your application."),
+                 N_("Nothing: `create_agent` writes the final answer from the tool result"):
+                     N_("The final text is the model's reply to a second request (the trace's last row).")},
     ),
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..i18n import N_
 from .format import Question
 
 #: The names the questions' ``code`` uses, defined as notebook 05 defines them (setup, sections 1,
@@ -98,58 +99,58 @@ def naive_tools_node(state):
 QUESTIONS = (
     Question(
         id="who-reads-it",
-        prompt=("A later node routes large refunds to a reviewer, so it must know whether a quote needs approval. "
-                "What should the quoting tool return?"),
-        choices=("A Command that sets a state field, with the ToolMessage that answers the call",
-                 "A dict with needs_approval: the node can read it from the ToolMessage",
-                 "A sentence for the customer that mentions the approval",
-                 "An object of a ToolOutputMixin subclass that carries the flag"),
-        answer="A Command that sets a state field, with the ToolMessage that answers the call",
-        explanation="When the program reads a fact it belongs in the state, and only a Command updates the state; "
-                    "strings and dicts reach the model only.",
-        section="section 1, Which path? Ask who reads the result",
-        why_not={"A dict with needs_approval: the node can read it from the ToolMessage":
-                     "Then code parses chat text; the dict changes no state (section 2).",
-                 "An object of a ToolOutputMixin subclass that carries the flag":
-                     "ToolNode accepts only ToolMessage and Command: a home-made marker subclass is a TypeError "
-                     "(section 5)."},
+        prompt=N_("A later node routes large refunds to a reviewer, so it must know whether a quote needs approval. "
+                  "What should the quoting tool return?"),
+        choices=(N_("A Command that sets a state field, with the ToolMessage that answers the call"),
+                 N_("A dict with needs_approval: the node can read it from the ToolMessage"),
+                 N_("A sentence for the customer that mentions the approval"),
+                 N_("An object of a ToolOutputMixin subclass that carries the flag")),
+        answer=N_("A Command that sets a state field, with the ToolMessage that answers the call"),
+        explanation=N_("When the program reads a fact it belongs in the state, and only a Command updates the state; "
+                       "strings and dicts reach the model only."),
+        section=N_("section 1, Which path? Ask who reads the result"),
+        why_not={N_("A dict with needs_approval: the node can read it from the ToolMessage"):
+                     N_("Then code parses chat text; the dict changes no state (section 2)."),
+                 N_("An object of a ToolOutputMixin subclass that carries the flag"):
+                     N_("ToolNode accepts only ToolMessage and Command: a home-made marker subclass is a TypeError "
+                        "(section 5).")},
     ),
     Question(
         id="dict-is-not-state",
-        prompt=("`submit_refund` (section 2) creates a refund request and returns `{\"request_id\": ..., "
-                "\"stage\": \"submitted\"}`; `one_call` is START -> ToolNode -> END, compiled with `STORE`. "
-                "What does this print?"),
+        prompt=N_("`submit_refund` (section 2) creates a refund request and returns `{\"request_id\": ..., "
+                  "\"stage\": \"submitted\"}`; `one_call` is START -> ToolNode -> END, compiled with `STORE`. "
+                  "What does this print?"),
         code=('after = one_call.invoke({"messages": [ai_calls(("submit_refund", {"order_id": "A1024", "amount": 499.0}, '
               '"call_1"))],\n'
               '                         "refund_stage": "quoted"})\n'
               'print(len(SERVICE.audit_log), after["refund_stage"], STORE.search(()))'),
         choices=("1 quoted []", "1 submitted []", "0 quoted []"),
         answer="1 quoted []",
-        explanation="The service call made the request and the dict became the model's text; only a Command "
-                    "changes refund_stage, only runtime.store.put writes the store.",
-        section="section 2, One call, three separate facts",
-        why_not={"1 submitted []": "The dict's \"stage\" is text for the model; no code wrote refund_stage.",
-                 "0 quoted []": "The side effect happened: the service call ran before the return."},
+        explanation=N_("The service call made the request and the dict became the model's text; only a Command "
+                       "changes refund_stage, only runtime.store.put writes the store."),
+        section=N_("section 2, One call, three separate facts"),
+        why_not={"1 submitted []": N_("The dict's \"stage\" is text for the model; no code wrote refund_stage."),
+                 "0 quoted []": N_("The side effect happened: the service call ran before the return.")},
     ),
     Question(
         id="plain-vs-toolcall",
-        prompt="`quote_refund` (section 1) returns a dict. What does this print?",
+        prompt=N_("`quote_refund` (section 1) returns a dict. What does this print?"),
         code=('plain = quote_refund.invoke({"order_id": "A1024"})\n'
               'as_call = quote_refund.invoke(full_call(quote_refund, {"order_id": "A1024"}))\n'
               'print(type(plain).__name__, type(as_call).__name__, type(as_call.content).__name__)'),
         choices=("dict ToolMessage str", "dict ToolMessage dict", "ToolMessage ToolMessage str"),
         answer="dict ToolMessage str",
-        explanation="Plain arguments carry no tool_call_id, so the value comes back as is; with a ToolCall, "
-                    "BaseTool wraps it and the dict becomes a JSON string.",
-        section="section 3, What BaseTool does with the return value",
-        why_not={"dict ToolMessage dict": "The model reads text: a dict is json.dumps-ed into the content.",
-                 "ToolMessage ToolMessage str": "Without a ToolCall there is no id to answer, so nothing is "
-                                                "wrapped."},
+        explanation=N_("Plain arguments carry no tool_call_id, so the value comes back as is; with a ToolCall, "
+                       "BaseTool wraps it and the dict becomes a JSON string."),
+        section=N_("section 3, What BaseTool does with the return value"),
+        why_not={"dict ToolMessage dict": N_("The model reads text: a dict is json.dumps-ed into the content."),
+                 "ToolMessage ToolMessage str": N_("Without a ToolCall there is no id to answer, so nothing is "
+                                                   "wrapped.")},
     ),
     Question(
         id="lookalike-marker",
-        prompt=("`LookAlikeMixin` has the same (empty) body as `ToolOutputMixin` but is another class. What does "
-                "this print?"),
+        prompt=N_("`LookAlikeMixin` has the same (empty) body as `ToolOutputMixin` but is another class. What does "
+                  "this print?"),
         code=('class LookAlikeMixin:\n'
               '    """Mixin for objects that tools can return directly."""\n'
               '\n'
@@ -162,27 +163,28 @@ QUESTIONS = (
               '    return Receipt()\n'
               '\n'
               'print(type(make_receipt.invoke(full_call(make_receipt, {"order_id": "A1024"}))).__name__)'),
-        choices=("ToolMessage", "Receipt", "nothing: it raises TypeError"),
+        choices=("ToolMessage", "Receipt", N_("nothing: it raises TypeError")),
         answer="ToolMessage",
-        explanation="BaseTool asks isinstance(value, ToolOutputMixin), which the class hierarchy answers, not the "
-                    "class body: a look-alike is wrapped like any other value.",
-        section="section 4, ToolOutputMixin: an empty marker",
-        why_not={"Receipt": "Only a real subclass of ToolOutputMixin passes through unwrapped.",
-                 "nothing: it raises TypeError": "That is ToolNode refusing a real marker subclass it does not know "
-                                                 "(section 5); BaseTool just wraps."},
+        explanation=N_("BaseTool asks isinstance(value, ToolOutputMixin), which the class hierarchy answers, not the "
+                       "class body: a look-alike is wrapped like any other value."),
+        section=N_("section 4, ToolOutputMixin: an empty marker"),
+        why_not={"Receipt": N_("Only a real subclass of ToolOutputMixin passes through unwrapped."),
+                 N_("nothing: it raises TypeError"):
+                     N_("That is ToolNode refusing a real marker subclass it does not know (section 5); BaseTool "
+                        "just wraps.")},
     ),
     Question(
         id="naive-executor",
-        prompt=("`naive_tools_node` (section 6) wraps every result in `ToolMessage(str(result))`; `advance_refund` "
-                "returns a `Command` that sets `refund_stage`. What does this print?"),
+        prompt=N_("`naive_tools_node` (section 6) wraps every result in `ToolMessage(str(result))`; `advance_refund` "
+                  "returns a `Command` that sets `refund_stage`. What does this print?"),
         code=('before, after = run_node(naive_tools_node)   # refund_stage starts as "quoted"\n'
               'print(after["refund_stage"], after["messages"][-1].content.startswith("Command("))'),
         choices=("quoted True", "submitted True", "submitted False", "quoted False"),
         answer="quoted True",
-        explanation="str() turns the Command into text: its state update is lost and the model reads a Python "
-                    "repr; an executor must pass Commands through.",
-        section="section 6, A home-made executor that stringifies every result",
-        why_not={"submitted True": "The graph applies a Command only when the node returns it, not its text.",
-                 "submitted False": "That is ToolNode, or the fixed node that passes Commands through."},
+        explanation=N_("str() turns the Command into text: its state update is lost and the model reads a Python "
+                       "repr; an executor must pass Commands through."),
+        section=N_("section 6, A home-made executor that stringifies every result"),
+        why_not={"submitted True": N_("The graph applies a Command only when the node returns it, not its text."),
+                 "submitted False": N_("That is ToolNode, or the fixed node that passes Commands through.")},
     ),
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..i18n import N_
 from .format import Question
 
 #: The names the questions' ``code`` uses, defined as notebook 06 defines them (setup, section 6).
@@ -68,8 +69,8 @@ closing_inputs = {"messages": [HumanMessage("Please close my duplicate refund ca
 QUESTIONS = (
     Question(
         id="custom-field-only",
-        prompt=("A tool's `Command` updates only the custom field, with no `messages` key. `tools_graph` runs it "
-                "with `ToolNode`. What does this print?"),
+        prompt=N_("A tool's `Command` updates only the custom field, with no `messages` key. `tools_graph` runs it "
+                  "with `ToolNode`. What does this print?"),
         code=('@tool\n'
               'def stage_only(order_id: str, runtime: ToolRuntime[SupportContext]) -> Command:\n'
               '    """Record that the user confirmed the refund of an order."""\n'
@@ -82,71 +83,71 @@ QUESTIONS = (
               '    print(type(exc).__name__)'),
         choices=("ValueError", "confirmed", "quoted"),
         answer="ValueError",
-        explanation="ToolNode refuses a single Command whose dict update has no ToolMessage answering the call, "
-                    "whether or not the update touches messages.",
-        section="section 2, When ToolNode refuses a Command",
-        why_not={"confirmed": "The update is not applied: a Command that leaves its call unanswered is refused.",
-                 "quoted": "Nothing is dropped silently: the run stops with an error that names the tool."},
+        explanation=N_("ToolNode refuses a single Command whose dict update has no ToolMessage answering the call, "
+                       "whether or not the update touches messages."),
+        section=N_("section 2, When ToolNode refuses a Command"),
+        why_not={"confirmed": N_("The update is not applied: a Command that leaves its call unanswered is refused."),
+                 "quoted": N_("Nothing is dropped silently: the run stops with an error that names the tool.")},
     ),
     Question(
         id="list-answers-once",
-        prompt="A tool returns a list of Commands for one call. Which list does `ToolNode` accept?",
-        choices=("The stage in the first Command, the call's ToolMessage in the second",
-                 "The stage and the call's ToolMessage in the first, and another ToolMessage for the call in the "
-                 "second",
-                 "One Command that sets the stage, and no ToolMessage"),
-        answer="The stage in the first Command, the call's ToolMessage in the second",
-        explanation="For a list, ToolNode counts the ToolMessages for the call across all its items: exactly one, "
-                    "none required per Command.",
-        section="section 2, A list of Commands: one answer across the whole list",
-        why_not={"The stage and the call's ToolMessage in the first, and another ToolMessage for the call in the "
-                 "second": "Two answers to one call are refused too: 2 messages bound to the call's id.",
-                 "One Command that sets the stage, and no ToolMessage":
-                     "A list with no answer for the call is refused: 0 messages bound to its id."},
+        prompt=N_("A tool returns a list of Commands for one call. Which list does `ToolNode` accept?"),
+        choices=(N_("The stage in the first Command, the call's ToolMessage in the second"),
+                 N_("The stage and the call's ToolMessage in the first, and another ToolMessage for the call in the "
+                    "second"),
+                 N_("One Command that sets the stage, and no ToolMessage")),
+        answer=N_("The stage in the first Command, the call's ToolMessage in the second"),
+        explanation=N_("For a list, ToolNode counts the ToolMessages for the call across all its items: exactly one, "
+                       "none required per Command."),
+        section=N_("section 2, A list of Commands: one answer across the whole list"),
+        why_not={N_("The stage and the call's ToolMessage in the first, and another ToolMessage for the call in the "
+                    "second"): N_("Two answers to one call are refused too: 2 messages bound to the call's id."),
+                 N_("One Command that sets the stage, and no ToolMessage"):
+                     N_("A list with no answer for the call is refused: 0 messages bound to its id.")},
     ),
     Question(
         id="goto-adds-a-target",
-        prompt=("The tools node has a static edge to `notify_user`, and `escalate_refund` returns "
-                "`Command(goto=\"human_review\", update=...)`. Which nodes run after the tools node?"),
-        choices=("human_review and notify_user, in the same step",
-                 "only human_review: goto replaces the static edge",
-                 "only notify_user: the static edge wins",
-                 "human_review, then notify_user one step later"),
-        answer="human_review and notify_user, in the same step",
-        explanation="goto adds a next node and never cancels the node's static edges; to let the tool decide "
-                    "alone, give the node no outgoing static edge.",
-        section="section 3, Command(goto=...) adds a next node",
-        why_not={"only human_review: goto replaces the static edge":
-                     "That is the graph without the static edge to notify_user."},
+        prompt=N_("The tools node has a static edge to `notify_user`, and `escalate_refund` returns "
+                  "`Command(goto=\"human_review\", update=...)`. Which nodes run after the tools node?"),
+        choices=(N_("human_review and notify_user, in the same step"),
+                 N_("only human_review: goto replaces the static edge"),
+                 N_("only notify_user: the static edge wins"),
+                 N_("human_review, then notify_user one step later")),
+        answer=N_("human_review and notify_user, in the same step"),
+        explanation=N_("goto adds a next node and never cancels the node's static edges; to let the tool decide "
+                       "alone, give the node no outgoing static edge."),
+        section=N_("section 3, Command(goto=...) adds a next node"),
+        why_not={N_("only human_review: goto replaces the static edge"):
+                     N_("That is the graph without the static edge to notify_user.")},
     ),
     Question(
         id="parent-not-checked",
-        prompt=("Inside the `support` subgraph, `hand_to_human` returns `Command(graph=Command.PARENT, "
-                "goto=\"human_review\", update={\"refund_stage\": \"needs_review\"})`: no ToolMessage. What happens "
-                "when the parent graph runs?"),
-        choices=("The parent goes on to human_review, and the model's call is left without an answer",
-                 "ToolNode raises ValueError: no matching ToolMessage in Command.update",
-                 "ToolNode adds a ToolMessage for the call itself"),
-        answer="The parent goes on to human_review, and the model's call is left without an answer",
-        explanation="ToolNode skips the pairing check for a PARENT command, so answering the call is your job: "
-                    "put the ToolMessage in the update.",
-        section="section 4, graph=Command.PARENT (and the list of what section 2 checks)",
-        why_not={"ToolNode raises ValueError: no matching ToolMessage in Command.update":
-                     "That check covers Commands for the current graph; a PARENT command is handed on unchecked."},
+        prompt=N_("Inside the `support` subgraph, `hand_to_human` returns `Command(graph=Command.PARENT, "
+                  "goto=\"human_review\", update={\"refund_stage\": \"needs_review\"})`: no ToolMessage. What happens "
+                  "when the parent graph runs?"),
+        choices=(N_("The parent goes on to human_review, and the model's call is left without an answer"),
+                 N_("ToolNode raises ValueError: no matching ToolMessage in Command.update"),
+                 N_("ToolNode adds a ToolMessage for the call itself")),
+        answer=N_("The parent goes on to human_review, and the model's call is left without an answer"),
+        explanation=N_("ToolNode skips the pairing check for a PARENT command, so answering the call is your job: "
+                       "put the ToolMessage in the update."),
+        section=N_("section 4, graph=Command.PARENT (and the list of what section 2 checks)"),
+        why_not={N_("ToolNode raises ValueError: no matching ToolMessage in Command.update"):
+                     N_("That check covers Commands for the current graph; a PARENT command is handed on unchecked.")},
     ),
     Question(
         id="goto-end-in-agent",
-        prompt=("`close_case` (section 6) returns `Command(goto=END, update={\"refund_stage\": \"closed\", "
-                "\"messages\": [its ToolMessage]})` inside `create_agent`. What does this print?"),
+        prompt=N_("`close_case` (section 6) returns `Command(goto=END, update={\"refund_stage\": \"closed\", "
+                  "\"messages\": [its ToolMessage]})` inside `create_agent`. What does this print?"),
         code=('model, agent = closing_agent(close_case)   # scripted: call close_case, then (if asked again) text\n'
               'result = agent.invoke(closing_inputs)      # refund_stage starts as "submitted"\n'
               'print(result["refund_stage"], len(model.requests), result["messages"][-1].type)'),
         choices=("closed 2 ai", "closed 1 tool", "submitted 1 tool", "submitted 2 ai"),
         answer="closed 2 ai",
-        explanation="goto=END only adds END as a target: the agent's own tools -> model edge still runs, so the "
-                    "model gets another turn and the last word.",
-        section="section 6, Ending an agent run from a tool",
-        why_not={"closed 1 tool": "That is @tool(return_direct=True): the agent ends the run after such a tool.",
-                 "submitted 1 tool": "The update is applied; only the end of the run is not what goto=END suggests."},
+        explanation=N_("goto=END only adds END as a target: the agent's own tools -> model edge still runs, so the "
+                       "model gets another turn and the last word."),
+        section=N_("section 6, Ending an agent run from a tool"),
+        why_not={"closed 1 tool": N_("That is @tool(return_direct=True): the agent ends the run after such a tool."),
+                 "submitted 1 tool": N_("The update is applied; only the end of the run is not what goto=END suggests.")},
     ),
 )

@@ -1,0 +1,237 @@
+"""The self-check questions in the Chinese edition (issue 22).
+
+A question module marks each learner-facing text with ``N_()``; :func:`helpers.selfcheck.translated`
+passes those texts through ``_()`` when :func:`helpers.selfcheck.questions_for` hands the questions
+out, so the static rendering and the widget show them in the edition's language. These tests compile
+``translations/zh/po-fragments/c-selfcheck.po`` (the fragment that holds the questions' Chinese) into
+a temporary catalog and check:
+
+* every text that :func:`translated` translates is marked with ``N_()`` in its module, every marked
+  text is one that it translates, and each has a Chinese msgstr that keeps its inline code spans (a
+  new question without translation fails, naming notebook and question id);
+* under ``use("zh-CN")`` a notebook's questions render in Chinese, in the static view and in the
+  widget, the choices in the same order as in English, and answers check the same;
+* the English edition is unchanged.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_file
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from helpers import i18n
+from helpers.selfcheck import Question, available_notebooks, questions_for, self_check, shown_choices, translated
+from helpers.widgets.engines.self_check import SelfCheckEngine
+from helpers.widgets.self_check_view import static_view
+
+ROOT = Path(__file__).resolve().parent.parent
+FRAGMENT = ROOT / "translations" / "zh" / "po-fragments" / "c-selfcheck.po"
+#: Question modules not marked yet: notebook 09's is being split on another branch (mark it there).
+NOT_MARKED_YET = {"09"}
+COVERED = [number for number in available_notebooks() if number not in NOT_MARKED_YET]
+
+
+def _catalog() -> dict[str, str]:
+    with FRAGMENT.open("rb") as po:
+        return {m.id: m.string for m in read_po(po, locale="zh_CN") if m.id}
+
+
+CHINESE = _catalog()
+
+
+def _module_questions(number: str):
+    return importlib.import_module(f"helpers.selfcheck.nb{number}").QUESTIONS
+
+
+def _translated_texts(question) -> list[str]:
+    """The texts :func:`translated` passes through the translator, in order."""
+    seen: list[str] = []
+    translated(question, lambda text: seen.append(text) or text)
+    return seen
+
+
+def _spans(text: str) -> Counter:
+    return Counter(re.findall(r"`[^`]*`", text))
+
+
+@pytest.fixture
+def zh_catalog(tmp_path, monkeypatch):
+    """The fragment compiled to ``<tmp>/zh_CN/LC_MESSAGES/course.mo``, used as the course's catalog."""
+    folder = tmp_path / "zh_CN" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    with FRAGMENT.open("rb") as po, (folder / f"{i18n.DOMAIN}.mo").open("wb") as mo:
+        write_mo(mo, read_po(po, locale="zh_CN"))
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    i18n.translations.cache_clear()
+    yield
+    i18n.translations.cache_clear()
+
+
+# -- the fragment covers every marked text --------------------------------------------------------
+
+
+def _marked(number: str) -> set[str]:
+    """The texts marked with ``N_()`` in ``helpers/selfcheck/nbNN.py`` (Babel's extractor)."""
+    path = ROOT / "helpers" / "selfcheck" / f"nb{number}.py"
+    return {message for _line, message, _comments, _context in
+            extract_from_file("python", str(path), keywords={"N_": None})}
+
+
+#: A "predict" choice worded like a sentence ("nothing: it raises TypeError") is prose, to be marked
+#: and translated; what the snippet prints is not. Quoted text is printed data, not prose.
+_PROSE = re.compile(r"[A-Za-z]+:? [a-z]+ [a-z]+")
+#: Printed outputs that read like prose (``print(... else "no tool call", ...)`` in nb12).
+PRINTED_LIKE_PROSE = {"no tool call 1"}
+
+
+def _printed(question, text: str) -> bool:
+    """``text`` is a "predict" question's choice that is program output (left unmarked)."""
+    bare = re.sub(r"'[^']*'|\"[^\"]*\"", "", text)
+    return (question.kind == "predict" and text in question.choices
+            and (text in PRINTED_LIKE_PROSE or not _PROSE.search(bare)))
+
+
+def _problems(number: str, questions, marked: set[str]) -> list[str]:
+    """What keeps ``questions`` of notebook ``number`` from showing in Chinese, one line each."""
+    problems, shown = [], set()
+    for question in questions:
+        for text in _translated_texts(question):
+            if text not in marked and _printed(question, text):
+                continue  # program output: never marked, shown as printed
+            shown.add(text)
+            where = f"nb{number} {question.id}: {text[:70]!r}"
+            if text not in marked:
+                problems.append(f"{where} is shown but not marked with N_()")
+            elif not CHINESE.get(text):
+                problems.append(f"{where} has no msgstr in {FRAGMENT.name}")
+            elif _spans(CHINESE[text]) != _spans(text):
+                problems.append(f"{where}: the msgstr changes its inline code spans")
+    return problems + [f"nb{number}: {text[:70]!r} is marked with N_() but never translated where it is shown"
+                       for text in sorted(marked - shown)]
+
+
+@pytest.mark.parametrize("number", COVERED)
+def test_every_shown_text_is_marked_and_has_a_chinese_msgstr(number):
+    problems = _problems(number, _module_questions(number), _marked(number))
+    assert not problems, "\n".join(problems)
+
+
+def test_the_fragment_holds_only_marked_texts():
+    marked = set().union(*map(_marked, COVERED))
+    assert set(CHINESE) - marked == set(), "msgids no question marks any more: remove them"
+
+
+def test_a_new_question_without_translation_is_named():
+    new = Question(id="brand-new", prompt="Which id pairs a result with its call?",
+                   choices=("tool_call_id", "the tool's name"), answer="tool_call_id",
+                   explanation="Only the id pairs them.", section="section 1, tool_call_id pairs a result")
+    unmarked = _problems("03", (*_module_questions("03"), new), _marked("03"))
+    assert len(unmarked) == 6 and all(line.startswith("nb03 brand-new: ") and line.endswith("not marked with N_()")
+                                      for line in unmarked)
+    untranslated = _problems("03", (new,), set(_translated_texts(new)))
+    assert len(untranslated) == 6 and all(f"has no msgstr in {FRAGMENT.name}" in line for line in untranslated)
+    broken = _problems("03", _module_questions("03"), _marked("03") | {"x"})
+    assert broken == ["nb03: 'x' is marked with N_() but never translated where it is shown"]
+    predict = Question(id="prose-output", prompt="What does this print?", code="print(1)",
+                       choices=("1", "nothing: it raises TypeError"), answer="1",
+                       explanation="It prints 1.", section="section 1, A protocol case")
+    unmarked = [line for line in _problems("03", (predict,), set()) if "not marked" in line]
+    assert unmarked[-1:] == ["nb03 prose-output: 'nothing: it raises TypeError' is shown but not marked with N_()"]
+    assert not any("'1'" in line for line in unmarked), "a printed output needs no mark"
+
+
+def test_no_printed_output_is_translated_by_a_catalog():
+    """A "predict" choice left unmarked (program output) must not be a msgid of any catalog: ``_()``
+    would translate it. Checks this fragment and, once it exists, the course's merged catalog."""
+    catalogs = [FRAGMENT, *sorted((ROOT / "helpers" / "locale").glob("*/LC_MESSAGES/*.po"))]
+    msgids = set()
+    for path in catalogs:
+        with path.open("rb") as po:
+            msgids |= {m.id for m in read_po(po) if m.id and m.string}
+    for number in COVERED:
+        marked = _marked(number)
+        for question in _module_questions(number):
+            printed = {c for c in question.choices if c not in marked and _printed(question, c)}
+            assert not printed & msgids, f"nb{number} {question.id}: a catalog translates {printed & msgids}"
+
+
+# -- the Chinese edition -----------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("zh_catalog")
+def test_notebook_03_renders_in_chinese_in_the_static_view_and_the_widget():
+    english = questions_for("03")
+    with i18n.use("zh-CN"):
+        widget = self_check("03")
+        bundle = static_view("03", widget.engine.questions, widget.engine.choices)
+    plain, page = bundle["text/plain"], html.unescape(bundle["text/html"])
+    first = widget.engine.questions[0]
+    assert first.prompt == CHINESE[english[0].prompt] and first.prompt.startswith("模型以 `call_1` 请求")
+    for en, zh in zip(english, widget.engine.questions):
+        assert zh.id == en.id and zh.code == en.code
+        assert zh.prompt != en.prompt and zh.prompt in plain, "the static text view shows the Chinese prompt"
+        assert zh.explanation == CHINESE[en.explanation] and zh.section == CHINESE[en.section]
+        if en.kind == "predict":
+            assert zh.choices == en.choices and zh.answer == en.answer, "program output stays as printed"
+        else:
+            assert zh.choices == tuple(CHINESE[c] for c in en.choices) and zh.answer == CHINESE[en.answer]
+        for choice in widget.engine.choices[zh.id]:
+            assert f"   ( ) {choice}" in plain
+    assert "模型服务商接受它" in page, "the static HTML shows the Chinese choices"
+    block = widget.children[1].children  # the first question: prompt, picker, button, feedback
+    assert "模型以 <code>call_1</code> 请求" in block[0].value, "the widget's prompt, its code spans as <code>"
+    assert widget.pickers[first.id].options == widget.engine.choices[first.id]
+    assert all("模型服务商" in option for option in widget.pickers[first.id].options)
+
+
+@pytest.mark.usefixtures("zh_catalog")
+@pytest.mark.parametrize("number", COVERED)
+def test_both_editions_show_the_choices_in_one_order_and_check_answers_alike(number):
+    english = questions_for(number)
+    with i18n.use("zh-CN"):
+        chinese = questions_for(number)
+    en_log: list[tuple[str, str, bool]] = []
+    zh_log: list[tuple[str, str, bool]] = []
+    en_engine = SelfCheckEngine(number, english, recorder=lambda *answer: en_log.append(answer) or "")
+    zh_engine = SelfCheckEngine(number, chinese, recorder=lambda *answer: zh_log.append(answer) or "")
+    for en, zh in zip(english, chinese):
+        en_shown, zh_shown = shown_choices(number, en), shown_choices(number, zh)
+        assert [en.choices.index(c) for c in en_shown] == [zh.choices.index(c) for c in zh_shown], \
+            f"nb{number} {en.id}: the Chinese choices are shown in another order"
+        assert zh_shown.index(zh.answer) == en_shown.index(en.answer)
+        for place in range(len(en_shown)):
+            en_answer, zh_answer = en_engine.answer(en.id, place), zh_engine.answer(zh.id, place)
+            assert en_answer.verdict == zh_answer.verdict, f"nb{number} {en.id}: position {place}"
+            assert zh_answer.feedback.startswith(zh.why_not.get(zh_answer.choice, zh.explanation))
+            assert zh.section in zh_answer.feedback
+        assert zh_engine.answer(zh.id, zh.answer).correct and en_engine.answer(en.id, en.answer).correct
+    assert zh_log == en_log, "the same records (notebook, question id, correct) in both editions"
+    assert zh_engine.score() == en_engine.score()
+
+
+def test_the_order_is_seeded_by_the_english_texts():
+    """A translation that would sort differently is still shown in the English order (this fails
+    with a ``shown_choices`` that sorts the translated texts)."""
+    for number in COVERED:
+        for question in questions_for(number):
+            if question.kind != "choice":
+                continue
+            reversed_text = translated(question, lambda text: text[::-1])
+            assert shown_choices(number, reversed_text) == tuple(c[::-1] for c in shown_choices(number, question))
+
+
+@pytest.mark.usefixtures("zh_catalog")
+def test_the_english_edition_is_unchanged():
+    with i18n.use("en"):
+        for number in COVERED:
+            for written, shown in zip(_module_questions(number), questions_for(number)):
+                assert shown == written and shown.choices == written.choices and shown.why_not == written.why_not
+                assert shown_choices(number, shown) == shown_choices(number, written)
