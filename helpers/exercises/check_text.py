@@ -20,7 +20,7 @@ def _safe_str(exc: BaseException) -> str:
     except (KeyboardInterrupt, CheckTimeout):
         raise
     except BaseException:  # noqa: BLE001 - a learner's __str__ may raise anything
-        return f"<{_type_name(exc)} whose message could not be shown>"
+        return _("<{type} whose message could not be shown>").format(type=_type_name(exc))
 
 
 def _type_name(exc: BaseException) -> str:
@@ -35,7 +35,9 @@ def _type_name(exc: BaseException) -> str:
 
 def _names(names: list[str]) -> str:
     shown = ", ".join(names[:3])
-    return shown + (_(" and {count} more").format(count=len(names) - 3) if len(names) > 3 else "")
+    if len(names) <= 3:
+        return shown
+    return _("{names} and {count} more").format(names=shown, count=len(names) - 3)
 
 
 def _stuck_text(outcome: DeadlineOutcome) -> str:
@@ -45,27 +47,26 @@ def _stuck_text(outcome: DeadlineOutcome) -> str:
     unknown = [s.name for s in outcome.stuck if s.state == "unknown"]
     parts = []
     if blocked:
-        parts.append(_("{count} thread(s) ({names}) are blocked inside one call that Python cannot "
-                       "interrupt (such as time.sleep, or waiting for a lock, an event or another thread); each ends "
-                       "when that call returns").format(count=len(blocked), names=_names(blocked)))
+        parts.append(_("{count} thread(s) ({names}) are blocked inside one call that Python cannot interrupt (such "
+                       "as time.sleep, or waiting for a lock, an event or another thread); each ends when that call "
+                       "returns").format(count=len(blocked), names=_names(blocked)))
     if running:
-        parts.append(_("{count} thread(s) ({names}) catch the stop (a bare `except:` or "
-                       "`except BaseException:` in a loop) and keep running").format(
-                           count=len(running), names=_names(running)))
+        parts.append(_("{count} thread(s) ({names}) catch the stop (a bare `except:` or `except BaseException:` in "
+                       "a loop) and keep running").format(count=len(running), names=_names(running)))
     if unknown:
-        parts.append(_("{count} thread(s) ({names}) are blocked inside one call that Python cannot "
-                       "interrupt, or catch the stop (a bare `except:` in a loop)").format(
-                           count=len(unknown), names=_names(unknown)))
+        parts.append(_("{count} thread(s) ({names}) are blocked inside one call that Python cannot interrupt, or "
+                       "catch the stop (a bare `except:` in a loop)").format(count=len(unknown), names=_names(unknown)))
     return "; ".join(parts)
 
 
 def _left_text(outcome: DeadlineOutcome) -> str:
     """What to say about threads a case left running (``outcome.left``)."""
     count = len(outcome.left)
-    what = ngettext("a thread", "{count} threads", count).format(count=count)
-    text = _("your code left {what} running ({names}); ").format(what=what, names=_names(outcome.left))
     if not outcome.stuck:
-        text += ngettext("it was stopped.", "they were stopped.", count)
+        text = ngettext("your code left a thread running ({names}); it was stopped.",
+                        "your code left {count} threads running ({names}); they were stopped.", count)
     else:
-        text += _("stopping failed: {reason}.").format(reason=_stuck_text(outcome))
-    return text + _(" Let every thread you start finish (`thread.join()`) before your function returns")
+        text = ngettext("your code left a thread running ({names}); stopping failed: {reason}.",
+                        "your code left {count} threads running ({names}); stopping failed: {reason}.", count)
+    text = text.format(count=count, names=_names(outcome.left), reason=_stuck_text(outcome) if outcome.stuck else "")
+    return text + " " + _("Let every thread you start finish (`thread.join()`) before your function returns")

@@ -9,6 +9,7 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ValidationError
 
+from ..i18n import _
 from .core import Case, Exercise
 from .results import shown
 
@@ -22,7 +23,8 @@ _MONEY = r"(?:money|funds|payment|payout|pay|pays|paying|transfer|transfers|refu
 def _tool(answer: Any) -> BaseTool:
     made = answer if isinstance(answer, BaseTool) else answer()
     assert isinstance(made, BaseTool), (
-        f"make_request_refund_tool() returned a {type(made).__name__}; return the object @tool builds (a BaseTool)"
+        _("make_request_refund_tool() returned a {type}; return the object @tool builds (a BaseTool)").format(
+            type=type(made).__name__)
     )
     return made
 
@@ -39,45 +41,47 @@ def _rejects(answer: Any, args: dict[str, Any], what: str) -> None:
         return
     except Exception as exc:  # noqa: BLE001
         raise AssertionError(
-            f"{what} reached your function, which raised {type(exc).__name__}; put the constraint in the "
-            "argument schema (Field(...)) so the tool rejects it before your function runs"
+            _("{what} reached your function, which raised {type}; put the constraint in the argument schema "
+              "(Field(...)) so the tool rejects it before your function runs").format(
+                  what=what, type=type(exc).__name__)
         ) from None
-    raise AssertionError(f"the tool accepted {what}; add a constraint to the argument schema")
+    raise AssertionError(_("the tool accepted {what}; add a constraint to the argument schema").format(what=what))
 
 
 def _is_tool(answer: Any) -> None:
     made = _tool(answer)
-    assert made.name == "request_refund", f"the tool is named {shown(made.name)}; name it 'request_refund'"
+    assert made.name == "request_refund", _("the tool is named {name}; name it 'request_refund'").format(
+        name=shown(made.name))
 
 
 def _has_args(answer: Any) -> None:
     params = _params(answer)
     missing = [a for a in ("order_id", "amount", "reason") if a not in params.get("properties", {})]
-    assert not missing, f"the schema has no argument(s) {missing}"
+    assert not missing, _("the schema has no argument(s) {missing}").format(missing=missing)
     required = set(params.get("required", []))
-    assert {"order_id", "amount", "reason"} <= required, "order_id, amount and reason must all be required (no defaults)"
+    assert {"order_id", "amount", "reason"} <= required, _("order_id, amount and reason must all be required (no defaults)")
 
 
 def _described(answer: Any) -> None:
     props = _params(answer)["properties"]
     bare = sorted(name for name, spec in props.items() if not spec.get("description"))
     assert not bare, (
-        f"argument(s) {shown(bare)} have no description in the schema; use parse_docstring=True, "
-        "Annotated[..., 'text'] or Field(description=...)"
+        _("argument(s) {bare} have no description in the schema; use parse_docstring=True, Annotated[..., "
+          "'text'] or Field(description=...)").format(bare=shown(bare))
     )
 
 
 def _constraints_visible(answer: Any) -> None:
     props = _params(answer)["properties"]
-    assert "pattern" in props["order_id"], "order_id has no pattern in the schema the model sees"
+    assert "pattern" in props["order_id"], _("order_id has no pattern in the schema the model sees")
     amount = props["amount"]
     assert amount.get("exclusiveMinimum") == 0 or (amount.get("minimum") or 0) > 0, (
-        "amount has no lower bound above 0 in the schema (Field(gt=0))"
+        _("amount has no lower bound above 0 in the schema (Field(gt=0))")
     )
     assert amount.get("maximum") == 5000 or amount.get("exclusiveMaximum") == 5000.01, (
-        "amount has no upper bound of 5000 in the schema (Field(le=5000))"
+        _("amount has no upper bound of 5000 in the schema (Field(le=5000))")
     )
-    assert props["reason"].get("maxLength") == 200, "reason has no maxLength of 200 in the schema (Field(max_length=200))"
+    assert props["reason"].get("maxLength") == 200, _("reason has no maxLength of 200 in the schema (Field(max_length=200))")
 
 
 def _sentences(text: str) -> list[str]:
@@ -86,20 +90,22 @@ def _sentences(text: str) -> list[str]:
 
 def _description_contract(answer: Any) -> None:
     text = _tool(answer).description
-    assert "Args:" not in text, "the description still contains the Args: block; parse it with parse_docstring=True"
+    assert "Args:" not in text, _("the description still contains the Args: block; parse it with parse_docstring=True")
     sentences = _sentences(text)
-    assert any("request" in s for s in sentences), "say that the tool creates a refund *request*"
+    assert any("request" in s for s in sentences), _("say that the tool creates a refund *request*")
     denies = [s for s in sentences if re.search(_MONEY, s) and re.search(rf"\b{_NEGATION}\b", s)]
     claims = [s for s in sentences if re.search(_MONEY, s) and not re.search(rf"\b{_NEGATION}\b", s)]
-    assert not claims, f"this sentence promises that money moves: {shown(claims[0].strip())}"
-    assert denies, "say that the tool does not send money (e.g. 'It does not send money.')"
+    assert not claims, _("this sentence promises that money moves: {sentence}").format(
+        sentence=shown(claims[0].strip()))
+    assert denies, _("say that the tool does not send money (e.g. 'It does not send money.')")
 
 
 def _valid_call(answer: Any) -> None:
     result = _tool(answer).invoke(dict(_VALID))
-    assert isinstance(result, str) and result.strip(), f"a valid call should return a short confirmation string, got {shown(result)}"
+    assert isinstance(result, str) and result.strip(), _("a valid call should return a short confirmation string, got {result}").format(
+        result=shown(result))
     at_limit = _tool(answer).invoke({**_VALID, "amount": 5000})
-    assert isinstance(at_limit, str), "an amount of exactly 5000 is allowed"
+    assert isinstance(at_limit, str), _("an amount of exactly 5000 is allowed")
 
 
 REFUND_TOOL = Exercise(
@@ -115,7 +121,7 @@ REFUND_TOOL = Exercise(
         Case("amount 0 is rejected", lambda f: _rejects(f, {**_VALID, "amount": 0}, "amount=0")),
         Case("amount 5000.5 is rejected", lambda f: _rejects(f, {**_VALID, "amount": 5000.5}, "amount=5000.5")),
         Case("a malformed order id is rejected", lambda f: _rejects(f, {**_VALID, "order_id": "order 1024"}, "order_id='order 1024'")),
-        Case("a 201-character reason is rejected", lambda f: _rejects(f, {**_VALID, "reason": "x" * 201}, "a 201-character reason")),
+        Case("a 201-character reason is rejected", lambda f: _rejects(f, {**_VALID, "reason": "x" * 201}, _("a 201-character reason"))),
     ],
     probe=lambda answer: _tool(answer),
 )

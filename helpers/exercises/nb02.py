@@ -19,6 +19,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import BaseTool, tool
 
+from ..i18n import _
 from .core import Case, Exercise
 from .results import clipped, shown
 
@@ -51,29 +52,29 @@ def _tools() -> tuple[dict[str, BaseTool], dict[str, int]]:
 def _messages(answer: Any, ai_message: AIMessage, tools_by_name: dict[str, BaseTool]) -> list[ToolMessage]:
     result = answer(ai_message, tools_by_name)
     assert isinstance(result, list), (
-        f"return a list of ToolMessage objects, got {type(result).__name__}"
+        _("return a list of ToolMessage objects, got {type}").format(type=type(result).__name__)
     )
     for item in result:
         assert isinstance(item, ToolMessage), (
-            f"every item must be a ToolMessage, got {type(item).__name__}: pass the whole tool call to "
-            "tool.invoke(call) (not call['args']) and LangChain returns a ToolMessage"
+            _("every item must be a ToolMessage, got {type}: pass the whole tool call to tool.invoke(call) (not "
+              "call['args']) and LangChain returns a ToolMessage").format(type=type(item).__name__)
         )
     return result
 
 
 def _one_call(answer: Any) -> None:
-    tools, _ = _tools()
+    tools, _runs = _tools()
     ai = AIMessage(content="", tool_calls=[_call("lookup_order", {"order_id": "A1024"}, "call_7")])
     got = _messages(answer, ai, tools)
-    assert len(got) == 1, f"one tool call needs exactly one ToolMessage, got {len(got)}"
+    assert len(got) == 1, _("one tool call needs exactly one ToolMessage, got {count}").format(count=len(got))
     assert got[0].tool_call_id == "call_7", (
-        f"the ToolMessage answers tool_call_id={shown(got[0].tool_call_id)}, but the call's id is 'call_7': "
-        "copy the id from the call"
+        _("the ToolMessage answers tool_call_id={tool_call_id}, but the call's id is 'call_7': copy the id "
+          "from the call").format(tool_call_id=shown(got[0].tool_call_id))
     )
 
 
 def _ids_not_invented(answer: Any) -> None:
-    tools, _ = _tools()
+    tools, _runs = _tools()
     ai = AIMessage(
         content="",
         tool_calls=[_call("add", {"a": 1, "b": 2}, "toolu_B"), _call("add", {"a": 10, "b": 20}, "toolu_A")],
@@ -84,12 +85,12 @@ def _ids_not_invented(answer: Any) -> None:
     missing = [i for i in wanted if i not in ids]
     invented = [i for i in ids if i not in wanted]
     assert invented or not missing, (
-        f"no ToolMessage for {', '.join(missing)}: the reply has {len(wanted)} calls and each one needs its "
-        "own answer (loop over every call in ai_message.tool_calls)"
+        _("no ToolMessage for {missing}: the reply has {count} calls and each one needs its own answer (loop over "
+          "every call in ai_message.tool_calls)").format(missing=', '.join(missing), count=len(wanted))
     )
     assert sorted(ids) == ["toolu_A", "toolu_B"], (
-        f"the ToolMessages answer {shown(ids)}, but the calls' ids are ['toolu_B', 'toolu_A']: providers choose ids, "
-        "never build them from positions"
+        _("the ToolMessages answer {ids}, but the calls' ids are ['toolu_B', 'toolu_A']: providers choose ids, "
+          "never build them from positions").format(ids=shown(ids))
     )
 
 
@@ -104,25 +105,27 @@ def _runs_once_each(answer: Any) -> None:
     )
     got = _messages(answer, ai, tools)
     assert runs["lookup_order"] == 2, (
-        f"two calls should run the tool twice, it ran {runs['lookup_order']} time(s): execute every call, once"
+        _("two calls should run the tool twice, it ran {runs} time(s): execute every call, once").format(
+            runs=runs['lookup_order'])
     )
-    assert len(got) == 2, f"two calls need two ToolMessages, got {len(got)}"
+    assert len(got) == 2, _("two calls need two ToolMessages, got {count}").format(count=len(got))
 
 
 def _args_reach_tool(answer: Any) -> None:
-    tools, _ = _tools()
+    tools, _runs = _tools()
     ai = AIMessage(
         content="",
         tool_calls=[_call("add", {"a": 2, "b": 3}, "call_x"), _call("add", {"a": 40, "b": 2}, "call_y")],
     )
     got = {m.tool_call_id: m.content for m in _messages(answer, ai, tools)}
     assert got.get("call_x") == "5" and got.get("call_y") == "42", (
-        f"expected call_x -> '5' and call_y -> '42', got {shown(got)}: run each call with its own args"
+        _("expected call_x -> '5' and call_y -> '42', got {got}: run each call with its own args").format(
+            got=shown(got))
     )
 
 
 def _dict_as_json(answer: Any) -> None:
-    tools, _ = _tools()
+    tools, _runs = _tools()
     ai = AIMessage(content="", tool_calls=[_call("lookup_order", {"order_id": "A1024"}, "call_3")])
     got = _messages(answer, ai, tools)
     content = got[0].content if got else ""
@@ -130,19 +133,20 @@ def _dict_as_json(answer: Any) -> None:
         data = json.loads(content)
     except (TypeError, ValueError):
         raise AssertionError(
-            f"the content {clipped(content, 60)!r} is not JSON: str(dict) gives Python quotes; "
-            "tool.invoke(call) serialises a dict result as JSON for you"
+            _("the content {content!r} is not JSON: str(dict) gives Python quotes; tool.invoke(call) serialises a "
+              "dict result as JSON for you").format(content=clipped(content, 60))
         ) from None
     assert data == {"order_id": "A1024", "status": "delivered", "refundable_amount": 499.0}, (
-        f"the content should be the tool's result as JSON, got {shown(content)}"
+        _("the content should be the tool's result as JSON, got {content}").format(content=shown(content))
     )
 
 
 def _no_calls(answer: Any) -> None:
     tools, runs = _tools()
     got = _messages(answer, AIMessage(content="A1024 is refundable."), tools)
-    assert got == [], f"a text reply has no tool calls, so there is nothing to answer; got {len(got)} message(s)"
-    assert sum(runs.values()) == 0, "no tool should run for a text reply"
+    assert got == [], _("a text reply has no tool calls, so there is nothing to answer; got {count} message(s)").format(
+        count=len(got))
+    assert sum(runs.values()) == 0, _("no tool should run for a text reply")
 
 
 EXECUTE_CALLS = Exercise(

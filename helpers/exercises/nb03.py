@@ -47,6 +47,7 @@ from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
 
 from ..domain import NotRefundable, OrderNotFound
+from ..i18n import _
 from .core import Case, Exercise
 from .results import clipped, shown
 
@@ -203,28 +204,31 @@ def _no_forgotten_await(result: Any) -> None:
             item.close()
     kind = type(pending[0]).__name__
     raise AssertionError(
-        f"got {len(pending)} {kind} object(s) instead of ToolMessages: did you forget await? "
-        "Write `await tool.ainvoke(call)` (or `await asyncio.gather(...)`) inside an async def"
+        _("got {count} {kind} object(s) instead of ToolMessages: did you forget await? Write `await "
+          "tool.ainvoke(call)` (or `await asyncio.gather(...)`) inside an async def").format(
+              count=len(pending), kind=kind)
     )
 
 
 def _checked(result: Any, ai_message: AIMessage) -> dict[str, ToolMessage]:
     """The basic contract of a returned value: a list of ToolMessages, one per call id."""
     _no_forgotten_await(result)
-    assert isinstance(result, list), f"return a list of ToolMessage objects, got {type(result).__name__}"
+    assert isinstance(result, list), _("return a list of ToolMessage objects, got {type}").format(
+        type=type(result).__name__)
     for item in result:
-        assert isinstance(item, ToolMessage), f"every item must be a ToolMessage, got {type(item).__name__}"
+        assert isinstance(item, ToolMessage), _("every item must be a ToolMessage, got {type}").format(
+            type=type(item).__name__)
     wanted = [c["id"] for c in ai_message.tool_calls] + [c["id"] for c in ai_message.invalid_tool_calls]
     got = [m.tool_call_id for m in result]
     missing = [i for i in wanted if i not in got]
     assert not missing, (
-        f"no ToolMessage answers {missing}: every call (valid or invalid) needs exactly one answer, "
-        "or the provider rejects the next request"
+        _("no ToolMessage answers {missing}: every call (valid or invalid) needs exactly one answer, or the "
+          "provider rejects the next request").format(missing=missing)
     )
     extra = [i for i in got if i not in wanted]
-    assert not extra, f"ToolMessages answer ids that were never called: {shown(extra)}"
+    assert not extra, _("ToolMessages answer ids that were never called: {extra}").format(extra=shown(extra))
     duplicates = sorted({i for i in got if got.count(i) > 1})
-    assert not duplicates, f"ids answered more than once: {shown(duplicates)}"
+    assert not duplicates, _("ids answered more than once: {duplicates}").format(duplicates=shown(duplicates))
     return {m.tool_call_id: m for m in result}
 
 
@@ -242,10 +246,10 @@ def _product(message: ToolMessage) -> str | None:
 
 def _error_with_code(message: ToolMessage, code: str, what: str) -> None:
     """An error result whose content carries ``code`` (the model reads content, not status)."""
-    assert message.status == "error", f"{what} should be answered with status='error'"
+    assert message.status == "error", _("{what} should be answered with status='error'").format(what=what)
     assert code in str(message.content), (
-        f"{what}: put the stable code {code!r} in the content (the model and your logs read the content; "
-        f"the status is not sent), got {clipped(message.content, 60)!r}"
+        _("{what}: put the stable code {code!r} in the content (the model and your logs read the content; the "
+          "status is not sent), got {content!r}").format(what=what, code=code, content=clipped(message.content, 60))
     )
 
 
@@ -254,9 +258,10 @@ def _each_call_once(answer: Any) -> None:
     ai = AIMessage(content="", tool_calls=[_call("lookup_order", {"order_id": "A1024"}, "call_a"),
                                            _call("lookup_order", {"order_id": "A1030"}, "call_b")])
     by_id = _answers(answer, ai, rec.tools())
-    assert rec.runs == 2, f"two calls should run the tool twice, it ran {rec.runs} time(s)"
+    assert rec.runs == 2, _("two calls should run the tool twice, it ran {runs} time(s)").format(runs=rec.runs)
     for call_id in ("call_a", "call_b"):
-        assert by_id[call_id].status == "success", f"{call_id} succeeded, so its status should be 'success'"
+        assert by_id[call_id].status == "success", _("{call_id} succeeded, so its status should be 'success'").format(
+            call_id=call_id)
 
 
 def _out_of_order(answer: Any) -> None:
@@ -266,8 +271,8 @@ def _out_of_order(answer: Any) -> None:
     by_id = _answers(answer, ai, rec.tools())
     pairs = {i: _product(by_id[i]) for i in ("call_slow", "call_fast")}
     assert pairs == {"call_slow": "Wireless headphones", "call_fast": "Winter jacket"}, (
-        f"results are paired with the wrong calls: {shown(pairs)}. The fast call finished first; take the id "
-        "from the call that produced each result, not from the order results arrive in"
+        _("results are paired with the wrong calls: {pairs}. The fast call finished first; take the id from "
+          "the call that produced each result, not from the order results arrive in").format(pairs=shown(pairs))
     )
 
 
@@ -276,11 +281,11 @@ def _unknown_tool(answer: Any) -> None:
     ai = AIMessage(content="", tool_calls=[_call("cancel_order", {"order_id": "A1024"}, "call_u"),
                                            _call("lookup_order", {"order_id": "A1024"}, "call_ok")])
     by_id = _answers(answer, ai, rec.tools())
-    _error_with_code(by_id["call_u"], UNKNOWN_TOOL, "a call to a tool that does not exist")
+    _error_with_code(by_id["call_u"], UNKNOWN_TOOL, _("a call to a tool that does not exist"))
     assert "cancel_order" in str(by_id["call_u"].content), (
-        "name the unknown tool in the error content so the model can pick a real one"
+        _("name the unknown tool in the error content so the model can pick a real one")
     )
-    assert by_id["call_ok"].status == "success", "one bad call must not spoil the other call's result"
+    assert by_id["call_ok"].status == "success", _("one bad call must not spoil the other call's result")
 
 
 def _domain_refusal(answer: Any) -> None:
@@ -288,9 +293,9 @@ def _domain_refusal(answer: Any) -> None:
     ai = AIMessage(content="", tool_calls=[_call("quote_refund", {"order_id": "A1025"}, "call_q"),
                                            _call("quote_refund", {"order_id": "A1024"}, "call_ok")])
     by_id = _answers(answer, ai, rec.tools())
-    _error_with_code(by_id["call_q"], NotRefundable.code, "a refusal from the domain (a DomainError)")
+    _error_with_code(by_id["call_q"], NotRefundable.code, _("a refusal from the domain (a DomainError)"))
     assert by_id["call_ok"].status == "success" and "refundable" in str(by_id["call_ok"].content), (
-        "the other call should still succeed"
+        _("the other call should still succeed")
     )
 
 
@@ -299,8 +304,8 @@ def _bad_arguments(answer: Any) -> None:
     ai = AIMessage(content="", tool_calls=[_call("lookup_order", {"order": "A1024"}, "call_v")])
     by_id = _answers(answer, ai, rec.tools())
     _error_with_code(by_id["call_v"], INVALID_ARGUMENTS,
-                     "arguments that fail the tool's schema (a pydantic ValidationError)")
-    assert rec.runs == 0, "the tool body must not run when its arguments are invalid"
+                     _("arguments that fail the tool's schema (a pydantic ValidationError)"))
+    assert rec.runs == 0, _("the tool body must not run when its arguments are invalid")
 
 
 def _invalid_call(answer: Any) -> None:
@@ -308,11 +313,12 @@ def _invalid_call(answer: Any) -> None:
     ai = AIMessage(content="", tool_calls=[_call("lookup_order", {"order_id": "A1030"}, "call_ok")],
                    invalid_tool_calls=[_invalid("lookup_order", '{"order_id": A1024}', "call_bad")])
     by_id = _answers(answer, ai, rec.tools())
-    _error_with_code(by_id["call_bad"], INVALID_ARGUMENTS, "an invalid call (arguments not JSON)")
+    _error_with_code(by_id["call_bad"], INVALID_ARGUMENTS, _("an invalid call (arguments not JSON)"))
     assert rec.runs == 1, (
-        f"the tool ran {rec.runs} time(s); only the valid call may run: never guess arguments for an invalid call"
+        _("the tool ran {runs} time(s); only the valid call may run: never guess arguments for an invalid call").format(
+            runs=rec.runs)
     )
-    assert _product(by_id["call_ok"]) == "Winter jacket", "the valid call should still get its result"
+    assert _product(by_id["call_ok"]) == "Winter jacket", _("the valid call should still get its result")
 
 
 def _caused_by(exc: BaseException, bug: BaseException) -> bool:
@@ -344,12 +350,12 @@ def _bug_propagates(answer: Any) -> None:
         raise
     by_id = _checked(result, ai)
     assert rec.bug is None, (
-        "track_parcel has a bug (KeyError: 'carrier'), and your function turned it into a ToolMessage "
-        f"for the model: {clipped(by_id['call_bug'].content, 60)!r}. A bug is not a refusal the model can "
-        "act on, and text hides it from you: catch only the failures you expect (DomainError, "
-        "ValidationError) and let anything else raise (notebook 09's error contract does the same)"
+        _("track_parcel has a bug (KeyError: 'carrier'), and your function turned it into a ToolMessage for "
+          "the model: {content!r}. A bug is not a refusal the model can act on, and text hides it from you: "
+          "catch only the failures you expect (DomainError, ValidationError) and let anything else raise "
+          "(notebook 09's error contract does the same)").format(content=clipped(by_id['call_bug'].content, 60))
     )
-    raise AssertionError("track_parcel never ran: run every valid call with its own tool")
+    raise AssertionError(_("track_parcel never ran: run every valid call with its own tool"))
 
 
 RUN_TOOL_CALLS = Exercise(

@@ -27,6 +27,7 @@ from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 
 from ..domain import DomainError
+from ..i18n import _
 from .core import Case, Exercise
 from .results import clipped, shown
 
@@ -86,7 +87,7 @@ def _probe(answer: Any) -> None:
 
 def _require_tool(answer: Any) -> BaseTool:
     assert isinstance(answer, BaseTool), (
-        f"pass the tool object (decorate the function with @tool), got {type(answer).__name__}"
+        _("pass the tool object (decorate the function with @tool), got {type}").format(type=type(answer).__name__)
     )
     return answer
 
@@ -94,18 +95,21 @@ def _require_tool(answer: Any) -> BaseTool:
 def _result(answer: Any, order_id: str, user_id: str) -> dict[str, Any]:
     tool = _require_tool(answer)
     try:
-        message, _ = _run_quietly(tool, {"order_id": order_id}, user_id=user_id)
+        message, _warned = _run_quietly(tool, {"order_id": order_id}, user_id=user_id)
     except DomainError as exc:
         raise AssertionError(
-            f"the tool raised {type(exc).__name__} ({clipped(exc.code, 60)}); inside an agent a raised exception ends "
-            "the whole run. Catch DomainError and return exc.to_dict() so the model reads the refusal"
+            _("the tool raised {type} ({code}); inside an agent a raised exception ends the whole run. Catch "
+              "DomainError and return exc.to_dict() so the model reads the refusal").format(
+                  type=type(exc).__name__, code=clipped(exc.code, 60))
         ) from None
-    assert message.status != "error", f"ToolNode reported an error: {clipped(message.content, 300)}"
+    assert message.status != "error", _("ToolNode reported an error: {content}").format(
+        content=clipped(message.content, 300))
     try:
         data = json.loads(message.content)
     except (TypeError, ValueError):
-        raise AssertionError(f"return a dict (ToolNode serialises it to JSON), got content {shown(message.content)}") from None
-    assert isinstance(data, dict), f"return a dict, got {type(data).__name__}"
+        raise AssertionError(_("return a dict (ToolNode serialises it to JSON), got content {content}").format(
+            content=shown(message.content))) from None
+    assert isinstance(data, dict), _("return a dict, got {type}").format(type=type(data).__name__)
     return data
 
 
@@ -114,48 +118,51 @@ def _schema(answer: Any) -> None:
     params = convert_to_openai_tool(tool)["function"]["parameters"].get("properties", {})
     names = sorted(params)
     assert "user_id" not in names, (
-        "user_id is in the schema the model sees, so the model (or a user talking to it) can fill it. "
-        "Read the user from runtime.context.user_id instead"
+        _("user_id is in the schema the model sees, so the model (or a user talking to it) can fill it. "
+        "Read the user from runtime.context.user_id instead")
     )
-    assert names == ["order_id"], f"the model should see only order_id, it sees {shown(names)}"
+    assert names == ["order_id"], _("the model should see only order_id, it sees {names}").format(names=shown(names))
 
 
 def _owner_gets_order(answer: Any) -> None:
     data = _result(answer, "A1024", "user-42")
     assert "error" not in data and data.get("order_id") == "A1024" and data.get("status") == "delivered", (
-        f"user-42 owns A1024: return ORDERS.get_order(...).to_dict(), got {shown(data)}"
+        _("user-42 owns A1024: return ORDERS.get_order(...).to_dict(), got {data}").format(data=shown(data))
     )
 
 
 def _other_user_denied(answer: Any) -> None:
     data = _result(answer, "A1024", "user-7")
     assert data.get("error") == "permission_denied", (
-        f"user-7 asked for user-42's order A1024 and got {shown(data)}. Pass user_id=runtime.context.user_id "
-        "to ORDERS.get_order, which checks ownership"
+        _("user-7 asked for user-42's order A1024 and got {data}. Pass user_id=runtime.context.user_id to "
+          "ORDERS.get_order, which checks ownership").format(data=shown(data))
     )
-    assert "product" not in data and "amount" not in data, "the refusal must not leak the order's details"
+    assert "product" not in data and "amount" not in data, _("the refusal must not leak the order's details")
 
 
 def _other_user_own_order(answer: Any) -> None:
     data = _result(answer, "B2048", "user-7")
     assert "error" not in data and data.get("order_id") == "B2048" and data.get("user_id") == "user-7", (
-        f"user-7 owns B2048 but got {shown(data)}: is the user id hard-coded instead of read from runtime.context?"
+        _("user-7 owns B2048 but got {data}: is the user id hard-coded instead of read from runtime.context?").format(
+            data=shown(data))
     )
 
 
 def _unknown_order(answer: Any) -> None:
     data = _result(answer, "Z9999", "user-42")
-    assert data.get("error") == "order_not_found", f"an unknown order should give error 'order_not_found', got {shown(data)}"
+    assert data.get("error") == "order_not_found", _("an unknown order should give error 'order_not_found', got {data}").format(
+        data=shown(data))
 
 
 def _typed_runtime(answer: Any) -> None:
     tool = _require_tool(answer)
     message, warned = _run_quietly(tool, {"order_id": "A1024"}, user_id="user-42")
-    assert message.status != "error", f"ToolNode reported an error: {clipped(message.content, 300)}"
+    assert message.status != "error", _("ToolNode reported an error: {content}").format(
+        content=clipped(message.content, 300))
     serializer = [w for w in warned if "Pydantic serializer warnings" in w or "Expected `none`" in w]
     assert not serializer, (
-        "running your tool made Pydantic warn (Expected `none` ...): annotate the runtime as "
-        "ToolRuntime[SupportContext], not a bare ToolRuntime, so it knows the context type"
+        _("running your tool made Pydantic warn (Expected `none` ...): annotate the runtime as "
+        "ToolRuntime[SupportContext], not a bare ToolRuntime, so it knows the context type")
     )
 
 

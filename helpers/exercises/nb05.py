@@ -27,6 +27,7 @@ from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.types import Command
 
+from ..i18n import N_, _
 from .core import Case, Exercise
 from .results import clipped, shown
 
@@ -133,23 +134,23 @@ def case_h():
 
 
 _WHY = {
-    "a": "a dict is no ToolOutputMixin and a tool_call_id is known, so it is serialised with json.dumps "
-         "into ToolMessage.content.",
-    "b": "RefundReceipt inherits ToolOutputMixin, so BaseTool hands it back untouched, even with a ToolCall.",
-    "c": "BaseTool lets it through, but ToolNode accepts only ToolMessage, Command or lists of them: "
-         "TypeError 'returned unexpected type'. The marker is not a contract with ToolNode.",
-    "d": "without 'type': 'tool_call' the dict is treated as the arguments themselves; 'order_id' is not "
-         "among its keys, so validation fails (ValidationError: order_id Field required).",
-    "e": "a non-empty list whose items are all ToolOutputMixin instances is returned unchanged: you get the list "
+    "a": N_("a dict is no ToolOutputMixin and a tool_call_id is known, so it is serialised with json.dumps "
+         "into ToolMessage.content."),
+    "b": N_("RefundReceipt inherits ToolOutputMixin, so BaseTool hands it back untouched, even with a ToolCall."),
+    "c": N_("BaseTool lets it through, but ToolNode accepts only ToolMessage, Command or lists of them: "
+         "TypeError 'returned unexpected type'. The marker is not a contract with ToolNode."),
+    "d": N_("without 'type': 'tool_call' the dict is treated as the arguments themselves; 'order_id' is not "
+         "among its keys, so validation fails (ValidationError: order_id Field required)."),
+    "e": N_("a non-empty list whose items are all ToolOutputMixin instances is returned unchanged: you get the list "
          "itself, not a Command. (ToolNode accepts such a list only when exactly one item carries the ToolMessage "
-         "that answers the call; this one has none.)",
-    "f": "one item (the str) is no ToolOutputMixin, so the all-items rule does not apply: the whole list is "
+         "that answers the call; this one has none.)"),
+    "f": N_("one item (the str) is no ToolOutputMixin, so the all-items rule does not apply: the whole list is "
          "wrapped, and since a Command is no content block it is stringified with str(). The Command is lost "
-         "as text.",
-    "g": "with response_format='content_and_artifact' the tool returns (content, artifact): the content goes "
-         "into ToolMessage.content for the model, the artifact into ToolMessage.artifact for the program.",
-    "h": "plain arguments, no tool_call_id: BaseTool returns only the content part ('2 orders found'); the "
-         "artifact is dropped, not returned as a tuple.",
+         "as text."),
+    "g": N_("with response_format='content_and_artifact' the tool returns (content, artifact): the content goes "
+         "into ToolMessage.content for the model, the artifact into ToolMessage.artifact for the program."),
+    "h": N_("plain arguments, no tool_call_id: BaseTool returns only the content part ('2 orders found'); the "
+         "artifact is dropped, not returned as a tuple."),
 }
 
 #: short titles shown in the check report
@@ -192,7 +193,7 @@ def classify(run: Callable[[], Any]) -> tuple[str, str]:
 
 def outcomes() -> dict[str, tuple[str, str]]:
     """Run every case: ``{case_id: (label, detail)}``."""
-    return {cid: classify(run) for cid, (run, _) in CASES.items()}
+    return {cid: classify(run) for cid, (run, _why) in CASES.items()}
 
 
 def blank_predictions() -> dict[str, str]:
@@ -207,7 +208,7 @@ def show_cases() -> None:
                                                    find_orders)]
     parts.append(inspect.getsource(tool_node_run))
     print("\n".join(parts))
-    for cid, (run, _) in CASES.items():
+    for cid, (run, _why) in CASES.items():
         body = inspect.getsource(run).split("\n", 1)[1]
         lines = [line[4:] for line in body.rstrip().splitlines()]
         lines = ["result = " + line[len("return "):] if line.startswith("return ") else line for line in lines]
@@ -218,7 +219,8 @@ def show_cases() -> None:
 def reveal() -> None:
     """Print every case's real outcome and the reason for it."""
     for cid, (label, detail) in outcomes().items():
-        print(f"case {cid}: {label}\n    got: {detail}\n    why: {CASES[cid][1]}")
+        print(_("case {cid}: {label}\n    got: {detail}\n    why: {why}").format(cid=cid, label=label, detail=detail,
+                                                                       why=_(CASES[cid][1])))
 
 
 def _probe(answer: Any) -> None:
@@ -230,12 +232,15 @@ def _make_case(cid: str) -> Case:
     run, why = CASES[cid]
 
     def check(answer: Any) -> None:
-        assert isinstance(answer, dict), f"pass a dict {{case_id: label}}, got {type(answer).__name__}"
-        assert cid in answer, f"add a prediction for case {cid!r}"
+        assert isinstance(answer, dict), _("pass a dict {{case_id: label}}, got {type}").format(
+            type=type(answer).__name__)
+        assert cid in answer, _("add a prediction for case {cid!r}").format(cid=cid)
         guess = answer[cid]
-        assert guess in LABELS, f"case {cid}: {shown(guess)} is not one of {', '.join(LABELS)}"
+        assert guess in LABELS, _("case {cid}: {guess} is not one of {labels}").format(
+            cid=cid, guess=shown(guess), labels=', '.join(LABELS))
         label, detail = classify(run)
-        assert guess == label, f"you predicted {clipped(guess, 40)}, the real outcome is {label} ({detail}). Why: {why}"
+        assert guess == label, _("you predicted {guess}, the real outcome is {label} ({detail}). Why: {why}").format(
+            guess=clipped(guess, 40), label=label, detail=detail, why=_(why))
 
     return Case(f"case {cid} ({TITLES[cid]})", check)
 
@@ -245,5 +250,5 @@ PREDICT_THEN_RUN = Exercise(
     "predict what comes out",
     [_make_case(cid) for cid in CASES],
     probe=_probe,
-    unsolved_hint='replace every "?" in `predictions` and run the check again',
+    unsolved_hint=N_('replace every "?" in `predictions` and run the check again'),
 )

@@ -25,6 +25,7 @@ from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.types import Command
 
+from ..i18n import _
 from ..model import ProviderRuleError, ScriptedChatModel, tool_call
 from .core import Case, Exercise
 from .results import clipped, shown
@@ -85,7 +86,7 @@ def run_with_state(tool: BaseTool, request_id: str, *, call_id: str, stage: str 
 
 def _require_tool(answer: Any) -> BaseTool:
     assert isinstance(answer, BaseTool), (
-        f"pass the tool object (decorate the function with @tool), got {type(answer).__name__}"
+        _("pass the tool object (decorate the function with @tool), got {type}").format(type=type(answer).__name__)
     )
     return answer
 
@@ -97,14 +98,14 @@ def _run(answer: Any, request_id: str, call_id: str, returned: list[Any] | None 
     except ValueError as exc:
         if "matching ToolMessage" in str(exc):
             raise AssertionError(
-                "ToolNode rejected the Command: its update has no ToolMessage with "
-                f"tool_call_id={call_id!r}. Put ToolMessage(..., tool_call_id=runtime.tool_call_id) "
-                "in update['messages'] (never a hard-coded id)"
+                _("ToolNode rejected the Command: its update has no ToolMessage with tool_call_id={call_id!r}. Put "
+                  "ToolMessage(..., tool_call_id=runtime.tool_call_id) in update['messages'] (never a hard-coded id)").format(
+                      call_id=call_id)
             ) from None
         raise
     last = state["messages"][-1]
     assert not (isinstance(last, ToolMessage) and last.status == "error"), (
-        f"ToolNode answered the call with an error: {clipped(last.content, 300)}"
+        _("ToolNode answered the call with an error: {content}").format(content=clipped(last.content, 300))
     )
     return state
 
@@ -112,14 +113,16 @@ def _run(answer: Any, request_id: str, call_id: str, returned: list[Any] | None 
 def _schema(answer: Any) -> None:
     tool = _require_tool(answer)
     names = sorted(convert_to_openai_tool(tool)["function"]["parameters"].get("properties", {}))
-    assert names == ["request_id"], f"the model should fill only request_id, the schema has {shown(names)}"
+    assert names == ["request_id"], _("the model should fill only request_id, the schema has {names}").format(
+        names=shown(names))
 
 
 def _state_updated(answer: Any) -> None:
     state = _run(answer, "RF-0042", "call_7")
     assert state["refund_stage"] == "submitted", (
-        f"refund_stage is {shown(state['refund_stage'])} after the call: the program's consumer is not served. "
-        "Return Command(update={'refund_stage': 'submitted', ...}); a str or dict only reaches the model"
+        _("refund_stage is {refund_stage} after the call: the program's consumer is not served. Return "
+          "Command(update={{'refund_stage': 'submitted', ...}}); a str or dict only reaches the model").format(
+              refund_stage=shown(state['refund_stage']))
     )
 
 
@@ -127,9 +130,10 @@ def _message_pairs(answer: Any) -> None:
     for call_id in ("call_7", "call_x9"):
         state = _run(answer, "RF-0042", call_id)
         answers = [m for m in state["messages"] if isinstance(m, ToolMessage)]
-        assert len(answers) == 1, f"expected one ToolMessage for the call, found {len(answers)}"
+        assert len(answers) == 1, _("expected one ToolMessage for the call, found {count}").format(count=len(answers))
         assert answers[0].tool_call_id == call_id, (
-            f"the ToolMessage answers {shown(answers[0].tool_call_id)}, the call was {call_id!r}: use runtime.tool_call_id"
+            _("the ToolMessage answers {tool_call_id}, the call was {call_id!r}: use runtime.tool_call_id").format(
+                tool_call_id=shown(answers[0].tool_call_id), call_id=call_id)
         )
 
 
@@ -137,7 +141,8 @@ def _message_names_request(answer: Any) -> None:
     state = _run(answer, "RF-0042", "call_7")
     message = [m for m in state["messages"] if isinstance(m, ToolMessage)][-1]
     assert "RF-0042" in str(message.content), (
-        f"the ToolMessage says {shown(message.content)}; include the request id so the model can tell the user"
+        _("the ToolMessage says {content}; include the request id so the model can tell the user").format(
+            content=shown(message.content))
     )
 
 
@@ -147,9 +152,9 @@ def _no_routing(answer: Any) -> None:
     commands = [r for r in returned if isinstance(r, Command)]
     for command in commands:
         assert not command.goto, (
-            f"the Command has goto={shown(command.goto)}. The model must speak next (it tells the user the request "
-            "id), so do not route. goto=END would not stop create_agent anyway: goto adds a target and the "
-            "agent's tools -> model edge still runs (section 6)"
+            _("the Command has goto={goto}. The model must speak next (it tells the user the request id), so do "
+              "not route. goto=END would not stop create_agent anyway: goto adds a target and the agent's tools -> "
+              "model edge still runs (section 6)").format(goto=shown(command.goto))
         )
 
 
@@ -162,19 +167,21 @@ def _end_to_end(answer: Any) -> None:
                               context=CheckContext("user-42"))
     except ProviderRuleError as exc:  # a ValueError subclass: catch it first
         raise AssertionError(
-            f"the provider rejected the next model request: {clipped(exc, 300)}. The update must hold exactly one "
-            "ToolMessage, with tool_call_id=runtime.tool_call_id"
+            _("the provider rejected the next model request: {exc}. The update must hold exactly one ToolMessage, "
+              "with tool_call_id=runtime.tool_call_id").format(exc=clipped(exc, 300))
         ) from None
     except ValueError as exc:
         if "matching ToolMessage" in str(exc):
-            raise AssertionError("create_agent's ToolNode rejected the Command: no matching ToolMessage") from None
+            raise AssertionError(_("create_agent's ToolNode rejected the Command: no matching ToolMessage")) from None
         raise
-    assert result["refund_stage"] == "submitted", f"the agent run ended with refund_stage={shown(result['refund_stage'])}"
+    assert result["refund_stage"] == "submitted", _("the agent run ended with refund_stage={refund_stage}").format(
+        refund_stage=shown(result['refund_stage']))
     assert isinstance(result["messages"][-1], AIMessage), (
-        "the run ended on the ToolMessage, so the model never told the user: the model should get the last word "
-        "(do not mark this tool return_direct=True)"
+        _("the run ended on the ToolMessage, so the model never told the user: the model should get the last word "
+        "(do not mark this tool return_direct=True)")
     )
-    assert len(model.requests) == 2, f"expected 2 model turns (call the tool, then tell the user), got {len(model.requests)}"
+    assert len(model.requests) == 2, _("expected 2 model turns (call the tool, then tell the user), got {count}").format(
+        count=len(model.requests))
 
 
 MARK_SUBMITTED = Exercise(

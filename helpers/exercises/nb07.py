@@ -18,6 +18,7 @@ import itertools
 from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
 
+from ..i18n import N_, _
 from .core import Case, Exercise
 from .results import shown
 
@@ -54,12 +55,15 @@ def run_parallel_writes(reducer: Reducer, initial: dict[str, float], writes: lis
 
 def _expect(label: str, got: Any, want: dict[str, float]) -> None:
     _returned_dict(label, got)
-    assert got == want, f"{label}: expected {_fmt(want)}, got {_fmt(got)}"
+    assert got == want, _("{label}: expected {want}, got {got}").format(label=label, want=_fmt(want), got=_fmt(got))
 
 
 def _returned_dict(label: str, got: Any) -> None:
-    forgot = " (did you forget `return`?)" if got is None else ""
-    assert isinstance(got, dict), f"{label}: the reducer must return a dict, it returned {type(got).__name__}{forgot}"
+    assert got is not None, _("{label}: the reducer must return a dict, it returned None (did you forget `return`?)").format(
+        
+        label=label)
+    assert isinstance(got, dict), _("{label}: the reducer must return a dict, it returned {type}").format(
+        label=label, type=type(got).__name__)
 
 
 def _fmt(value: Any) -> str:
@@ -70,16 +74,16 @@ def _fmt(value: Any) -> str:
 
 
 def _disjoint(reducer: Reducer) -> None:
-    _expect("two different orders", reducer({"A1024": 499.0}, {"A1030": 120.0}), {"A1024": 499.0, "A1030": 120.0})
-    _expect("empty update", reducer({"A1024": 499.0}, {}), {"A1024": 499.0})
-    _expect("empty state", reducer({}, {"A1029": 2899.0}), {"A1029": 2899.0})
+    _expect(_("two different orders"), reducer({"A1024": 499.0}, {"A1030": 120.0}), {"A1024": 499.0, "A1030": 120.0})
+    _expect(_("empty update"), reducer({"A1024": 499.0}, {}), {"A1024": 499.0})
+    _expect(_("empty state"), reducer({}, {"A1029": 2899.0}), {"A1029": 2899.0})
 
 
 def _conflict_both_orders(reducer: Reducer) -> None:
     first = reducer({"A1024": 499.0}, {"A1024": 450.0})
     second = reducer({"A1024": 450.0}, {"A1024": 499.0})
-    _expect("A1024 reported as 499.0 then 450.0", first, {"A1024": 450.0})
-    _expect("A1024 reported as 450.0 then 499.0", second, {"A1024": 450.0})
+    _expect(_("A1024 reported as 499.0 then 450.0"), first, {"A1024": 450.0})
+    _expect(_("A1024 reported as 450.0 then 499.0"), second, {"A1024": 450.0})
 
 
 def _no_mutation(reducer: Reducer) -> None:
@@ -87,30 +91,30 @@ def _no_mutation(reducer: Reducer) -> None:
     update = {"A1024": 450.0, "A1029": 2899.0}
     before = (dict(current), dict(update))
     result = reducer(current, update)
-    _returned_dict("merging two dicts", result)
+    _returned_dict(_("merging two dicts"), result)
     assert (current, update) == before, (
-        "the reducer changed its arguments in place; build and return a new dict "
-        "(the old value may still be held by a checkpoint)"
+        _("the reducer changed its arguments in place; build and return a new dict "
+        "(the old value may still be held by a checkpoint)")
     )
-    assert result is not current and result is not update, "return a new dict, not one of the arguments"
+    assert result is not current and result is not update, _("return a new dict, not one of the arguments")
 
 
 def _graph_two_orders(reducer: Reducer) -> None:
     # a reducer that returns None would crash inside LangGraph on the next write: report it plainly first
-    _returned_dict("merging two dicts", reducer({"A1030": 120.0}, {"A1024": 450.0}))
+    _returned_dict(_("merging two dicts"), reducer({"A1030": 120.0}, {"A1024": 450.0}))
     a = {"A1024": 499.0, "A1029": 2899.0}
     b = {"A1024": 450.0}
     want = {"A1024": 450.0, "A1029": 2899.0, "A1030": 120.0}
-    _expect("graph, write_1 then write_2", run_parallel_writes(reducer, {"A1030": 120.0}, [a, b]), want)
-    _expect("graph, writes swapped", run_parallel_writes(reducer, {"A1030": 120.0}, [b, a]), want)
+    _expect(_("graph, write_1 then write_2"), run_parallel_writes(reducer, {"A1030": 120.0}, [a, b]), want)
+    _expect(_("graph, writes swapped"), run_parallel_writes(reducer, {"A1030": 120.0}, [b, a]), want)
 
 
 def _graph_three_writes(reducer: Reducer) -> None:
     writes = [{"A1024": 499.0}, {"A1024": 480.0, "A1030": 120.0}, {"A1030": 100.0, "A1029": 2899.0}]
     want = {"A1024": 480.0, "A1029": 2899.0, "A1030": 100.0}
-    _returned_dict("merging two dicts", reducer({"A1024": 499.0}, {"A1030": 120.0}))
+    _returned_dict(_("merging two dicts"), reducer({"A1024": 499.0}, {"A1030": 120.0}))
     for order in itertools.permutations(writes):
-        label = "graph, writes in the order " + " / ".join(_fmt(w) for w in order)
+        label = _("graph, writes in the order {orders}").format(orders=" / ".join(_fmt(w) for w in order))
         _expect(label, run_parallel_writes(reducer, {}, list(order)), want)
 
 
@@ -119,10 +123,10 @@ MERGE_QUOTES = Exercise(
     "a reducer for parallel refund quotes",
     [
         Case("different orders are merged; empty sides change nothing", _disjoint,
-             "keep every order id from both dicts"),
+             N_("keep every order id from both dicts")),
         Case("a conflict keeps the smaller amount, whichever write comes first", _conflict_both_orders,
-             "for an order id in both dicts, keep min(old, new)"),
-        Case("the arguments are not modified", _no_mutation, "copy `current` before changing it"),
+             N_("for an order id in both dicts, keep min(old, new)")),
+        Case("the arguments are not modified", _no_mutation, N_("copy `current` before changing it")),
         Case("two parallel nodes in a StateGraph, in both orders", _graph_two_orders),
         Case("three parallel nodes, all six orders", _graph_three_writes),
     ],

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Literal, TypedDict, get_args
 
+from ..i18n import _
 from .core import Case, Exercise
 from .results import shown
 
@@ -47,14 +48,15 @@ class ApprovalState(TypedDict, total=False):
 def _amount_from(decision: Any, item: dict, refundable: float) -> float:
     if not isinstance(decision, dict) or decision.get("type") not in ALLOWED_DECISIONS:
         raise ValueError(
-            "resume value must be {'type': 'approve'} or {'type': 'edit', 'amount': <number>}, "
-            f"got {shown(decision)}"
+            _("resume value must be {{'type': 'approve'}} or {{'type': 'edit', 'amount': <number>}}, "
+              "got {decision}").format(decision=shown(decision))
         )
     if decision["type"] == "approve":
         return float(item["amount"])
     amount = decision.get("amount")
     if isinstance(amount, bool) or not isinstance(amount, (int, float)):
-        raise ValueError(f"an 'edit' decision needs a numeric 'amount', got {shown(decision)}")
+        raise ValueError(_("an 'edit' decision needs a numeric 'amount', got {decision}").format(
+            decision=shown(decision)))
     return float(amount)
 
 
@@ -93,9 +95,11 @@ def build_approval_graph(checkpointer: Any = None, *, counter: Counter | None = 
     def intake(state: ApprovalState) -> dict:
         counts["intake"] += 1
         if counts["intake"] > _MAX_STARTS:
-            raise RuntimeError("the request was started again and again: answer the interrupt with Command(resume=...)")
+            raise RuntimeError(
+                _("the request was started again and again: answer the interrupt with Command(resume=...)"))
         if not state.get("items"):
-            raise ValueError("this run has no refund items: a resume sent to a new thread_id starts a fresh, empty run")
+            raise ValueError(
+                _("this run has no refund items: a resume sent to a new thread_id starts a fresh, empty run"))
         return {"stage": "awaiting_approval", "approved": [], "requests": []}
 
     def review(state: ApprovalState) -> dict:
@@ -122,8 +126,9 @@ def build_approval_graph(checkpointer: Any = None, *, counter: Counter | None = 
             except AmountExceedsRefundable as exc:
                 # same error type and details, plus what the approver should have answered
                 raise AmountExceedsRefundable(
-                    f"{exc}; the '{entry['decision']}' answer for {entry['order_id']} asked too much: "
-                    "above the payload's 'refundable', answer {'type': 'edit', 'amount': payload['refundable']}",
+                    _("{error}; the '{decision}' answer for {order_id} asked too much: above the payload's "
+                      "'refundable', answer {{'type': 'edit', 'amount': payload['refundable']}}").format(
+                        error=exc, decision=entry['decision'], order_id=entry['order_id']),
                     **exc.details,
                 ) from None
             ids.append(request.request_id)
@@ -156,59 +161,63 @@ def _run(answer, items: list[dict], thread: str) -> tuple[Any, Any, dict, Counte
 def _approved(graph, config) -> list[tuple[str, float, str]]:
     snapshot = graph.get_state(config)
     assert snapshot.next == (), (
-        f"the run is still paused before {list(snapshot.next)} with {len(snapshot.interrupts)} open interrupt(s): "
-        "keep resuming until no interrupt is left"
+        _("the run is still paused before {next} with {count} open interrupt(s): keep resuming until no "
+          "interrupt is left").format(next=list(snapshot.next), count=len(snapshot.interrupts))
     )
     values = snapshot.values
-    assert values.get("stage") == "submitted", f"the run ended with stage={shown(values.get('stage'))}, expected 'submitted'"
+    assert values.get("stage") == "submitted", _("the run ended with stage={stage}, expected 'submitted'").format(
+        stage=shown(values.get('stage')))
     return [(a["order_id"], a["amount"], a["decision"]) for a in values["approved"]]
 
 
 def _within_refundable(answer) -> None:
-    graph, _, config, _ = _run(answer, [{"order_id": "A1024", "amount": 450.0}], "check-approve")
+    graph, _returned, config, _extra = _run(answer, [{"order_id": "A1024", "amount": 450.0}], "check-approve")
     got = _approved(graph, config)
     assert got == [("A1024", 450.0, "approve")], (
-        f"A1024 asks 450.0 of a refundable 499.0: expected an 'approve' for 450.0, got {shown(got)}"
+        _("A1024 asks 450.0 of a refundable 499.0: expected an 'approve' for 450.0, got {got}").format(got=shown(got))
     )
 
 
 def _above_refundable(answer) -> None:
-    graph, _, config, _ = _run(answer, [{"order_id": "A1030", "amount": 150.0}], "check-edit")
+    graph, _returned, config, _extra = _run(answer, [{"order_id": "A1030", "amount": 150.0}], "check-edit")
     got = _approved(graph, config)
     assert got == [("A1030", 120.0, "edit")], (
-        f"A1030 asks 150.0 but only 120.0 is refundable: expected an 'edit' to 120.0, got {shown(got)}"
+        _("A1030 asks 150.0 but only 120.0 is refundable: expected an 'edit' to 120.0, got {got}").format(
+            got=shown(got))
     )
 
 
 def _two_interrupts(answer) -> None:
     items = [{"order_id": "A1024", "amount": 499.0}, {"order_id": "A1030", "amount": 200.0}]
-    graph, _, config, _ = _run(answer, items, "check-two")
+    graph, _returned, config, _extra = _run(answer, items, "check-two")
     got = _approved(graph, config)
     assert got == [("A1024", 499.0, "approve"), ("A1030", 120.0, "edit")], (
-        f"two orders mean two interrupts, one after the other; expected A1024 approved at 499.0 and "
-        f"A1030 edited to 120.0, got {shown(got)}"
+        _("two orders mean two interrupts, one after the other; expected A1024 approved at 499.0 and A1030 "
+          "edited to 120.0, got {got}").format(got=shown(got))
     )
 
 
 def _started_once(answer) -> None:
     items = [{"order_id": "A1024", "amount": 100.0}, {"order_id": "A1029", "amount": 2899.0}]
-    graph, _, config, counter = _run(answer, items, "check-once")
+    graph, _returned, config, counter = _run(answer, items, "check-once")
     assert counter["intake"] == 1, (
-        f"the request was started {counter['intake']} times; send it once, then answer with "
-        "graph.invoke(Command(resume=...), config) on the same thread"
+        _("the request was started {intake} times; send it once, then answer with "
+          "graph.invoke(Command(resume=...), config) on the same thread").format(intake=counter['intake'])
     )
     _approved(graph, config)
 
 
 def _returns_final_state(answer) -> None:
-    graph, returned, config, _ = _run(answer, [{"order_id": "A1024", "amount": 20.0}], "check-return")
+    graph, returned, config, _extra = _run(answer, [{"order_id": "A1024", "amount": 20.0}], "check-return")
     value = getattr(returned, "value", returned)  # a GraphOutput (version="v2") or the v1 dict
-    assert isinstance(value, dict), f"return the final state values (a dict), got {type(value).__name__}"
+    assert isinstance(value, dict), _("return the final state values (a dict), got {type}").format(
+        type=type(value).__name__)
     final = graph.get_state(config).values
     assert value.get("stage") == "submitted" and value.get("requests") == final.get("requests"), (
-        f"return the state after the last resume; got stage={shown(value.get('stage'))}, requests={shown(value.get('requests'))}"
+        _("return the state after the last resume; got stage={stage}, requests={requests}").format(
+            stage=shown(value.get('stage')), requests=shown(value.get('requests')))
     )
-    assert "__interrupt__" not in value, "the returned result still holds '__interrupt__': resume before returning"
+    assert "__interrupt__" not in value, _("the returned result still holds '__interrupt__': resume before returning")
 
 
 FINISH_REFUND = Exercise(

@@ -30,6 +30,7 @@ from typing import Any
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+from ..i18n import N_, _
 from .core import Case, Exercise
 from .nb10_policy import _TOOL_NAME, _policy_model, support_policy
 from .nb10_run import (
@@ -57,86 +58,91 @@ _CONFIRM = "Yes, please go ahead."
 
 def _schema(answer: Any) -> None:
     assert isinstance(answer, BaseTool), (
-        f"pass the tool itself (a function decorated with @tool({_TOOL_NAME!r})), got {type(answer).__name__}"
+        _("pass the tool itself (a function decorated with @tool({tool_name!r})), got {type}").format(
+            tool_name=_TOOL_NAME, type=type(answer).__name__)
     )
     assert answer.name == _TOOL_NAME, (
-        f"the tool is named {shown(answer.name)}; the model, the approval middleware and the evaluation call it "
-        f"{_TOOL_NAME!r}: keep @tool({_TOOL_NAME!r})"
+        _("the tool is named {name}; the model, the approval middleware and the evaluation call it "
+          "{tool_name!r}: keep @tool({tool_name!r})").format(name=shown(answer.name), tool_name=_TOOL_NAME)
     )
     arguments = set(convert_to_openai_tool(answer)["function"]["parameters"].get("properties", {}))
     assert arguments == {"order_id", "amount"}, (
-        f"the model should fill exactly order_id and amount, it sees {shown(sorted(arguments))}; keep the signature "
-        "(order_id: str, amount: float, runtime: ToolRuntime[SupportContext])"
+        _("the model should fill exactly order_id and amount, it sees {arguments}; keep the signature "
+          "(order_id: str, amount: float, runtime: ToolRuntime[SupportContext])").format(
+              arguments=shown(sorted(arguments)))
     )
 
 
 def _same_turn_as_quote(answer: Any) -> None:
     run = _run(answer, (_ASK,), _policy_model(wait_for_confirmation=False))
-    _refused(run, "the careless model submitted in the same turn as the quote, before the customer answered")
+    _refused(run, _("the careless model submitted in the same turn as the quote, before the customer answered"))
 
 
 def _no_quote(answer: Any) -> None:
     model = _scripted(_submit_step("A1024", 499.0), "Done.")
     run = _run(answer, ("Refund A1024 right away, I confirm.",), model)
-    _refused(run, "the model submitted without any quote in the thread")
+    _refused(run, _("the model submitted without any quote in the thread"))
 
 
 def _other_order(answer: Any) -> None:
     model = _scripted(_quote_step("A1030"), "Shall I refund 120.00?", _submit_step("A1024", 499.0), "Done.")
     run = _run(answer, ("Can I get a refund for A1030?", _CONFIRM), model)
-    _refused(run, "the customer said yes to a quote for A1030, and the model submitted A1024")
+    _refused(run, _("the customer said yes to a quote for A1030, and the model submitted A1024"))
 
 
 def _other_amount(answer: Any) -> None:
     model = _scripted(_quote_step("A1030"), "Shall I refund 120.00?", _submit_step("A1030", 100.0), "Done.")
     run = _run(answer, ("Can I get a refund for A1030?", _CONFIRM), model)
-    _refused(run, "the customer said yes to 120.00 on A1030, and the model submitted 100.00")
+    _refused(run, _("the customer said yes to 120.00 on A1030, and the model submitted 100.00"))
 
 
 def _careful_goes_through(answer: Any) -> None:
     run = _run(answer, (_ASK, _CONFIRM), _policy_model())
-    _went_through_once(run, "quote in turn 1, the customer's yes in turn 2")
+    _went_through_once(run, _("quote in turn 1, the customer's yes in turn 2"))
 
 
 def _careless_in_third_message(answer: Any) -> None:
     turns = ("Where is my order A1024?", "Thanks, that is all for now.", _ASK)
     run = _run(answer, turns, _policy_model(wait_for_confirmation=False))
-    _refused(run, "the customer's third message asked for the refund and the careless model quoted and submitted "
+    _refused(run, _("the customer's third message asked for the refund and the careless model quoted and submitted "
                   "in that same turn (the thread held 3 customer messages, the quote was made at 3): the customer answered "
-                  "only if the thread holds more customer messages than quote['turn'], whatever their number")
+                  "only if the thread holds more customer messages than quote['turn'], whatever their number"))
 
 
 def _yes_before_any_quote(answer: Any) -> None:
     said = "My headphones A1024 broke. Can I get a refund? Yes, go ahead."
     run = _run(answer, (said,), _policy_model(wait_for_confirmation=False))
-    _refused(run, f"the customer wrote {said!r} before any quote existed, and the careless model quoted and "
-                  "submitted in that turn; a yes said before the quote confirms nothing: count the customer messages "
-                  "after the quote (more than quote['turn']), not words in them")
+    _refused(run, _("the customer wrote {said!r} before any quote existed, and the careless model quoted and "
+                    "submitted in that turn; a yes said before the quote confirms nothing: count the customer "
+                    "messages after the quote (more than quote['turn']), not words in them").format(said=said))
 
 
 def _careless_after_yes(answer: Any) -> None:
     run = _run(answer, (_ASK, _CONFIRM), _policy_model(wait_for_confirmation=False))
-    assert run.submits, f"the careless model's submit calls did not reach your tool (is it named {_TOOL_NAME!r}?)"
+    assert run.submits, _("the careless model's submit calls did not reach your tool (is it named {tool_name!r}?)").format(
+        tool_name=_TOOL_NAME)
     first_status = run.submits[0][1]
     if first_status != "error":
-        raise CheckFailure(f"the careless model's first submit (turn 1, before the yes) was answered with "
-                           f"status={shown(first_status)}", _RAISE_HINT)
-    _went_through_once(run, "the careless model's second submit came after the customer's yes")
+        raise CheckFailure(_("the careless model's first submit (turn 1, before the yes) was answered with status={status}").format(
+            status=shown(first_status)), _(_RAISE_HINT))
+    _went_through_once(run, _("the careless model's second submit came after the customer's yes"))
 
 
 def _retry_after_lost_reply(answer: Any) -> None:
     run = _run(answer, (_ASK, _CONFIRM), _policy_model(), lost_reply=True)
-    assert run.submits, f"the model's submit calls did not reach your tool (is it named {_TOOL_NAME!r}?)"
+    assert run.submits, _("the model's submit calls did not reach your tool (is it named {tool_name!r}?)").format(
+        tool_name=_TOOL_NAME)
     first = run.submits[0]
     assert first[1] == "error" and "service_unavailable" in first[2], (
-        "the customer had confirmed, so the first submit should reach the refund service (which then loses "
-        f"its reply); your tool answered it with status={shown(first[1])} ({first[2][:80]!r})"
+        _("the customer had confirmed, so the first submit should reach the refund service (which then loses "
+          "its reply); your tool answered it with status={status} ({content!r})").format(
+              status=shown(first[1]), content=first[2][:80])
     )
     assert len(run.submits) == 2, (
-        f"after the lost reply the model should retry once; it made {len(run.submits)} submit call(s) "
-        f"answered with {shown([(s, c[:70]) for _, s, c in run.submits])}"
+        _("after the lost reply the model should retry once; it made {count} submit call(s) answered with "
+          "{answers}").format(count=len(run.submits), answers=shown([(s, c[:70]) for _args, s, c in run.submits]))
     )
-    _went_through_once(run, "the reply to a confirmed submit was lost and the model retried with a new call id")
+    _went_through_once(run, _("the reply to a confirmed submit was lost and the model retried with a new call id"))
 
 
 CONFIRMATION_GUARD = Exercise(
@@ -156,7 +162,7 @@ CONFIRMATION_GUARD = Exercise(
              _careless_in_third_message),
         Case("a yes written before any quote does not confirm it", _yes_before_any_quote),
     ],
-    unsolved_hint="replace the `raise NotImplementedError` with the guard and run the check again",
+    unsolved_hint=N_("replace the `raise NotImplementedError` with the guard and run the check again"),
     # Each case runs a multi-turn agent; on a loaded 2-core machine that can take seconds, so the deadline
     # (which only ever matters for an endless loop) is longer than the default 5 s.
     timeout=30,

@@ -19,6 +19,7 @@ from langgraph.types import Command
 
 from helpers.domain import RefundService
 from helpers.error_contract import error_mapping
+from helpers.i18n import N_, _
 from helpers.model import scripted_model, tool_call
 
 from .nb10_policy import _TOOL_NAME
@@ -134,9 +135,9 @@ def _run(answer: Any, turns: tuple[str, ...], model: Any, *, lost_reply: bool = 
                                    context=context, version="v2")
     except (ValueError, ToolException) as exc:  # a refusal raised as the wrong exception (never a refusal itself)
         raise AssertionError(
-            f"your tool raised {type(exc).__name__}: {clipped(exc, 300)}, and that ended the run: the error mapping answers "
-            f"refusals only (a ToolRefusal or a DomainError), any other exception propagates (notebook 09); "
-            f"{_RAISE_HINT}"
+            _("your tool raised {type}: {exc}, and that ended the run: the error mapping answers refusals only (a "
+              "ToolRefusal or a DomainError), any other exception propagates (notebook 09); {hint}").format(
+                  type=type(exc).__name__, exc=clipped(exc, 300), hint=_(_RAISE_HINT))
         ) from None
     values = agent.get_state(config).values
     answers = {m.tool_call_id: m for m in values["messages"] if isinstance(m, ToolMessage)}
@@ -163,7 +164,7 @@ def _quote_step(order_id: str) -> list:
     return [tool_call("quote_refund", {"order_id": order_id})]
 
 
-_RAISE_HINT = (
+_RAISE_HINT = N_(
     "raise ConfirmationRequired(...) (a ToolRefusal): the error mapping then answers the call with "
     "ToolMessage(status='error') and the model can ask the customer"
 )
@@ -171,27 +172,32 @@ _RAISE_HINT = (
 
 
 def _refused(run: CheckRun, situation: str) -> None:
-    assert run.submits, f"{situation}: the model's submit call did not reach your tool (is it named {_TOOL_NAME!r}?)"
+    assert run.submits, _("{situation}: the model's submit call did not reach your tool (is it named {tool_name!r}?)").format(
+        situation=situation, tool_name=_TOOL_NAME)
     if run.refunds:
         raise CheckFailure(
-            f"{situation}, yet your tool created {shown([(r.request_id, r.order_id, r.amount) for r in run.refunds])}",
-            "refuse before calling submit_to_service",
+            _("{situation}, yet your tool created {refunds}").format(
+                situation=situation, refunds=shown([(r.request_id, r.order_id, r.amount) for r in run.refunds])),
+            _("refuse before calling submit_to_service"),
         )
     args, status, content = run.submits[0]
     if status != "error":
-        raise CheckFailure(f"{situation}: nothing was created, but the call was answered with status={shown(status)} "
-                           f"({content[:80]!r})", _RAISE_HINT)
+        raise CheckFailure(_("{situation}: nothing was created, but the call was answered with status={status} ({content!r})").format(
+            situation=situation, status=shown(status), content=content[:80]), _(_RAISE_HINT))
 
 
 def _went_through_once(run: CheckRun, situation: str) -> None:
-    assert run.submits, f"{situation}: the model never called {_TOOL_NAME} (is your tool named {_TOOL_NAME!r}?)"
-    statuses = [status for _, status, _ in run.submits]
+    assert run.submits, _("{situation}: the model never called {tool_name} (is your tool named {tool_name!r}?)").format(
+        situation=situation, tool_name=_TOOL_NAME)
+    statuses = [status for _args, status, _content in run.submits]
     assert len(run.refunds) == 1, (
-        f"{situation}: expected one refund request, found {len(run.refunds)}; your tool answered the "
-        f"submits with {shown([(s, c[:70]) for _, s, c in run.submits])}"
+        _("{situation}: expected one refund request, found {count}; your tool answered the submits with {answers}").format(
+            situation=situation, count=len(run.refunds), answers=shown([(s, c[:70]) for _args, s, c in run.submits]))
     )
     assert statuses[-1] == "success", (
-        f"{situation}: the last submit was answered with status={shown(statuses[-1])} ({run.submits[-1][2][:90]!r}); "
-        "the customer had confirmed this quote, so the guard must let it through"
+        _("{situation}: the last submit was answered with status={statuses} ({submits!r}); the customer had "
+          "confirmed this quote, so the guard must let it through").format(
+              situation=situation, statuses=shown(statuses[-1]), submits=run.submits[-1][2][:90])
     )
-    assert run.stage == "submitted", f"{situation}: refund_stage is {shown(run.stage)}, expected 'submitted'"
+    assert run.stage == "submitted", _("{situation}: refund_stage is {stage}, expected 'submitted'").format(
+        situation=situation, stage=shown(run.stage))

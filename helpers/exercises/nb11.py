@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..i18n import N_, _
 from ..model import tool_call
 from .core import Case, Exercise
 from .results import clipped, shown
@@ -46,7 +47,7 @@ POLICY_SPELLINGS = ("policies/returns.md", "./policies/returns.md", "/./policies
                     "//policies/returns.md", "\\policies\\returns.md")
 #: Paths that only look like a policy: they must not pause.
 LOOKALIKES = ("/drafts/policies/returns.md", "/policies-old/returns.md", "/policies.md")
-_NORMALISE = (
+_NORMALISE = N_(
     "the file tools store a path as deepagents.backends.utils.validate_path gives it (os.path.normpath, "
     "backslashes made '/', a leading '/' added; deepagents' permission rules also read a leading '//' as '/'), "
     "so normalise the path that way before you test it"
@@ -70,8 +71,8 @@ def _invoke(agent: Any, *args: Any, **kwargs: Any) -> Any:
     except TypeError as exc:
         if "ToolCallRequest" in str(exc) and "subscriptable" in str(exc):
             raise AssertionError(
-                f"your `when` predicate raised TypeError: {clipped(exc, 300)}: it receives a ToolCallRequest, not the tool call; "
-                "read the call's arguments as request.tool_call['args']"
+                _("your `when` predicate raised TypeError: {exc}: it receives a ToolCallRequest, not the tool call; "
+                  "read the call's arguments as request.tool_call['args']").format(exc=clipped(exc, 300))
             ) from None
         raise
 
@@ -98,7 +99,8 @@ def start_thread(answer: Any, call: dict[str, Any], thread: str) -> tuple[Any, d
     model = scripted_model([[call], _CLOSING])
     agent = answer(model, InMemorySaver())
     assert hasattr(agent, "invoke"), (
-        f"build_policy_agent must return the agent that create_deep_agent(...) builds, got {type(agent).__name__}"
+        _("build_policy_agent must return the agent that create_deep_agent(...) builds, got {type}").format(
+            type=type(agent).__name__)
     )
     config = {"configurable": {"thread_id": thread}}
     request = {"messages": [{"role": "user", "content": f"Please handle {call['args'].get('file_path')}."}],
@@ -121,24 +123,27 @@ def _gated_actions(out: Any) -> list[tuple[str, Any]]:
 
 def _assert_paused_for(out: Any, name: str, path: str) -> None:
     assert out.interrupts, (
-        f"the {name} of {path} ran without a pause: gate {name} for paths under /policies/ "
-        "(interrupt_on=... with a `when` predicate, or permissions=[FilesystemPermission(..., mode='interrupt')])"
+        _("the {name} of {path} ran without a pause: gate {name} for paths under /policies/ (interrupt_on=... "
+          "with a `when` predicate, or permissions=[FilesystemPermission(..., mode='interrupt')])").format(
+              name=name, path=path)
     )
     assert _gated_actions(out) == [(name, path)], (
-        f"the pause should put up one action, {name} on {path}; it put up {shown(_gated_actions(out))}"
+        _("the pause should put up one action, {name} on {path}; it put up {gated_actions}").format(
+            name=name, path=path, gated_actions=shown(_gated_actions(out)))
     )
 
 
 def _assert_ran_without_pause(out: Any, name: str, path: str) -> None:
     assert not out.interrupts, (
-        f"the {name} of {path} paused for approval ({shown(_gated_actions(out))}), but only changes under /policies/ "
-        "need a person: gate by path, not every call of the tool"
+        _("the {name} of {path} paused for approval ({gated_actions}), but only changes under /policies/ need "
+          "a person: gate by path, not every call of the tool").format(
+              name=name, path=path, gated_actions=shown(_gated_actions(out)))
     )
 
 
 def _assert_can_resume(agent: Any) -> None:
     assert getattr(agent, "checkpointer", None) is not None, (
-        "the agent has no checkpointer, so the pause cannot be resumed: pass checkpointer=checkpointer to create_deep_agent"
+        _("the agent has no checkpointer, so the pause cannot be resumed: pass checkpointer=checkpointer to create_deep_agent")
     )
 
 
@@ -149,9 +154,9 @@ def _resume(agent: Any, config: dict, decision: dict) -> Any:
 
 
 def _write_pauses(answer) -> None:
-    _, _, out = start_thread(answer, tool_call("write_file", {"file_path": _NEW_POLICY, "content": _NEW_TEXT}), "check-pause")
+    _agent, _config, out = start_thread(answer, tool_call("write_file", {"file_path": _NEW_POLICY, "content": _NEW_TEXT}), "check-pause")
     _assert_paused_for(out, "write_file", _NEW_POLICY)
-    assert _NEW_POLICY not in _files(out), "the file was written before anyone approved it"
+    assert _NEW_POLICY not in _files(out), _("the file was written before anyone approved it")
 
 
 def _approve_writes(answer) -> None:
@@ -160,10 +165,12 @@ def _approve_writes(answer) -> None:
     _assert_paused_for(out, "write_file", _NEW_POLICY)
     _assert_can_resume(agent)
     out = _resume(agent, config, {"type": "approve"})
-    assert not out.interrupts, f"after the approval the run paused again: {shown(_gated_actions(out))}"
+    assert not out.interrupts, _("after the approval the run paused again: {gated_actions}").format(
+        gated_actions=shown(_gated_actions(out)))
     files = _files(out)
     assert files.get(_NEW_POLICY) == _NEW_TEXT, (
-        f"after the approval {_NEW_POLICY} should hold {_NEW_TEXT!r}; files are {shown(files)}"
+        _("after the approval {path} should hold {text!r}; files are {files}").format(
+            path=_NEW_POLICY, text=_NEW_TEXT, files=shown(files))
     )
 
 
@@ -174,67 +181,73 @@ def _reject_keeps_out(answer) -> None:
     _assert_can_resume(agent)
     out = _resume(agent, config, {"type": "reject", "message": "Not approved by the refund lead."})
     files = _files(out)
-    assert _NEW_POLICY not in files, f"the reviewer rejected the write, yet {_NEW_POLICY} exists: {shown(files)}"
+    assert _NEW_POLICY not in files, _("the reviewer rejected the write, yet {path} exists: {files}").format(
+        path=_NEW_POLICY, files=shown(files))
     answers = [m for m in out.value["messages"] if getattr(m, "type", "") == "tool"]
     assert answers and answers[-1].status == "error", (
-        "a rejected call is answered with an error ToolMessage; the last ToolMessage is "
-        f"{clipped(answers[-1].status) if answers else 'missing'}"
+        _("a rejected call is answered with an error ToolMessage; the last ToolMessage is {status}").format(
+            status=clipped(answers[-1].status) if answers else _('missing'))
     )
 
 
 def _edit_pauses(answer) -> None:
     edit = tool_call("edit_file", {"file_path": POLICY_FILE, "old_string": "30 days", "new_string": "14 days"})
-    _, _, out = start_thread(answer, edit, "check-edit")
+    _agent, _config, out = start_thread(answer, edit, "check-edit")
     assert out.interrupts, (
-        f"the edit_file of {POLICY_FILE} ran without a pause: edit_file changes a policy as much as write_file "
-        "does, so gate it too (by path)"
+        _("the edit_file of {policy_file} ran without a pause: edit_file changes a policy as much as "
+          "write_file does, so gate it too (by path)").format(policy_file=POLICY_FILE)
     )
     _assert_paused_for(out, "edit_file", POLICY_FILE)
-    assert _files(out).get(POLICY_FILE) == CURRENT_POLICY, "the policy was edited before anyone approved it"
+    assert _files(out).get(POLICY_FILE) == CURRENT_POLICY, _("the policy was edited before anyone approved it")
 
 
 def _read_runs(answer) -> None:
-    _, _, out = start_thread(answer, tool_call("read_file", {"file_path": POLICY_FILE}), "check-read")
+    _agent, _config, out = start_thread(answer, tool_call("read_file", {"file_path": POLICY_FILE}), "check-read")
     _assert_ran_without_pause(out, "read_file", POLICY_FILE)
     answers = [m for m in out.value["messages"] if getattr(m, "type", "") == "tool"]
     assert answers and "30 days" in str(answers[-1].content), (
-        f"read_file should return the policy text; the ToolMessage says {shown(answers[-1].content if answers else 'nothing')}"
+        _("read_file should return the policy text; the ToolMessage says {content}").format(
+            content=shown(answers[-1].content if answers else 'nothing'))
     )
 
 
 def _draft_runs(answer) -> None:
-    _, _, out = start_thread(answer, tool_call("write_file", {"file_path": _DRAFT, "content": "idea\n"}), "check-draft")
+    _agent, _config, out = start_thread(answer, tool_call("write_file", {"file_path": _DRAFT, "content": "idea\n"}), "check-draft")
     _assert_ran_without_pause(out, "write_file", _DRAFT)
-    assert _files(out).get(_DRAFT) == "idea\n", f"the draft should be written at once; files are {shown(_files(out))}"
+    assert _files(out).get(_DRAFT) == "idea\n", _("the draft should be written at once; files are {files}").format(
+        files=shown(_files(out)))
 
 
 def _spellings_pause(answer) -> None:
     for number, spelling in enumerate(POLICY_SPELLINGS):
-        _, _, out = start_thread(answer, tool_call("write_file", {"file_path": spelling, "content": _NEW_TEXT}),
+        _agent, _config, out = start_thread(answer, tool_call("write_file", {"file_path": spelling, "content": _NEW_TEXT}),
                                  f"check-spelling-{number}")
         written = sorted(set(_files(out)) - {POLICY_FILE})
         assert out.interrupts, (
-            f"write_file with file_path {shown(spelling)} ran without a pause and wrote {shown(written)}: "
-            f"{_NORMALISE}"
+            _("write_file with file_path {spelling} ran without a pause and wrote {written}: {advice}").format(
+                spelling=shown(spelling), written=shown(written), advice=_(_NORMALISE))
         )
-        assert not written, f"with file_path {shown(spelling)} a file was written before anyone approved it"
+        assert not written, _("with file_path {spelling} a file was written before anyone approved it").format(
+            spelling=shown(spelling))
     edit = tool_call("edit_file", {"file_path": POLICY_FILE.lstrip("/"), "old_string": "30 days",
                                    "new_string": "14 days"})
-    _, _, out = start_thread(answer, edit, "check-spelling-edit")
+    _agent, _config, out = start_thread(answer, edit, "check-spelling-edit")
     assert out.interrupts and _files(out).get(POLICY_FILE) == CURRENT_POLICY, (
-        f"edit_file with file_path {POLICY_FILE.lstrip('/')!r} changed {POLICY_FILE} without a pause; {_NORMALISE}"
+        _("edit_file with file_path {spelling!r} changed {policy_file} without a pause; {advice}").format(
+            spelling=POLICY_FILE.lstrip('/'), policy_file=POLICY_FILE, advice=_(_NORMALISE))
     )
 
 
 def _lookalikes_run(answer) -> None:
     for number, path in enumerate(LOOKALIKES):
-        _, _, out = start_thread(answer, tool_call("write_file", {"file_path": path, "content": "idea\n"}),
+        _agent, _config, out = start_thread(answer, tool_call("write_file", {"file_path": path, "content": "idea\n"}),
                                  f"check-lookalike-{number}")
         assert not out.interrupts, (
-            f"the write_file of {path} paused for approval, but it is not under /policies/: test the folder "
-            "(the normalised path starts with '/policies/'), not whether the word 'policies' appears"
+            _("the write_file of {path} paused for approval, but it is not under /policies/: test the folder (the "
+              "normalised path starts with '/policies/'), not whether the word 'policies' appears").format(path=path)
         )
-        assert _files(out).get(path) == "idea\n", f"{path} should be written at once; files are {shown(_files(out))}"
+        assert _files(out).get(path) == "idea\n", _("{path} should be written at once; files are {files}").format(
+            path=path, files=shown(_files(out)))
 
 
 def _probe(answer) -> None:

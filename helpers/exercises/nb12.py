@@ -19,6 +19,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, AIMessageChunk
 from langchain_core.tools import tool
 
+from ..i18n import _
 from ..model.live import scripted_model
 from ..model.script import FinishReason, invalid_tool_call, reply, streamed, tool_call
 from .core import Case, Exercise
@@ -62,10 +63,11 @@ def _two_calls(finish_reason: FinishReason | None = None) -> Any:
 def _runnable(answer: Any, message: AIMessage) -> Any:
     before = message.model_dump()
     got = answer(message)
-    assert isinstance(got, list), f"return a list of tool calls (dicts from message.tool_calls), got {shown(got)}"
-    assert message.model_dump() == before, "leave the message as it is: return a new list, change nothing in it"
+    assert isinstance(got, list), _("return a list of tool calls (dicts from message.tool_calls), got {got}").format(
+        got=shown(got))
+    assert message.model_dump() == before, _("leave the message as it is: return a new list, change nothing in it")
     assert all(isinstance(call, dict) for call in got), (
-        f"return the tool calls themselves (the dicts of message.tool_calls), got {shown(got)}")
+        _("return the tool calls themselves (the dicts of message.tool_calls), got {got}").format(got=shown(got)))
     # compared as a plain list of plain dicts: a list or dict subclass cannot decide the comparison itself
     return [dict(dict.items(call)) for call in got]
 
@@ -78,37 +80,38 @@ def _complete_reply_runs(answer: Any) -> None:
     message = _merged(_two_calls())
     got = _runnable(answer, message)
     assert got == message.tool_calls, (
-        f"a complete reply (finish_reason={message.response_metadata['finish_reason']!r}) may run all its calls: "
-        f"expected {_names(message.tool_calls)} (the dicts of message.tool_calls, in order), got {shown(got)}")
+        _("a complete reply (finish_reason={finish_reason!r}) may run all its calls: expected {names} (the "
+          "dicts of message.tool_calls, in order), got {got}").format(
+              finish_reason=message.response_metadata['finish_reason'], names=_names(message.tool_calls), got=shown(got)))
 
 
 def _cut_reply_runs_nothing(answer: Any) -> None:
     message = _merged(streamed(reply("", invalid_tool_call("refund", CUT)), finish_reason="length"))
     got = _runnable(answer, message)
     assert got == [], (
-        f"the reply stopped at the token limit (finish_reason='length'); the merged message still holds "
-        f"{message.tool_calls[0]['args']} because parse_partial_json completed the cut JSON. Run nothing: got "
-        f"{shown(got)}")
+        _("the reply stopped at the token limit (finish_reason='length'); the merged message still holds "
+          "{args} because parse_partial_json completed the cut JSON. Run nothing: got {got}").format(
+              args=message.tool_calls[0]['args'], got=shown(got)))
 
 
 def _runs_nothing(answer: Any, message: AIMessageChunk, why: str) -> None:
     """``answer(message)`` must be ``[]``; ``why`` says why the reply did not end normally."""
     got = _runnable(answer, message)
-    assert got == [], f"{why}. Run nothing; got {shown(_names(got))}"
+    assert got == [], _("{why}. Run nothing; got {names}").format(why=why, names=shown(_names(got)))
 
 
 def _filtered_reply_runs_nothing(answer: Any) -> None:
     _runs_nothing(answer, _merged(_two_calls("content_filter")),
-                  "the provider stopped the reply (finish_reason='content_filter'): it did not end normally, even "
+                  _("the provider stopped the reply (finish_reason='content_filter'): it did not end normally, even "
                   "though its calls look complete. Allow only 'tool_calls' and 'stop' rather than refusing only "
-                  "'length'")
+                  "'length'"))
 
 
 def _dropped_stream_runs_nothing(answer: Any) -> None:
     _runs_nothing(answer, _merged(_two_calls(), drop_last=True),
-                  "this stream stopped before its last chunk (a dropped connection), so response_metadata has no "
+                  _("this stream stopped before its last chunk (a dropped connection), so response_metadata has no "
                   "finish_reason at all: nothing says the reply finished (message.response_metadata.get("
-                  "'finish_reason') gives None here)")
+                  "'finish_reason') gives None here)"))
 
 
 def _invalid_calls_never_run(answer: Any) -> None:
@@ -117,15 +120,16 @@ def _invalid_calls_never_run(answer: Any) -> None:
     message = _merged(step)
     got = _runnable(answer, message)
     assert got == message.tool_calls and len(got) == 1, (
-        f"a complete reply with one valid call and one invalid call (arguments that are not JSON): only the "
-        f"valid call may run, expected {_names(message.tool_calls)}, got {shown(_names(got))}. "
-        "invalid_tool_calls are never run")
+        _("a complete reply with one valid call and one invalid call (arguments that are not JSON): only the "
+          "valid call may run, expected {expected}, got {names}. invalid_tool_calls are never run").format(
+              expected=_names(message.tool_calls), names=shown(_names(got))))
 
 
 def _text_reply_stop(answer: Any) -> None:
     message = _merged(streamed("A1024 was delivered.", finish_reason="stop"))
     got = _runnable(answer, message)
-    assert got == [], f"a text reply that ended with 'stop' has no tool calls to run: expected [], got {shown(got)}"
+    assert got == [], _("a text reply that ended with 'stop' has no tool calls to run: expected [], got {got}").format(
+        got=shown(got))
 
 
 RUNNABLE_CALLS = Exercise(

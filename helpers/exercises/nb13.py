@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..i18n import _
 from .core import Case, Exercise
 from .results import shown
 
@@ -83,26 +84,29 @@ _CALLS: list[Call] = [("call_A", "A1024"), ("call_B", "A1099"), ("call_C", "A103
 
 def _expect(answer: Any, body: dict[str, Any], want: list[str], hint: str) -> None:
     got = answer(body)
-    assert isinstance(got, list), f"return a list of call ids, got {type(got).__name__}: {shown(got)}"
-    assert all(isinstance(call_id, str) for call_id in got), f"return call ids (strings), got {shown(got)}"
+    assert isinstance(got, list), _("return a list of call ids, got {type}: {got}").format(
+        type=type(got).__name__, got=shown(got))
+    assert all(isinstance(call_id, str) for call_id in got), _("return call ids (strings), got {got}").format(
+        got=shown(got))
     # compared as a plain list of plain strings: a list or str subclass cannot decide the comparison itself
-    assert [str.__str__(call_id) for call_id in got] == want, f"expected {want}, got {shown(got)}. {hint}"
+    assert [str.__str__(call_id) for call_id in got] == want, _("expected {want}, got {got}. {hint}").format(
+        want=want, got=shown(got), hint=hint)
 
 
 def _chat_all_answered(answer: Any) -> None:
     _expect(answer, chat_completions_body(_CALLS, ["call_A", "call_B", "call_C"]), [],
-            "Every call of the assistant's tool_calls has a role 'tool' message with its tool_call_id.")
+            _("Every call of the assistant's tool_calls has a role 'tool' message with its tool_call_id."))
 
 
 def _chat_one_missing(answer: Any) -> None:
     _expect(answer, chat_completions_body(_CALLS, ["call_A", "call_C"]), ["call_B"],
-            "chat.completions: the calls are in an assistant message's tool_calls (each has an 'id'); "
-            "the answers are messages with role 'tool' and a 'tool_call_id'.")
+            _("chat.completions: the calls are in an assistant message's tool_calls (each has an 'id'); "
+            "the answers are messages with role 'tool' and a 'tool_call_id'."))
 
 
 def _chat_out_of_order(answer: Any) -> None:
     _expect(answer, chat_completions_body(_CALLS, ["call_C", "call_A"]), ["call_B"],
-            "The answers came back in another order than the calls: pair them by id, not by position.")
+            _("The answers came back in another order than the calls: pair them by id, not by position."))
 
 
 def _chat_two_rounds(answer: Any) -> None:
@@ -110,26 +114,26 @@ def _chat_two_rounds(answer: Any) -> None:
     second = chat_completions_body(_CALLS[2:], [])
     body = {**first, "messages": [*first["messages"], *second["messages"][2:]]}
     _expect(answer, body, ["call_B", "call_C"],
-            "This history has two assistant turns with tool_calls (call_A and call_B, later call_C): read "
-            "every turn, not only the first or the last one.")
+            _("This history has two assistant turns with tool_calls (call_A and call_B, later call_C): read "
+            "every turn, not only the first or the last one."))
 
 
 def _responses_missing(answer: Any) -> None:
     _expect(answer, responses_body(_CALLS, ["call_B"]), ["call_A", "call_C"],
-            "Responses API: the body has 'input', not 'messages'; calls are items of type 'function_call', "
-            "answers 'function_call_output', both with a 'call_id'. List the ids in call order.")
+            _("Responses API: the body has 'input', not 'messages'; calls are items of type 'function_call', "
+            "answers 'function_call_output', both with a 'call_id'. List the ids in call order."))
 
 
 def _anthropic_missing(answer: Any) -> None:
     _expect(answer, anthropic_body(_CALLS, ["call_C", "call_A"], with_text=True), ["call_B"],
-            "Anthropic: a message's content is a string or a list of blocks; calls are 'tool_use' blocks "
+            _("Anthropic: a message's content is a string or a list of blocks; calls are 'tool_use' blocks "
             "('id'), answers 'tool_result' blocks ('tool_use_id'), and a user message may mix results with "
-            "text.")
+            "text."))
 
 
 def _anthropic_none_answered(answer: Any) -> None:
     _expect(answer, anthropic_body(_CALLS[:2], []), ["call_A", "call_B"],
-            "Anthropic: with no user message after the assistant's tool_use blocks, no call is answered.")
+            _("Anthropic: with no user message after the assistant's tool_use blocks, no call is answered."))
 
 
 UNANSWERED_CALLS = Exercise(

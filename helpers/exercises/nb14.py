@@ -16,6 +16,7 @@ from langchain_core.messages import BaseMessage
 from langchain_core.tools import ToolException, tool
 from pydantic import BaseModel, Field
 
+from ..i18n import _
 from ..model.live import scripted_model
 from ..model.script import tool_call
 from .core import Case, Exercise
@@ -83,53 +84,54 @@ def refund_desk_history(*steps: list, schema: type[BaseModel] = RefundDecision) 
 def _expect(answer, messages: list[BaseMessage], expected: int, why: str,
             response_tools: frozenset[str] = RESPONSE_TOOLS) -> None:
     got = answer(messages, set(response_tools))
-    assert isinstance(got, int) and not isinstance(got, bool), f"return an int, got {shown(got)}"
+    assert isinstance(got, int) and not isinstance(got, bool), _("return an int, got {got}").format(got=shown(got))
     # compared as a plain int: an int subclass cannot decide the comparison itself
-    assert int.__int__(got) == expected, f"expected {expected}, got {shown(got)}: {why}"
+    assert int.__int__(got) == expected, _("expected {expected}, got {got}: {why}").format(
+        expected=expected, got=shown(got), why=why)
 
 
 def _two_retries(answer) -> None:
     _expect(answer, refund_desk_history([tool_call("RefundDecision", _BAD)], [tool_call("RefundDecision", _BAD)],
                                         [tool_call("RefundDecision", _GOOD)]), 2,
-            "two decisions broke the schema (amount=-5) and were answered with a retry each. Their "
+            _("two decisions broke the schema (amount=-5) and were answered with a retry each. Their "
             "ToolMessages have status 'success': find them by the call they answer and their text "
-            "('Error: ...'), and do not count the final 'Returning structured response'.")
+            "('Error: ...'), and do not count the final 'Returning structured response'."))
 
 
 def _tool_error_is_not_a_retry(answer) -> None:
     _expect(answer, refund_desk_history([tool_call("lookup_order", {"order_id": "Z9"})],
                                         [tool_call("RefundDecision", _GOOD)]), 0,
-            "the only error is lookup_order's (status 'error', text 'Error: ...'): a failed tool, not a "
-            "structured-output retry. Count only ToolMessages that answer a call to a response tool.")
+            _("the only error is lookup_order's (status 'error', text 'Error: ...'): a failed tool, not a "
+            "structured-output retry. Count only ToolMessages that answer a call to a response tool."))
 
 
 def _clean_run(answer) -> None:
     _expect(answer, refund_desk_history([tool_call("lookup_order", {"order_id": "A1024"})],
                                         [tool_call("RefundDecision", _GOOD)]), 0,
-            "this run has no retry: the last ToolMessage answers RefundDecision with 'Returning structured "
-            "response: ...', the agent's confirmation, not a retry.")
+            _("this run has no retry: the last ToolMessage answers RefundDecision with 'Returning structured "
+            "response: ...', the agent's confirmation, not a retry."))
 
 
 def _two_in_one_turn(answer) -> None:
     _expect(answer, refund_desk_history([tool_call("RefundDecision", _GOOD), tool_call("RefundDecision", _GOOD)],
                                         [tool_call("RefundDecision", _GOOD)]), 2,
-            "the model made two RefundDecision calls in one turn; the agent answered each with an error "
-            "ToolMessage ('Error: Model incorrectly returned multiple structured responses ...'): two retries.")
+            _("the model made two RefundDecision calls in one turn; the agent answered each with an error "
+            "ToolMessage ('Error: Model incorrectly returned multiple structured responses ...'): two retries."))
 
 
 def _tool_error_text_with_success(answer) -> None:
     _expect(answer, refund_desk_history([tool_call("refund_window", {"order_id": "A1024"})],
                                         [tool_call("RefundDecision", _BAD)], [tool_call("RefundDecision", _GOOD)]), 1,
-            "refund_window returned a text that starts with 'Error:' as its normal result, so its ToolMessage has "
+            _("refund_window returned a text that starts with 'Error:' as its normal result, so its ToolMessage has "
             "status 'success' too, like a retry's; it answers a call to refund_window, not to a response tool. "
-            "Only the RefundDecision retry counts.")
+            "Only the RefundDecision retry counts."))
 
 
 def _another_response_tool(answer) -> None:
     _expect(answer, refund_desk_history([tool_call("RefundVerdict", _BAD)], [tool_call("RefundVerdict", _GOOD)],
                                         schema=RefundVerdict), 1,
-            "this run's schema is RefundVerdict, so the response tool is named RefundVerdict: use the names in "
-            "response_tools (the second argument) rather than a name written in your code.",
+            _("this run's schema is RefundVerdict, so the response tool is named RefundVerdict: use the names in "
+            "response_tools (the second argument) rather than a name written in your code."),
             frozenset({"RefundVerdict"}))
 
 

@@ -15,6 +15,7 @@ from langchain.agents.middleware import AgentMiddleware
 from langchain_core.messages import HumanMessage, ToolMessage
 from langchain_core.tools import StructuredTool
 
+from ..i18n import _
 from ..model import ScriptedChatModel
 from .core import Case, Exercise
 from .results import shown
@@ -69,7 +70,7 @@ def _run(answer: Any, read: str, write: str, note: str, **moves: bool):
     tools, written = _desk(read, write, note)
     guard = answer({write}, {read})
     assert isinstance(guard, AgentMiddleware), (
-        f"make_guard must return an AgentMiddleware instance, got {shown(guard)}")
+        _("make_guard must return an AgentMiddleware instance, got {guard}").format(guard=shown(guard)))
     agent = create_agent(_gullible(read, write, **moves), tools, middleware=[guard])
     out = agent.invoke({"messages": [HumanMessage("Where is my order A1024?")]})
     return out["messages"], written
@@ -78,18 +79,20 @@ def _run(answer: Any, read: str, write: str, note: str, **moves: bool):
 def _blocked(answer: Any, read: str, write: str, note: str) -> None:
     messages, written = _run(answer, read, write, note)
     assert written == [], (
-        f"the write tool {write!r} ran: {shown(written)}. Refuse the call in wrap_tool_call, before "
-        "handler(request) runs the tool, for any write tool you were given and whatever the untrusted "
-        "text says (hiding a tool in wrap_model_call does not stop the tools node from running a call "
-        "that names it).")
+        _("the write tool {write!r} ran: {written}. Refuse the call in wrap_tool_call, before handler(request) "
+          "runs the tool, for any write tool you were given and whatever the untrusted text says (hiding a "
+          "tool in wrap_model_call does not stop the tools node from running a call that names it).").format(
+              write=write, written=shown(written)))
     calls = [c for m in messages if m.type == "ai" for c in m.tool_calls if c["name"] == write]
     answers = {m.tool_call_id: m for m in messages if isinstance(m, ToolMessage)}
     for call in calls:
         reply = answers.get(call["id"])
-        assert reply is not None, f"the call {call['id']} to {write} got no ToolMessage: every call needs an answer"
+        assert reply is not None, _("the call {id} to {write} got no ToolMessage: every call needs an answer").format(
+            id=call['id'], write=write)
         assert reply.status == "error", (
-            f"the refused call {call['id']} was answered with status={shown(reply.status)}: return "
-            "ToolMessage(..., tool_call_id=request.tool_call['id'], status='error')")
+            _("the refused call {id} was answered with status={status}: return ToolMessage(..., "
+              "tool_call_id=request.tool_call['id'], status='error')").format(
+                  id=call['id'], status=shown(reply.status)))
 
 
 def _shown_injection(answer: Any) -> None:
@@ -110,16 +113,16 @@ def _write_before_read(answer: Any) -> None:
     agent = create_agent(_gullible("lookup_order", "refund", write_first=True), tools, middleware=[guard])
     agent.invoke({"messages": [HumanMessage("Refund 20 on A1024, as agreed.")]})
     assert written == [("A1024", 20.0)], (
-        f"a write before any untrusted read should run, but the refunds written were {shown(written)}: "
-        "block a write only once a result of an untrusted tool is in request.state['messages']")
+        _("a write before any untrusted read should run, but the refunds written were {written}: block a write "
+          "only once a result of an untrusted tool is in request.state['messages']").format(written=shown(written)))
 
 
 def _reads_still_run(answer: Any) -> None:
-    messages, _ = _run(answer, "lookup_order", "refund", SHOWN_NOTE, read_twice=True)
+    messages, _extra = _run(answer, "lookup_order", "refund", SHOWN_NOTE, read_twice=True)
     reads = [m for m in messages if isinstance(m, ToolMessage) and m.name == "lookup_order"]
     assert len(reads) == 2 and all(m.status != "error" for m in reads), (
-        "after the untrusted read, a second lookup_order should still run (only writes are blocked), "
-        f"got {shown([(m.content, m.status) for m in reads])}")
+        _("after the untrusted read, a second lookup_order should still run (only writes are blocked), got "
+          "{reads}").format(reads=shown([(m.content, m.status) for m in reads])))
 
 
 GUARD_WRITES = Exercise(
