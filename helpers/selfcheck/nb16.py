@@ -1,67 +1,78 @@
-"""Self-check questions for notebook 16 (Untrusted results and tracing).
+"""Self-check questions for notebook 16 (MCP tools).
 
-None is a "predict the output" snippet: each right answer is proven by a verifier in
-``tests/selfcheck_verifiers/nb16.py``, which runs the notebook's own cells (the tools, the gullible
-model, the middleware) on the pinned stack.
+Each question is proven by a verifier in ``tests/selfcheck_verifiers/nb16.py`` that starts the
+course's MCP order server (``helpers/mcp_orders``) and runs the behaviour the question asks about.
 """
 
 from __future__ import annotations
 
 from .format import Question
 
+CODE_CONTEXT = '''
+from langchain_mcp_adapters.client import MultiServerMCPClient
+
+from helpers import tool_call
+from helpers.mcp_orders import server_params
+
+CONNECTIONS = {"orders": server_params("orders")}
+client = MultiServerMCPClient(CONNECTIONS)
+'''
+
 QUESTIONS = (
     Question(
-        id="hidden-tool-still-runs",
-        prompt=("A `wrap_model_call` middleware removes `refund` from the tools of every model request after a "
-                "lookup. The model names `refund` in a tool call anyway. What happens to that call?"),
-        choices=("The tools node runs it: it holds every tool the agent was built with",
-                 "The agent raises: the tool is not bound to this request",
-                 "It is answered with an error ToolMessage saying the tool does not exist",
-                 "The call is dropped and the model is asked again"),
-        answer="The tools node runs it: it holds every tool the agent was built with",
-        explanation=("request.override(tools=...) changes only what is bound to the model; the ToolNode is "
-                     "built from all registered tools. Block in wrap_tool_call instead."),
-        section="section 2d, Per-turn tool sets",
-        why_not={"It is answered with an error ToolMessage saying the tool does not exist":
-                 "That happens for a name the agent has no tool for; refund is registered."},
+        id="where-structured-content",
+        prompt=("`lookup_order` on the MCP server is annotated `-> dict[str, Any]`. An agent calls it. "
+                "Where does the server's structured content end up?"),
+        choices=(
+            "In ToolMessage.artifact; the provider receives only the text content",
+            "In the ToolMessage content the provider receives, as a JSON object",
+            "Nowhere: the adapter drops structured content",
+            "In the AIMessage's tool_calls, next to the arguments",
+        ),
+        answer="In ToolMessage.artifact; the provider receives only the text content",
+        explanation=("The tools use response_format='content_and_artifact': text blocks are the content, "
+                     "structuredContent is the artifact, and no provider request carries an artifact."),
+        section="section 3, A result in two parts",
+        why_not={"In the ToolMessage content the provider receives, as a JSON object":
+                 "The content holds the same data as text; the structured object stays in the artifact."},
     ),
     Question(
-        id="refused-call-counts",
-        prompt=("`ToolCallLimitMiddleware(tool_name=\"refund\", run_limit=1)`. The first `refund` call is refused "
-                "by the tool's ownership check; the model then calls `refund` again for its own order. What "
-                "does the second call get?"),
-        choices=("An error ToolMessage: the tool call limit is exceeded",
-                 "It runs: only calls that succeeded count toward the limit",
-                 "It runs: a refusal returned by the tool resets the count",
-                 "The run raises ToolCallLimitExceededError"),
-        answer="An error ToolMessage: the tool call limit is exceeded",
-        explanation=("The limit counts the calls the model made (the after_model hook), refused or not; "
-                     "the default exit_behavior 'continue' answers the extra call with an error ToolMessage."),
-        section="section 2c, A tool-call limit",
-        why_not={"The run raises ToolCallLimitExceededError": "Only with exit_behavior='error'."},
+        id="bare-dict",
+        prompt="A server's tool is annotated with a bare `-> dict`. What is `ToolMessage.artifact` after a call?",
+        choices=(
+            "None: FastMCP builds no output schema, so the server sends no structured content",
+            "{'structured_content': {...}}, as for dict[str, Any]",
+            "The call fails: the ToolMessage has status='error'",
+        ),
+        answer="None: FastMCP builds no output schema, so the server sends no structured content",
+        explanation="A bare dict is not a type FastMCP can build a model from; annotate dict[str, Any] instead.",
+        section="section 3, A result in two parts",
+        why_not={"The call fails: the ToolMessage has status='error'": "The call succeeds; only the artifact is missing."},
     ),
     Question(
-        id="ownership-misses-amount",
-        prompt=("The refund tool refuses orders that do not belong to `runtime.context.user_id`, and checks "
-                "nothing else. The note asks for 1000 to B2048 (another customer's); the model then asks for "
-                "1000 on the customer's own A1024, which cost 49. What is refunded?"),
-        choices=("1000 on A1024", "Nothing", "1000 on B2048", "49 on A1024"),
-        answer="1000 on A1024",
-        explanation="Ownership is one rule; the amount needs its own (at most what the order cost).",
-        section="section 2a, Authorization from runtime.context",
-        why_not={"Nothing": "The ownership check stops only the foreign order."},
+        id="who-validates",
+        prompt="The model writes `{\"order_id\": 1024}` (an integer) for the MCP tool `lookup_order(order_id: str)`. What happens?",
+        choices=(
+            "The server rejects the arguments and the ToolMessage has status='error'",
+            "LangChain raises a ValidationError before anything is sent to the server",
+            "The tool runs with order_id '1024'",
+        ),
+        answer="The server rejects the arguments and the ToolMessage has status='error'",
+        explanation="The client's schema is a dict, which LangChain passes on unchanged; FastMCP validates on the server.",
+        section="section 4, Errors come back as results",
+        why_not={"LangChain raises a ValidationError before anything is sent to the server":
+                 "That happens for a @tool with a Pydantic schema, not for an MCP tool's dict schema."},
     ),
     Question(
-        id="end-event-id",
-        prompt="A callback handler joins each tool result to the model's call. Where does `on_tool_end` carry the `tool_call_id`?",
-        choices=("Only inside its output, the ToolMessage (output.tool_call_id)",
-                 "As the keyword argument tool_call_id, like on_tool_start",
-                 "As its run_id",
-                 "Nowhere: the end event cannot be joined to the call"),
-        answer="Only inside its output, the ToolMessage (output.tool_call_id)",
-        explanation=("on_tool_start and on_tool_error get tool_call_id as a keyword; on_tool_end gets the "
-                     "ToolMessage, which carries it."),
-        section="section 4, Tracing every protocol step",
-        why_not={"As its run_id": "run_id is a UUID of the callback run, not the model's call id."},
+        id="processes-per-call",
+        prompt="You call `server_stats` three times with the tool from `await client.get_tools()`. How many server processes answer?",
+        choices=(
+            "Three: each call starts its own server process",
+            "One: get_tools() started it and keeps it for its tools",
+            "One per get_tools() call, shared by every tool it returned",
+        ),
+        answer="Three: each call starts its own server process",
+        explanation="A get_tools() tool holds the connection, not a session; open client.session(...) once to reuse one process.",
+        section="section 5, Sessions and cost",
     ),
 )
