@@ -1,4 +1,4 @@
-"""What an agent that keeps its thread answers for a tool call that a bug stopped (notebooks 09 and 10).
+"""What an agent that keeps its thread answers for a tool call that a bug stopped (notebooks 09 and 11).
 
 Under ``create_agent`` with a checkpointer, an exception that propagates out of a tool ends the run after
 the model's reply with the call was saved: the call stays unanswered in the checkpoint, and every later

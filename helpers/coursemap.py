@@ -288,8 +288,9 @@ def _with_next(nb: dict, line: str) -> dict:
         kept = text.rstrip().splitlines()
         if kept and _NEXT.match(kept[-1]):
             last["source"] = "\n".join(kept[:-1]).rstrip()
-    # helpers.notebooks numbers the cells' ids cell-001, cell-002, ... when it re-executes a notebook
-    cells.append({"cell_type": "markdown", "id": f"cell-{len(cells) + 1:03d}", "metadata": {}, "source": line})
+    # a new id above every cell-NNN id (helpers.notebooks keeps ids: a translation is keyed by them)
+    top = max((int(c["id"][5:]) for c in cells if re.fullmatch(r"cell-\d{3,}", str(c.get("id", "")))), default=0)
+    cells.append({"cell_type": "markdown", "id": f"cell-{top + 1:03d}", "metadata": {}, "source": line})
     return nb
 
 

@@ -19,7 +19,7 @@ from .display_text import _ADDRESS, _short, _type_name, safe_repr
 # output never shows where the course lives (/Users/Jane Doe/..., C:\Users\...) and stays the same
 # on every machine. A folder name may hold single spaces when a separator follows it. A POSIX path
 # of two parts is a machine path only under a system folder (/tmp/x.json, /home/alice): Deep Agents'
-# virtual files (/notes/A1024.md, notebook 11) keep their path.
+# virtual files (/notes/A1024.md, notebook 12) keep their path.
 _SYSTEM_ROOTS = frozenset({
     "Applications", "Library", "System", "Users", "Volumes", "bin", "boot", "builds", "content", "dev", "etc",
     "home", "kaggle", "lib", "media", "mnt", "nix", "opt", "private", "proc", "root", "run", "sbin", "snap",

@@ -1,6 +1,6 @@
 """The course's error contract for tools: one refusal, three readers.
 
-Notebook 09 writes this contract in its cells (the concept); notebook 10 imports it from here,
+Notebook 09 writes this contract in its cells (the concept); notebook 11 imports it from here,
 so the refund agent reports errors exactly the way 09 teaches. When a tool call fails with a
 *refusal* (see below), each reader gets its own view:
 
@@ -81,7 +81,7 @@ class ErrorView:
 class ToolRefusal(Exception):
     """A refusal decided by a tool's own guard, before the refund service is asked.
 
-    Subclass it with a ``code`` (e.g. notebook 10's ``ConfirmationRequired`` with
+    Subclass it with a ``code`` (e.g. notebook 11's ``ConfirmationRequired`` with
     ``code = "confirmation_required"``) and give the code an entry in the contract you pass to
     :func:`error_mapping`. The refund service's own refusals are
     :class:`helpers.domain.DomainError`, whose codes are the domain's.

@@ -1,5 +1,5 @@
 """A notebook file in and out: read and validate it (:func:`read_notebook`), store outputs the way
-strict nbval compares them (cell ids renumbered, streams merged, no widget state or timing), write
+strict nbval compares them (course cell ids kept, new cells numbered, streams merged, no widget state or timing), write
 it atomically; and :class:`NotebookFailure`, the one-line failure a run reports.
 
 One floor of :mod:`helpers.notebooks` (which re-exports its public names).
@@ -98,13 +98,34 @@ def _coalesce_streams(outputs: list) -> list:
     return merged
 
 
+_COURSE_ID = re.compile(r"cell-(\d{3,})")
+
+
 def _normalise(nb: nbformat.NotebookNode) -> None:
     nb.metadata.pop("widgets", None)
-    for number, cell in enumerate(nb.cells, start=1):
-        cell["id"] = f"cell-{number:03d}"
+    _number_cells(nb.cells)
+    for cell in nb.cells:
         cell.metadata.pop("execution", None)
         if cell.cell_type == "code":
             cell.outputs = _coalesce_streams(cell.outputs)
+
+
+def _number_cells(cells: list) -> None:
+    """Keep every course cell id (``cell-NNN``, unique in the notebook): translations and the
+    notebook split of issue 17 are keyed by them. A cell without one (a random id from JupyterLab,
+    or a repeat) gets the next number above the notebook's highest, so no id is ever reused."""
+    seen: set[str] = set()
+    keep = []
+    for cell in cells:
+        found = _COURSE_ID.fullmatch(str(cell.get("id", "")))
+        keep.append(bool(found) and cell["id"] not in seen)
+        if keep[-1]:
+            seen.add(cell["id"])
+    top = max((int(i[5:]) for i in seen), default=0)
+    for cell, kept in zip(cells, keep):
+        if not kept:
+            top += 1
+            cell["id"] = f"cell-{top:03d}"
 
 
 def _write_atomically(nb: nbformat.NotebookNode, target: Path) -> None:

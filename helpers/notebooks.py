@@ -16,7 +16,7 @@ outputs exceed :data:`MAX_CELL_OUTPUT` characters fails the notebook: outputs ar
 Outputs are stored the way strict nbval compares them:
 
 * no widget state (``store_widget_state=False``) and no timing metadata (``record_timing=False``);
-* cell ids are renumbered ``cell-001``, ``cell-002``, ... so diffs stay small;
+* cell ids ``cell-NNN`` are kept (a translation is keyed by them); a cell without one gets the next free number;
 * a cell may raise only if it is tagged ``raises-exception`` or contains ``NBVAL_RAISES_EXCEPTION``.
 
 A notebook that fails is never written (not even half): the executed notebook is written to a

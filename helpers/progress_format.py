@@ -17,7 +17,8 @@ from .i18n import _
 
 #: The progress file's name in the workspace.
 FILE_NAME = ".progress.json"
-_FORMAT = 1
+#: 2 since issue 17's split (notebook 09 became 09 and 10; 10-16 became 11-17); 1 before.
+_FORMAT = 2
 #: The fields a progress file's top-level object may have.
 _FIELDS = frozenset({"format", "exercises", "self_checks"})
 

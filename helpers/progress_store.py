@@ -1,13 +1,13 @@
 """The progress file: reading it, and writing it under a lock (the bottom floor, on its format).
 
-This module imports nothing of the course (only :mod:`helpers.files`, :mod:`helpers.filelock` and
-:mod:`helpers.progress_format`):
+This module imports nothing of the course (only :mod:`helpers.files`, :mod:`helpers.filelock`,
+:mod:`helpers.renumbering` and :mod:`helpers.progress_format`):
 the exercise core and the self-check engine record through :mod:`helpers.progress_record`, which
 uses it, and the table (:mod:`helpers.progress`) reads through it.
 
 The file (JSON, UTF-8; a BOM is accepted)::
 
-    {"format": 1,
+    {"format": 2,
      "exercises": {"03.1": {"solved": true, "last_passed": false, "attempts": 4,
                             "updated": "2026-11-20T10:00:00+00:00"}},
      "self_checks": {"03": {"q1": {"correct": true, "attempts": 2, "updated": "..."}}}}
@@ -35,7 +35,10 @@ What the progress path may name, and what happens (never a crash, nothing lost):
   file): a folder (``COURSE_PROGRESS_FILE=~/myproject``, ``.``, ``/``), a device (``/dev/null``),
   a FIFO or socket (never opened for reading, so never a hang), a symlink loop, a file of the
   learner's that is not JSON or JSON of another layout, a file larger than 32 MB, a file written
-  by a newer course version (``format`` above 1).
+  by a newer course version (``format`` above 2).
+* **A file from before issue 17's split** (``format`` 1): read with its keys renumbered
+  (:func:`helpers.renumbering.renumber_progress`: ``10.1`` is ``11.1``, ...), and written so at the
+  next record; nothing in it is lost.
 * **A symlink** to a file is written through: the link stays and its target is updated (the lock
   and any ``.corrupt-N`` copy sit beside the target). A dangling link whose target's folder exists
   creates the target.
@@ -64,6 +67,7 @@ from typing import Any
 
 from .filelock import LockTimeout, NotALockFile, exclusive
 from .files import NotARegularFile, kind_of, read_regular
+from .renumbering import FORMAT_BEFORE_SPLIT, renumber_progress
 from .progress_format import (
     _FIELDS,
     _FORMAT,
@@ -196,8 +200,10 @@ def _content(place: _Place) -> _Content:
     if isinstance(version, int) and not isinstance(version, bool) and version > _FORMAT:
         raise _Refused(f"{place.shown} was written by a newer version of the course (format {version}); "
                        "update the course (git pull)")
+    if version == FORMAT_BEFORE_SPLIT and not isinstance(version, bool):
+        data = renumber_progress(data)  # keys of the old numbers (issue 17): read, and written, as the new
     progress, problems = _parse(data)
-    if version != _FORMAT:
+    if version not in (_FORMAT, FORMAT_BEFORE_SPLIT) or isinstance(version, bool):
         problems.insert(0, "its format is not a number")
     if duplicates:  # json keeps the last of two equal keys: the first's records would be lost unkept
         problems.insert(0, f"it has the key {_key(duplicates[0])!r} twice")

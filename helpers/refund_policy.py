@@ -1,4 +1,4 @@
-"""Notebook 10's fixture: a scripted support policy that plays the refund agent's model.
+"""Notebook 11's fixture: a scripted support policy that plays the refund agent's model.
 
 The policy is no language model: it matches keywords, and each move can be read. For each request the model
 would receive (a :class:`helpers.model.RecordedRequest`: the messages and the bound tools) it decides the next
@@ -30,7 +30,7 @@ __all__ = ["answers", "facts", "policy_model", "support_policy"]
 ORDER_ID = re.compile(r"\b[A-Z]\d{4}\b")
 YES = ("yes", "go ahead", "please do", "i confirm")
 ABOUT_REFUNDS = ("refund", "money back", "get back")
-#: The script's length: a budget no conversation of notebook 10 needs; a policy stuck in a loop stops
+#: The script's length: a budget no conversation of notebook 11 needs; a policy stuck in a loop stops
 #: there with ``ScriptExhaustedError`` instead of running forever.
 STEPS = 40
 

@@ -1,4 +1,4 @@
-"""Script steps that read the request: the scripted model's moves of notebook 09, kept out of the lesson.
+"""Script steps that read the request: the scripted model's moves of notebooks 09 and 10, kept out of the lesson.
 
 A script step of :func:`helpers.scripted_model` may be a callable: the model calls it with the
 :class:`helpers.model.RecordedRequest` it received (``request.messages``, ``request.tool_names``) and plays

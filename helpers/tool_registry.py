@@ -1,4 +1,4 @@
-"""A registry of an agent's tools, checked against the tools the agent really has (notebook 16).
+"""A registry of an agent's tools, checked against the tools the agent really has (notebook 17).
 
 Each :class:`ToolEntry` says who owns a tool, whether it reads or writes, how sensitive its data is,
 whether a person approves its calls and how many calls one run may make. :meth:`ToolRegistry.check`

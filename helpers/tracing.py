@@ -1,4 +1,4 @@
-"""A callback handler that records each protocol step of an agent run, offline (notebook 16).
+"""A callback handler that records each protocol step of an agent run, offline (notebook 17).
 
 :class:`ProtocolTrace` is a ``langchain_core`` ``BaseCallbackHandler``: pass it with
 ``agent.invoke(..., config={"callbacks": [trace]})``. It records, as :class:`TraceEvent` rows:

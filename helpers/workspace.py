@@ -50,10 +50,15 @@ The rules:
   command line refuses such a ``COURSE_WORKSPACE`` and :func:`in_workspace` is false there, so the
   course's own notebooks never record progress and their committed outputs never change.
 
-The module is the top of three floors: :mod:`helpers.workspace_place` (where the workspace is, and
-whether a folder may be one), :mod:`helpers.workspace_files` (reading sources, atomic writes, the
-manifest, kept copies) and :mod:`helpers.workspace_state` (each notebook's state) sit below it; the
-names callers use are re-exported here.
+* **Old numbers are migrated.** A workspace made before issue 17's renumbering (09 split into 09 and
+  10; 10-16 became 11-17) is moved to the new names first, keeping every edit and the old 09 whole
+  in ``replaced/``, and its progress records are renumbered (:mod:`helpers.workspace_migration`).
+
+The module is the top floor: :mod:`helpers.workspace_place` (where the workspace is, and whether a
+folder may be one), :mod:`helpers.workspace_files` (reading sources, atomic writes, the manifest,
+kept copies), :mod:`helpers.workspace_state` (each notebook's state), :mod:`helpers.workspace_guard`
+(the lock, the manifest opened), :mod:`helpers.workspace_migration` and
+:mod:`helpers.workspace_reset` sit below it; the names callers use are re-exported here.
 
 All writes are atomic (a temporary file beside the target, then a rename), so an interrupted sync
 leaves either the old or the new file, never half of one. The command line answers every failure
@@ -64,57 +69,47 @@ one ``error: ...`` line on stderr and exit status 1, never a traceback.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
-from .filelock import LockTimeout, NotALockFile, exclusive
-from .files import special_kind
-from .i18n import N_, _, use, write_marker
 from .workspace_files import (
     MANIFEST_NAME,
     REPLACED_DIR,
     Manifest,
-    Unreadable,
     WorkspaceError,
-    backup,
     course_notebooks,
     discard,
     hash_or_none,
-    install_if_absent,
     read_bytes,
-    read_sources,
-    replaced_problem,
-    shown,
     sources_hash,
     stage,
-    write_atomically,
 )
+from .workspace_guard import LOCK_NAME, checked, locked, open_manifest
+from .workspace_migration import migrate
 from .workspace_place import (
     COURSE_ROOT,
-    EDITION,
-    EDITION_ENV,
     NOTEBOOK_DIR,
     WORKSPACE_DIR,
-    chosen_edition,
     in_workspace,
     shown_folder,
     workspace_problem,
 )
+from .workspace_reset import reset, resolve_names
 from .workspace_state import (
+    SYNC_VERB,
     Action,
     Entry,
     NotebookState,
     advice,
-    classify,
     entries,
     is_link_to,
 )
 
 __all__ = [
     "COURSE_ROOT",
+    "LOCK_NAME",
     "MANIFEST_NAME",
     "NOTEBOOK_DIR",
     "REPLACED_DIR",
@@ -133,31 +128,7 @@ __all__ = [
     "workspace_problem",
 ]
 
-#: The side file that ``sync`` and ``reset`` lock, so two of them never run at once.
-LOCK_NAME = ".course-workspace.lock"
-
-
-@contextlib.contextmanager
-def _locked(workspace: Path) -> Iterator[None]:
-    """Hold the workspace's lock (:data:`LOCK_NAME`) while a sync or a reset changes it.
-
-    Raises:
-        WorkspaceError: another sync or reset held it for :data:`helpers.filelock.DEFAULT_TIMEOUT`
-            seconds, or the lock's place is not a file.
-    """
-    workspace.mkdir(parents=True, exist_ok=True)
-    try:
-        with exclusive(workspace / LOCK_NAME):
-            yield
-    except LockTimeout:
-        raise WorkspaceError(_("another `make lab` or `make reset` is changing the workspace right now; "
-                               "run this again when it has finished (nothing was changed)")) from None
-    except NotALockFile as exc:
-        raise WorkspaceError(_("in the workspace {problem}: remove it, then try again (nothing was changed)").format(
-            problem=exc)) from None
-
-
-# -- status, sync, reset ----------------------------------------------------------------------
+# -- status, sync (reset: helpers.workspace_reset) ----------------------------------------------------------------------
 
 
 def status(workspace: Path | None = None, course: Path | None = None) -> tuple[list[Entry], str | None]:
@@ -174,44 +145,9 @@ def status(workspace: Path | None = None, course: Path | None = None) -> tuple[l
     Raises:
         WorkspaceError: the folder cannot be a workspace (:func:`workspace_problem`).
     """
-    workspace = _checked(workspace, course)
+    workspace = checked(workspace, course)
     manifest = Manifest.load(workspace)
     return entries(workspace, Path(course or NOTEBOOK_DIR), manifest), manifest.damage
-
-
-def _checked(workspace: Path | str | None, course: Path | str | None) -> Path:
-    """``workspace`` (default :data:`WORKSPACE_DIR`) if it may be a workspace, else WorkspaceError."""
-    folder = Path(workspace or WORKSPACE_DIR)
-    problem = workspace_problem(folder, course)
-    if problem is not None:
-        raise WorkspaceError(f"{shown_folder(folder)} cannot be the workspace: {problem}. Use a folder of its own "
-                             "(unset COURSE_WORKSPACE to use the course's workspace/ folder)")
-    return folder
-
-
-def _open_manifest(workspace: Path, course: Path) -> tuple[Manifest, list[str]]:
-    """Load the workspace's manifest (creating the workspace folder). A damaged one is kept aside as
-    ``.course-manifest.json.damaged`` (``.damaged.2``, ...) and rebuilt: every copy equal to its course
-    version is recorded, any other counts as the learner's. Returns the manifest and report lines."""
-    workspace.mkdir(parents=True, exist_ok=True)
-    manifest = Manifest.load(workspace)
-    if manifest.damage is None:
-        return manifest, []
-    kept = manifest.path.with_name(MANIFEST_NAME + ".damaged")
-    number = 1
-    while os.path.lexists(kept):
-        number += 1
-        kept = manifest.path.with_name(f"{MANIFEST_NAME}.damaged.{number}")
-    os.replace(manifest.path, kept)
-    rebuilt = Manifest(manifest.path, {})
-    course_files = course_notebooks(course)
-    for entry in entries(workspace, course, rebuilt):
-        if entry.state is NotebookState.UNTOUCHED:
-            rebuilt.notebooks[entry.name] = sources_hash(course_files[entry.name])
-    return rebuilt, [_("the manifest {manifest} was damaged ({damage}); kept as {kept} and "
-                       "rebuilt from your notebooks: a copy equal to the course version counts as not edited, "
-                       "any other as yours (nothing was overwritten)").format(
-                           manifest=MANIFEST_NAME, damage=manifest.damage, kept=kept.name)]
 
 
 def sync(workspace: Path | None = None, course: Path | None = None) -> list[str]:
@@ -229,16 +165,10 @@ def sync(workspace: Path | None = None, course: Path | None = None) -> list[str]
         OSError: a file could not be written (a read-only workspace, a full disk); every file is
             written atomically, so what was done before stays and nothing is half-written.
     """
-    workspace = _checked(workspace, course)
+    workspace = checked(workspace, course)
     course = Path(course or NOTEBOOK_DIR)
-    with _locked(workspace):
+    with locked(workspace):
         return _sync(workspace, course)
-
-
-SYNC_VERB = {NotebookState.NEW: N_("copied (new)"), NotebookState.MISSING: N_("copied again (it was missing)"),
-             NotebookState.OUTDATED: N_("updated to the new course version (you had not edited it)"),
-             NotebookState.LINKED: N_("replaced the link to the course's own notebook with a copy of its own "
-                                      "(edits made through the link are in notebooks/: `git diff notebooks/`)")}
 
 
 def _unchanged_since(entry: Entry, copy: Path, source: Path, recorded: str | None) -> bool:
@@ -252,7 +182,8 @@ def _unchanged_since(entry: Entry, copy: Path, source: Path, recorded: str | Non
 
 
 def _sync(workspace: Path, course: Path) -> list[str]:
-    manifest, lines = _open_manifest(workspace, course)
+    manifest, lines = open_manifest(workspace, course)
+    lines += migrate(workspace, manifest)  # a workspace from before issue 17's renumbering
     course_files = course_notebooks(course)
     for entry in entries(workspace, course, manifest):
         copy = workspace / entry.name
@@ -262,134 +193,24 @@ def _sync(workspace: Path, course: Path) -> list[str]:
             try:
                 if not _unchanged_since(entry, copy, source, manifest.notebooks.get(entry.name)):
                     discard(tmp)
-                    lines.append(_("{name}: kept, you saved it while sync ran (run `make lab` again to see "
-                                   "its state)").format(name=entry.name))
+                    lines.append(f"{entry.name}: kept, you saved it while sync ran (run `make lab` again to see "
+                                 "its state)")
                     continue
                 os.replace(tmp, copy)
             except BaseException:
                 discard(tmp)
                 raise
             manifest.notebooks[entry.name] = sources_hash(source)
-            lines.append(f"{entry.name}: {_(SYNC_VERB[entry.state])}")
+            lines.append(f"{entry.name}: {SYNC_VERB[entry.state]}")
         elif entry.state is NotebookState.UNTOUCHED:
             manifest.notebooks[entry.name] = sources_hash(course_files[entry.name])
-            lines.append(_("{name}: up to date").format(name=entry.name))
+            lines.append(f"{entry.name}: up to date")
         elif entry.state is NotebookState.COURSE_UNREADABLE:
-            lines.append(_("{name}: not updated, {state}: {advice}").format(
-                name=entry.name, state=_(entry.state.value), advice=advice(entry)))
+            lines.append(f"{entry.name}: not updated, {entry.state.value}: {advice(entry)}")
         else:
             what = advice(entry)
-            lines.append(_("{name}: kept, {state}").format(name=entry.name, state=_(entry.state.value))
-                         + (f": {what}" if what else ""))
+            lines.append(f"{entry.name}: kept, {entry.state.value}" + (f": {what}" if what else ""))
     manifest.notebooks = {n: h for n, h in manifest.notebooks.items() if n in course_files}
-    manifest.save()
-    return lines
-
-
-def resolve_names(requests: Iterable[str], course: Path | None = None) -> list[str]:
-    """Course notebook names for ``03``, ``3``, ``03_toolmessage_pairing``, ``workspace/03_x.ipynb``, ...
-
-    Raises:
-        WorkspaceError: a request matches no course notebook, or more than one.
-    """
-    available = sorted(course_notebooks(Path(course or NOTEBOOK_DIR)))
-    names = []
-    for request in requests:
-        try:
-            stem = Path(str(request)).name.removesuffix(".ipynb")
-        except (TypeError, ValueError):
-            stem = ""
-        if stem.isascii() and stem.isdigit():
-            number = stem.lstrip("0") or "0"  # compared as text: int() refuses 5,000 digits
-            matches = [n for n in available if (n[:2].lstrip("0") or "0") == number]
-        else:
-            matches = [n for n in available if n == f"{stem}.ipynb"] or [n for n in available if n.startswith(stem)]
-        if len(matches) != 1:
-            problem = "matches no course notebook" if not matches else f"matches {len(matches)} notebooks"
-            raise WorkspaceError(f"{shown(request)} {problem}; the course notebooks are: {', '.join(available)}")
-        if matches[0] not in names:
-            names.append(matches[0])
-    return names
-
-
-def reset(names: Sequence[str] | None, workspace: Path | None = None, course: Path | None = None) -> list[str]:
-    """Put notebooks back to their course version, keeping each replaced copy in ``.replaced/``.
-
-    Args:
-        names: notebooks as :func:`resolve_names` accepts them; ``None`` resets every course notebook.
-        workspace: the workspace folder (default :data:`WORKSPACE_DIR`); created if missing.
-        course: the course's notebooks folder (default: :data:`NOTEBOOK_DIR`).
-
-    Returns:
-        report lines, one per notebook, naming where each replaced copy went.
-
-    Raises:
-        WorkspaceError: a name matches no course notebook or several, a chosen notebook's place in
-            the workspace holds a folder, FIFO or device (it is the learner's to rename), or the
-            folder cannot be a workspace (nothing is changed then).
-        OSError: a file could not be written (a read-only workspace, a full disk); what was done
-            before stays, nothing is half-written, and every replaced copy is in ``.replaced/``.
-    """
-    workspace = _checked(workspace, course)
-    course = Path(course or NOTEBOOK_DIR)
-    course_files = course_notebooks(course)
-    chosen = list(course_files) if names is None else resolve_names(names, course)
-    blocked = [(name, kind) for name in chosen if (kind := special_kind(workspace / name)) is not None]
-    if blocked:
-        listed = ", ".join(f"{name} is {kind}" for name, kind in blocked)
-        raise WorkspaceError(f"in the workspace {listed}, not a notebook file: rename or move it, then reset "
-                             "again (nothing was changed)")
-    for name in chosen:
-        if (why := _hash_problem(course_files[name])) is not None:
-            raise WorkspaceError(f"the course's notebooks/{name} is not a readable notebook ({why}): after a "
-                                 "`git pull`, look for merge-conflict markers (`git status`); nothing was changed")
-    with _locked(workspace):
-        problem = replaced_problem(workspace)
-        if problem is not None:
-            raise WorkspaceError(f"in the workspace {problem}: rename or move it, then reset again (nothing was "
-                                 "changed)")
-        return _reset(chosen, workspace, course, course_files)
-
-
-def _hash_problem(path: Path) -> str | None:
-    """Why ``path`` is not a readable notebook, or ``None``."""
-    try:
-        read_sources(path)
-    except Unreadable as exc:
-        return str(exc)
-    return None
-
-
-def _reset(chosen: list[str], workspace: Path, course: Path, course_files: dict[str, Path]) -> list[str]:
-    manifest, lines = _open_manifest(workspace, course)
-    for name in chosen:
-        copy, source = workspace / name, course_files[name]
-        course_bytes = read_bytes(source)
-        if is_link_to(copy, source):
-            write_atomically(copy, course_bytes)  # replaces the link itself; its target is the course's
-            lines.append(f"{name}: {_(SYNC_VERB[NotebookState.LINKED])}")
-        elif os.path.exists(copy) and read_bytes(copy) == course_bytes:
-            lines.append(_("{name}: already the course version").format(name=name))
-        elif os.path.lexists(copy):
-            was = _(classify(name, source, copy, manifest.notebooks.get(name)).state.value)
-            tmp = stage(copy, course_bytes)  # first, so a read-only workspace fails before anything moves
-            try:
-                kept = backup(workspace, copy)
-                installed = install_if_absent(tmp, copy)  # never over a save that landed after the move
-            except BaseException:
-                discard(tmp)
-                raise
-            where = kept.relative_to(workspace).as_posix()
-            if not installed:
-                lines.append(_("{name}: not reset, you saved it while reset ran; your copy from before is kept as "
-                               "{where} (run the reset again to take the course version)").format(name=name, where=where))
-                continue
-            lines.append(_("{name}: replaced your copy ({was}) with the course version; your copy is kept as {where}").format(
-                name=name, was=was, where=where))
-        else:
-            write_atomically(copy, course_bytes)
-            lines.append(_("{name}: copied the course version (there was no copy)").format(name=name))
-        manifest.notebooks[name] = sources_hash(source)
     manifest.save()
     return lines
 
@@ -397,22 +218,16 @@ def _reset(chosen: list[str], workspace: Path, course: Path, course_files: dict[
 # -- command line -----------------------------------------------------------------------------
 
 
-def _course() -> Path:
-    """The course notebooks of the edition this command works on: ``notebooks/``, or ``notebooks/zh/``."""
-    return NOTEBOOK_DIR / "zh" if EDITION == "zh-CN" else NOTEBOOK_DIR
-
-
 def _status_lines(workspace: Path) -> list[str]:
-    entries, damage = status(workspace, _course())
-    lines = [_("workspace: {folder}").format(folder=workspace)
-             + ("" if os.path.isdir(workspace) else _(" (not created yet: `make lab` creates it)"))]
+    entries, damage = status(workspace, NOTEBOOK_DIR)
+    lines = [f"workspace: {workspace}" + ("" if os.path.isdir(workspace) else " (not created yet: `make lab` creates it)")]
     if damage is not None:
         lines.append(f"the manifest {MANIFEST_NAME} is damaged ({damage}): `sync` keeps it as "
                      f"{MANIFEST_NAME}.damaged and rebuilds it; nothing is overwritten")
     width = max((len(e.name) for e in entries), default=0)
     for entry in entries:
-        what = {Action.COPY: _("sync copies it"), Action.UPDATE: _("sync updates it")}.get(entry.action, advice(entry))
-        lines.append(f"  {entry.name:<{width}}  {_(entry.state.value)}" + (f" ({what})" if what else ""))
+        what = {Action.COPY: "sync copies it", Action.UPDATE: "sync updates it"}.get(entry.action, advice(entry))
+        lines.append(f"  {entry.name:<{width}}  {entry.state.value}" + (f" ({what})" if what else ""))
     return lines
 
 
@@ -426,20 +241,7 @@ def _os_error_line(exc: OSError) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry (see the module docstring). Returns 0, or 1 when a request cannot be done
-    (then one ``error: ...`` line on stderr, never a traceback).
-
-    ``COURSE_LANG=zh`` works on the Chinese edition: its course notebooks are ``notebooks/zh/``, its
-    workspace the ``zh/`` folder of the workspace (marked Chinese, :func:`helpers.i18n.write_marker`,
-    so its kernels speak Chinese), and the messages are in Chinese."""
-    if chosen_edition(os.environ.get(EDITION_ENV)) is None:
-        print(f"error: {EDITION_ENV}={os.environ[EDITION_ENV]!r} names no edition of the course: use zh (the "
-              "Chinese edition) or en, or leave it unset", file=sys.stderr)
-        return 1
-    with use(EDITION):
-        return _main(argv)
-
-
-def _main(argv: Sequence[str] | None) -> int:
+    (then one ``error: ...`` line on stderr, never a traceback)."""
     parser = argparse.ArgumentParser(prog="python -m helpers.workspace",
                                      description="The learner's copy of the course notebooks (see `make lab`).")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -460,23 +262,17 @@ def _main(argv: Sequence[str] | None) -> int:
         if args.command == "path":
             print(workspace)
             return 0
-        if EDITION != "en" and not course_notebooks(_course()):
-            raise WorkspaceError(_("the Chinese edition is not built yet ({folder} has no notebooks): run `make zh`, "
-                                   "or unset {variable} for the English edition").format(
-                                       folder=shown_folder(_course()), variable=EDITION_ENV))
         if args.command == "status":
             lines = _status_lines(workspace)
         elif args.command == "sync":
-            lines = [_("workspace: {folder}").format(folder=workspace),
-                     *("  " + line for line in sync(workspace, _course()))]
-            write_marker(workspace, EDITION)
+            lines = [f"workspace: {workspace}", *("  " + line for line in sync(workspace, NOTEBOOK_DIR))]
         else:
             if args.notebooks == ["all"]:  # `make reset NB=all`
                 args.notebooks, args.all = [], True
             if bool(args.notebooks) == args.all:
                 parser.error("reset wants notebook names (e.g. `reset 03`) or --all (one of the two)")
-            lines = [_("workspace: {folder}").format(folder=workspace),
-                     *("  " + line for line in reset(None if args.all else args.notebooks, workspace, _course()))]
+            lines = [f"workspace: {workspace}",
+                     *("  " + line for line in reset(None if args.all else args.notebooks, workspace, NOTEBOOK_DIR))]
     except WorkspaceError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

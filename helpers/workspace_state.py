@@ -21,7 +21,7 @@ from .workspace_files import (
 )
 from .workspace_place import within
 
-__all__ = ["Action", "Entry", "NotebookState", "advice", "classify", "entries"]
+__all__ = ["SYNC_VERB", "Action", "Entry", "NotebookState", "advice", "classify", "entries", "is_link_to"]
 
 
 class NotebookState(enum.Enum):
@@ -146,3 +146,10 @@ def advice(entry: Entry) -> str:
                  "(`git status`); your copy is untouched until the course's is readable again").format(
                      name=entry.name, reason=entry.reason)
     return ""
+
+
+#: What ``sync`` says it did, per state of a notebook it copied or replaced.
+SYNC_VERB = {NotebookState.NEW: "copied (new)", NotebookState.MISSING: "copied again (it was missing)",
+              NotebookState.OUTDATED: "updated to the new course version (you had not edited it)",
+              NotebookState.LINKED: "replaced the link to the course's own notebook with a copy of its own "
+                                    "(edits made through the link are in notebooks/: `git diff notebooks/`)"}

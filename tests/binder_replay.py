@@ -169,7 +169,7 @@ def _rss_mb(pid: int) -> float:
 
 
 def measure(tmp: Path) -> dict[str, object]:
-    """Start the replayed image, open notebook 00's URL, run notebooks 00, 09 and 11 in the workspace; the
+    """Start the replayed image, open notebook 00's URL, run notebooks 00, 09 and 12 in the workspace; the
     figures (MB are 10**6 bytes; a server's is its resident memory, a kernel's its peak)."""
     repo = course_copy(tmp / "repo")
     figures: dict[str, object] = {"installed_mb": installed_mb()}
@@ -180,7 +180,7 @@ def measure(tmp: Path) -> dict[str, object]:
         _, kernel_peak = run_start_notebook(repo, repo / "workspace", tmp)
         figures["server_after_lab_page_mb"] = round(_rss_mb(server.process.pid), 1)
         figures["kernel_peak_notebook_00_mb"] = round(kernel_peak, 1) if kernel_peak else None
-        for name in ("09_errors_and_high_risk_tools.ipynb", "11_deep_agents_control_plane.ipynb"):
+        for name in ("09_tool_errors_and_idempotency.ipynb", "12_deep_agents_control_plane.ipynb"):
             _, peak = run_start_notebook(repo, repo / "workspace", tmp, name)  # the largest notebooks
             figures[f"kernel_peak_notebook_{name[:2]}_mb"] = round(peak, 1) if peak else None
     figures["load_average"] = os.getloadavg()

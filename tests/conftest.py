@@ -52,8 +52,8 @@ XDIST_KEY = "course_offline_guard"
 PROOF_NODEID = "tests/test_offline_guard.py::test_no_notebook_connected_out"
 #: Test files whose tests are long and independent: spread over the workers one test at a time.
 SPREAD = ("tests/test_live_track.py", "tests/test_lab_browser.py", "tests/test_lab_browser_07.py",
-          "tests/test_lab_browser_08.py", "tests/test_lab_browser_09.py", "tests/test_lab_browser_12.py",
-          "tests/test_lab_browser_13.py", "tests/test_lab_browser_zh.py")
+          "tests/test_lab_browser_08.py", "tests/test_lab_browser_10.py", "tests/test_lab_browser_13.py",
+          "tests/test_lab_browser_14.py", "tests/test_lab_browser_zh.py")
 #: Work scheduled first, longest first (the rest keeps pytest's order): browser sessions, then the
 #: live track, then the notebooks under strict nbval, then the tests that start kernels.
 HEAVY_FIRST = ("tests/test_lab_browser", "tests/test_live_track.py", "tests/test_scaffold.py", "notebooks/", "tests/test_notebook_runner.py",

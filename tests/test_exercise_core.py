@@ -14,11 +14,11 @@ import pytest
 
 from langchain.tools import ToolRuntime, tool
 
-from helpers.exercises import Case, Exercise, nb04, nb10
+from helpers.exercises import Case, Exercise, nb04, nb11
 from helpers.exercises import deadline as deadline_module
 from helpers.exercises.results import CheckFailure
 from tests.solutions import nb04 as sol04
-from tests.solutions import nb10 as sol10
+from tests.solutions import nb11 as sol10
 
 
 def _equals(expected):
@@ -170,7 +170,7 @@ def test_fails_with_the_same_feedback_are_one_row_without_the_same_reason_note()
 
 
 def test_real_checkers_group_their_shared_advice():
-    result = nb10.CONFIRMATION_GUARD.check(sol10.wrong_unguarded)
+    result = nb11.CONFIRMATION_GUARD.check(sol10.wrong_unguarded)
     rows = [(status, len(names)) for status, names, _ in result.groups() if status == "fail"]
     assert rows == [("fail", 6), ("fail", 1)], result.text()
     assert result.text().count("refuse before calling submit_to_service") == 1
@@ -728,17 +728,17 @@ def test_an_idle_pool_the_answer_leaves_open_is_shut_down():
 
 
 def test_a_tool_that_loops_inside_a_toolnode_pool_is_stopped_without_a_traceback(capfd, monkeypatch):
-    monkeypatch.setattr(nb10.CONFIRMATION_GUARD, "timeout", 1.0)
+    monkeypatch.setattr(nb11.CONFIRMATION_GUARD, "timeout", 1.0)
 
     @tool("submit_refund_request")
-    def submit(order_id: str, amount: float, runtime: ToolRuntime[nb10.CheckContext]) -> dict:
+    def submit(order_id: str, amount: float, runtime: ToolRuntime[nb11.CheckContext]) -> dict:
         """Submit a refund request."""
         while True:
             pass
 
     capfd.readouterr()
     before = _threads()
-    result = nb10.CONFIRMATION_GUARD.evaluate(submit)
+    result = nb11.CONFIRMATION_GUARD.evaluate(submit)
     assert _threads() == before, "ToolNode's pool and the check's worker are stopped too"
     first = result.results[0].feedback
     assert first == "your code was still running after 1 s: an endless loop? It was stopped.", first

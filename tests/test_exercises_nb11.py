@@ -1,108 +1,119 @@
-"""Exercise 11.1 beyond the registry's contract: which cases each wrong answer fails, feedback texts, start_thread."""
+"""Exercise 11.1 beyond the registry's contract: which cases each wrong answer fails, feedback texts, the policy."""
 
 import pytest
-from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.types import Command
+from langchain.messages import AIMessage, HumanMessage, ToolMessage
 
-from helpers import scripted_model, tool_call
 from helpers.exercises import nb11
+from helpers.model import RecordedRequest
 from tests.solutions import nb11 as sol
 
-
-CASES = [case.name for case in nb11.POLICY_APPROVAL.cases]
-PAUSE, APPROVE, REJECT, EDIT, READ, DRAFT, SPELLING, LOOKALIKE = CASES
+CASE = sol._CASE
 
 
-def test_wrong_answers_fail_the_expected_cases():
-    failed = {name: {r.name for r in nb11.POLICY_APPROVAL.check(wrong.answer).failed}
-              for name, wrong in sol.POLICY_APPROVAL.wrong.items()}
-    assert failed["no gate"] == {PAUSE, APPROVE, REJECT, EDIT, SPELLING}
-    assert failed["every write"] == {EDIT, DRAFT, SPELLING, LOOKALIKE}
-    assert failed["write_file only"] == {EDIT, SPELLING}
-    assert failed["reads too"] == {READ}
-    assert failed["returns nothing"] == set(CASES)
-    assert failed["no checkpointer"] == {APPROVE, REJECT}
-    assert failed["subscripts the request"] == {PAUSE, APPROVE, REJECT, EDIT, DRAFT, SPELLING, LOOKALIKE}
-    assert failed["raw path prefix"] == {SPELLING}
-    assert failed["normpath without a leading slash"] == {SPELLING}
-    assert failed["mentions policies"] == {LOOKALIKE}
+def test_case_names_are_the_ones_this_file_expects():
+    assert [c.name for c in nb11.CONFIRMATION_GUARD.cases] == list(CASE.values())
 
 
-def test_a_raw_startswith_predicate_fails_and_is_told_to_normalise():
-    """Issue 16 (high): `file_path.startswith("/policies/")` passed, yet `policies/returns.md`,
-    `/./policies/returns.md` and `//policies/returns.md` were written with no approval."""
-    result = nb11.POLICY_APPROVAL.check(sol.wrong_raw_prefix)
-    assert not result.passed
-    (spelling,) = result.failed
-    assert spelling.name == SPELLING and spelling.status == "fail"
-    assert spelling.feedback.startswith(
-        "write_file with file_path 'policies/returns.md' ran without a pause and wrote ['/policies/returns.md']")
-    assert "deepagents.backends.utils.validate_path" in spelling.feedback
+@pytest.fixture(scope="module")
+def wrong_results():
+    """Each known-wrong answer checked once (every check builds its own fresh data)."""
+    return {name: nb11.CONFIRMATION_GUARD.check(wrong.answer) for name, wrong in sol.CONFIRMATION_GUARD.wrong.items()}
 
 
-@pytest.mark.parametrize("spelling", nb11.POLICY_SPELLINGS)
-def test_each_spelling_is_written_unseen_without_normalising_and_paused_by_the_reference(spelling):
-    """The premise of the spelling case, per spelling: the raw-prefix gate writes it with no pause,
-    and both references (the normalising predicate and deepagents' permission rule) pause it."""
-    call = tool_call("write_file", {"file_path": spelling, "content": "x"})
-    _, _, out = nb11.start_thread(sol.wrong_raw_prefix, call, "raw")
-    assert not out.interrupts and set(out.value["files"]) - {nb11.POLICY_FILE}
-    for reference in sol.POLICY_APPROVAL.solutions.values():
-        _, _, out = nb11.start_thread(reference, call, "ref")
-        assert out.interrupts and set(out.value["files"]) == {nb11.POLICY_FILE}
+def test_wrong_answers_fail_exactly_their_cases(wrong_results):
+    for name, wrong in sol.CONFIRMATION_GUARD.wrong.items():
+        failed = {r.name for r in wrong_results[name].failed}
+        if name in ("refuses with text", "wrong name"):
+            assert set(wrong.fails) <= failed, (name, failed)
+        else:
+            assert failed == set(wrong.fails), (name, failed)
+    assert CASE["careful"] not in {r.name for r in wrong_results["refuses with text"].failed}
 
 
-@pytest.mark.parametrize("path", nb11.LOOKALIKES)
-def test_lookalikes_run_at_once_under_both_references(path):
-    call = tool_call("write_file", {"file_path": path, "content": "x"})
-    for reference in sol.POLICY_APPROVAL.solutions.values():
-        _, _, out = nb11.start_thread(reference, call, "ref")
-        assert not out.interrupts and out.value["files"][path]["content"] == "x"
+def test_feedback_says_what_to_change(wrong_results):
+    text = wrong_results["refuses with text"].text()
+    assert "status='success'" in text and "raise ConfirmationRequired" in text
+    text = wrong_results["unguarded"].text()
+    assert "yet your tool created [('RF-0001', 'A1024', 499.0)]" in text
+    text = wrong_results["wrong name"].text()
+    assert "keep @tool('submit_refund_request')" in text
 
 
-def test_failure_messages_teach():
-    text = nb11.POLICY_APPROVAL.check(sol.wrong_every_write).text()
-    assert "gate by path, not every call of the tool" in text
-    assert "edit_file changes a policy as much as write_file does" in text
-    text = nb11.POLICY_APPROVAL.check(sol.wrong_no_checkpointer).text()
-    assert "pass checkpointer=checkpointer to create_deep_agent" in text
-    text = nb11.POLICY_APPROVAL.check(sol.wrong_returns_nothing).text()
-    assert "got NoneType" in text
-    text = nb11.POLICY_APPROVAL.check(sol.wrong_subscripts_the_request).text()
-    assert "'ToolCallRequest' object is not subscriptable" in text and "request.tool_call['args']" in text
+def test_a_value_error_guard_is_told_to_raise_the_refusal(wrong_results):
+    """The trap of notebook 09: a ValueError ends the run; the feedback says which exception to raise instead."""
+    result = wrong_results["refuses with ValueError"]
+    failed = result.failed
+    assert failed and all(r.status == "fail" for r in failed)
+    for r in failed:
+        assert "your tool raised ValueError: the customer has not confirmed this quote" in r.feedback
+        assert "ended the run" in r.feedback and "raise ConfirmationRequired" in r.feedback
 
 
-def test_crash_feedback_names_the_cause_without_unrelated_hints():
-    text = nb11.POLICY_APPROVAL.check(sol.crashing_approve_only).text()
-    assert "Decision type 'reject' is not allowed" in text
-    text = nb11.POLICY_APPROVAL.check(sol.crashing_bad_argument).text()
-    assert "unexpected keyword argument 'interupt_on'" in text
-    assert "(hint:" not in text
+def test_crashing_answer_names_its_cause():
+    result = nb11.CONFIRMATION_GUARD.check(sol.crashing_key_error)
+    errors = [r for r in result.results if r.status == "error"]
+    assert [r.name for r in errors] == [CASE["no quote"]], result.text()
+    assert "KeyError: 'quote'" in errors[0].feedback
 
 
-def test_none_is_not_solved():
-    """The notebook's stub is checked by tests/test_exercise_contract.py; an answer left as None is not solved either."""
-    assert not nb11.POLICY_APPROVAL.check(None).solved
+def test_not_a_tool_is_feedback_not_a_crash():
+    result = nb11.CONFIRMATION_GUARD.check(lambda order_id, amount, runtime: None)
+    assert result.solved and not result.passed
+    assert "pass the tool itself" in result.text()
 
 
-def test_start_thread_pauses_a_gated_write_and_keeps_the_policy_file():
-    agent, config, out = nb11.start_thread(
-        sol.with_when_predicate, tool_call("write_file", {"file_path": "/policies/x.md", "content": "x"}), "t")
-    (pending,) = out.interrupts
-    assert pending.value["action_requests"][0]["name"] == "write_file"
-    assert pending.value["review_configs"][0]["allowed_decisions"] == ["approve", "reject"]
-    assert {p: d["content"] for p, d in out.value["files"].items()} == {nb11.POLICY_FILE: nb11.CURRENT_POLICY}
-    done = agent.invoke(Command(resume={"decisions": [{"type": "approve"}]}), config, version="v2")
-    assert done.interrupts == ()
-    assert done.value["files"]["/policies/x.md"]["content"] == "x"
-    assert done.value["messages"][-1].content == "Done."
+def test_each_check_starts_from_fresh_data():
+    """A second check of the same answer sees no refund left over from the first (fresh services)."""
+    for _ in range(2):
+        result = nb11.CONFIRMATION_GUARD.check(sol.guarded_submit_refund_request)
+        assert result.passed, result.text()
 
 
-def test_permissions_solution_offers_all_four_decisions():
-    """deepagents 0.7.32 builds the interrupt_on entries of an interrupt-mode rule with every decision."""
-    agent = sol.with_permissions(scripted_model([[tool_call("edit_file", {
-        "file_path": "/policies/a.md", "old_string": "a", "new_string": "b"})], "ok"]), InMemorySaver())
-    out = agent.invoke({"messages": [{"role": "user", "content": "edit"}]}, {"configurable": {"thread_id": "p"}},
-                       version="v2")
-    assert out.interrupts[0].value["review_configs"] == [
-        {"action_name": "edit_file", "allowed_decisions": ["approve", "edit", "reject", "respond"]}]
+def _request(*messages, tools=("lookup_order", "quote_refund", "submit_refund_request")):
+    schemas = [{"type": "function", "function": {"name": n, "description": "", "parameters": {}}} for n in tools]
+    return RecordedRequest(index=1, messages=list(messages), tools=schemas)
+
+
+QUOTE = '{"order_id": "A1024", "refundable_amount": 499.0, "policy": "Refund within 30 days."}'
+
+
+def test_policy_waits_for_a_later_yes_and_the_careless_one_does_not():
+    turn_one = [HumanMessage("Can I get a refund for A1024?"),
+                AIMessage("", tool_calls=[{"name": "lookup_order", "args": {"order_id": "A1024"}, "id": "c1"}]),
+                ToolMessage('{"order_id": "A1024", "status": "delivered"}', tool_call_id="c1", name="lookup_order"),
+                AIMessage("", tool_calls=[{"name": "quote_refund", "args": {"order_id": "A1024"}, "id": "c2"}]),
+                ToolMessage(QUOTE, tool_call_id="c2", name="quote_refund")]
+    careful = nb11.support_policy(_request(*turn_one))
+    assert isinstance(careful, str) and "Shall I submit" in careful
+    careless = nb11.support_policy(_request(*turn_one), wait_for_confirmation=False)
+    assert careless[0]["name"] == "submit_refund_request"
+    assert careless[0]["args"] == {"order_id": "A1024", "amount": 499.0}
+    turn_two = [*turn_one, AIMessage(careful), HumanMessage("Yes, please go ahead.")]
+    assert nb11.support_policy(_request(*turn_two))[0]["name"] == "submit_refund_request"
+
+
+def test_policy_calls_only_bound_tools():
+    reply = nb11.support_policy(_request(HumanMessage("Where is A1025?"), tools=("quote_refund",)))
+    assert reply == "(lookup_order: not available)"
+
+
+def test_policy_asks_for_an_order_id_and_never_submits_a_bare_yes():
+    reply = nb11.support_policy(_request(HumanMessage("Yes, go ahead.")))
+    assert isinstance(reply, str) and "order id" in reply
+
+
+@pytest.mark.parametrize("name, case", [("at least 2 customer messages", "third message"),
+                                        ("a yes-word in the last message", "yes before quote")])
+def test_issue_16_guards_that_let_an_unconfirmed_refund_through_fail(wrong_results, name, case):
+    """Issue 16 (high): each of these guards passed every case, yet let an unconfirmed 499.00 refund through."""
+    (failed,) = wrong_results[name].failed
+    assert failed.name == CASE[case] and failed.status == "fail"
+    assert "yet your tool created [('RF-0001', 'A1024', 499.0)]" in failed.feedback
+    assert "quote['turn']" in failed.feedback
+
+
+def test_the_new_cases_really_submit_an_unconfirmed_refund_without_a_guard(wrong_results):
+    """The premise: with no guard, both new cases end with the 499.00 refund created by the careless model."""
+    failed = {r.name: r.feedback for r in wrong_results["unguarded"].failed}
+    for case in ("third message", "yes before quote"):
+        assert "yet your tool created [('RF-0001', 'A1024', 499.0)]" in failed[CASE[case]]

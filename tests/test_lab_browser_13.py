@@ -1,51 +1,51 @@
-"""Notebook 13's wire-format view in real JupyterLab (headless Chromium), clicked like a learner."""
+"""Notebook 13's stream stepper in real JupyterLab (headless Chromium), clicked like a learner."""
 
 from __future__ import annotations
 
 from tests.test_lab_browser import CHROMIUM, _run_notebook_in_lab, lab_url  # noqa: F401
 
 
-def test_wire_formats_view_works_in_jupyterlab(lab_url, tmp_path):  # noqa: F811
-    """It opens on the conversation; dropping an answer, forcing a tool and forbidding parallel calls re-render
-    the three bodies as each integration builds them."""
+def test_stream_stepper_widget_works_in_jupyterlab(lab_url, tmp_path):  # noqa: F811
+    """It opens on the first stream with no chunk; Next chunk, the stream picker and Whole stream show
+    the merged calls and what an application would run; Start again goes back."""
     from playwright.sync_api import expect
 
-    with _run_notebook_in_lab(lab_url, "13_wire_formats_and_bind_tools.ipynb") as (page, notebook):
-        widget = notebook.locator(".course-wire-formats")
+    with _run_notebook_in_lab(lab_url, "13_streaming_tool_calls.ipynb") as (page, notebook):
+        widget = notebook.locator(".course-stream-stepper")
         expect(widget).to_be_visible(timeout=60_000)
-        columns = widget.locator(".course-body")
-        expect(columns).to_have_count(3, timeout=30_000)
-        # Opens on the conversation: every call answered; only Anthropic carries the error flag.
-        for index in range(3):
-            expect(columns.nth(index)).to_have_attribute("data-verdict", "paired")
-        expect(columns.nth(0).locator(".course-answers")).to_contain_text("call_2: no error field")
-        expect(columns.nth(2).locator(".course-answers")).to_contain_text("call_2: is_error=true")
         widget.scroll_into_view_if_needed()
+        verdict = widget.locator(".course-verdict")
+        position = widget.locator(".course-position")
+        expect(verdict).to_have_attribute("data-outcome", "nothing_yet", timeout=30_000)
+        expect(position).to_have_text("0 of 5 chunks received")
+        expect(widget).to_contain_text("No chunk has arrived")
 
-        selects = widget.locator("select")
-        # Drop the answer to call_2: built without error, but every column says it is unanswered.
-        selects.nth(1).select_option(label="answer dropped")
-        for index in range(3):
-            expect(columns.nth(index)).to_have_attribute("data-verdict", "unanswered", timeout=30_000)
-        expect(columns.nth(1)).to_contain_text("no result answers call_2")
+        # Three chunks of the refund: a valid call for 49, not finished; only the trusting app runs it.
+        next_chunk = widget.locator("button", has_text="Next chunk")
+        for count in (1, 2, 3):
+            next_chunk.click()
+            expect(position).to_have_text(f"{count} of 5 chunks received", timeout=30_000)
+        expect(verdict).to_have_attribute("data-outcome", "in_flight")
+        expect(verdict.locator(".course-badge")).to_have_text("NOT FINISHED")
+        expect(verdict).to_contain_text("Trusting tool_calls runs refund(order_id='A1024', amount=49)")
+        expect(widget.locator(".course-chunks tr.course-last-chunk")).to_contain_text('"amount": 49')
+        expect(widget.locator(".course-merged")).to_contain_text('"amount": 49')
 
-        # tool_choice="required": OpenAI's word, a tool name on Anthropic; then no parallel calls.
-        selects.nth(2).select_option(label="'required'")
-        expect(columns.nth(0).locator(".course-options")).to_contain_text('tool_choice="required"', timeout=30_000)
-        expect(columns.nth(2).locator(".course-options")).to_contain_text(
-            'tool_choice={"type": "tool", "name": "required"}')
-        widget.locator("input[type=checkbox]").uncheck()
-        expect(columns.nth(0).locator(".course-options")).to_contain_text("parallel_tool_calls=false",
-                                                                            timeout=30_000)
-        expect(columns.nth(2).locator(".course-options")).to_contain_text('"disable_parallel_tool_use": true')
-        assert widget.locator("text=Traceback").count() == 0
-        widget.screenshot(path=str(tmp_path / "wire_formats.png"))
+        # The cut reply, whole: CUT OFF, and the merged message holds a valid call for 49.
+        widget.locator("select").select_option("cut off at the token limit (section 2)")
+        expect(position).to_contain_text("0 of", timeout=30_000)
+        widget.locator("button", has_text="Whole stream").click()
+        expect(verdict).to_have_attribute("data-outcome", "cut_off", timeout=30_000)
+        expect(verdict.locator(".course-badge")).to_have_text("CUT OFF")
+        expect(widget.locator(".course-merged")).to_contain_text("finish_reason: 'length'")
+        expect(widget.locator(".course-merged")).to_contain_text("invalid_tool_calls: []")
+        expect(next_chunk).to_be_disabled()
+        widget.screenshot(path=str(tmp_path / "stream_stepper_cut.png"))
 
-        # Start again: back to how it opened.
+        # Start again: the first stream, nothing received.
         widget.locator("button", has_text="Start again").click()
-        for index in range(3):
-            expect(columns.nth(index)).to_have_attribute("data-verdict", "paired", timeout=30_000)
-        expect(columns.nth(0).locator(".course-options")).to_contain_text("none sent")
+        expect(verdict).to_have_attribute("data-outcome", "nothing_yet", timeout=30_000)
+        expect(widget.locator("select")).to_have_value("one refund call (section 1)")
 
         # The self-check section is there, before the recap.
         expect(notebook.locator(".course-self-check .course-question")).to_have_count(5)

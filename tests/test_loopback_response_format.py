@@ -1,9 +1,9 @@
-"""The loopback provider and ``response_format`` (issue 19, notebook 14's live track).
+"""The loopback provider and ``response_format`` (issue 19, notebook 15's live track).
 
 A model asked for a JSON schema answers with JSON that fits it, also right after a tool result
 (``create_agent(..., response_format=ProviderStrategy(...))`` parses that answer as its structured
 response, langchain 1.5.2); ``honours_response_format = False`` plays a provider that ignores the
-option, and notebook 14's live cell still runs to its end against it, saying so.
+option, and notebook 15's live cell still runs to its end against it, saying so.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 
 from helpers.model.loopback_openai import LOOPBACK_KEY, LoopbackOpenAI, plan_reply, structured_content
 
-NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "14_structured_output_and_tools.ipynb"
+NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "15_structured_output_and_tools.ipynb"
 
 
 class RefundDecision(BaseModel):
@@ -94,14 +94,14 @@ def test_a_provider_that_ignores_response_format_answers_in_text():
 
 
 def _run_cells(markers: tuple[str, ...], namespace: dict) -> str:
-    """Execute notebook 14's code cells that contain one of ``markers``, in order; return what they printed."""
+    """Execute notebook 15's code cells that contain one of ``markers``, in order; return what they printed."""
     cells = [cell for cell in json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
              if cell["cell_type"] == "code" and any(marker in "".join(cell["source"]) for marker in markers)]
-    assert len(cells) == len(markers), f"notebook 14: expected one cell per marker of {markers}"
+    assert len(cells) == len(markers), f"notebook 15: expected one cell per marker of {markers}"
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
         for cell in cells:
-            exec(compile("".join(cell["source"]), "notebook 14", "exec"), namespace)  # noqa: S102 - the course's own cells
+            exec(compile("".join(cell["source"]), "notebook 15", "exec"), namespace)  # noqa: S102 - the course's own cells
     return printed.getvalue()
 
 

@@ -1,5 +1,5 @@
 """The loopback provider's parallel calls (interleaved when streamed) and replies cut off at the token limit,
-through the real ChatOpenAI: what notebook 12's live cells meet offline."""
+through the real ChatOpenAI: what notebook 13's live cells meet offline."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The loopback server honours ``tool_choice`` and ``parallel_tool_calls`` (issue 19), and notebook 13's
+"""The loopback server honours ``tool_choice`` and ``parallel_tool_calls`` (issue 19), and notebook 14's
 live cell runs to its end against a provider that ignores both (``behaviour="ignores_tool_options"``).
 
 The unit tests call :func:`helpers.model.loopback_openai.plan_reply` on chat.completions bodies as

@@ -1,5 +1,5 @@
 """The refund desk's MCP order server (helpers/mcp_orders): it starts over stdio, lists its tools,
-answers each kind of call as notebook 15 says, and leaves no process behind."""
+answers each kind of call as notebook 16 says, and leaves no process behind."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def test_the_orders_server_starts_lists_answers_and_stops():
     assert results["missing"].status == "error"
     assert results["wrong_type"].status == "error"
     assert "validation error for lookup_orderArguments" in results["wrong_type"].content[0]["text"]
-    # the one order with a customer note carries it (notebook 16's injection); the others do not
+    # the one order with a customer note carries it (notebook 17's injection); the others do not
     assert "customer_note" not in lookup.artifact["structured_content"]
     noted = results["noted"].artifact["structured_content"]
     assert noted["customer_note"] == CUSTOMER_NOTES["A1027"] and list(CUSTOMER_NOTES) == ["A1027"]

@@ -29,7 +29,7 @@ SUSPICIOUS = {
 #: The longest code line (characters): about 105 are visible at 1280 px with the file browser open.
 #: Format with ``ruff format --line-length 100 notebooks/`` and wrap long strings and comments by hand.
 MAX_CODE_LINE = 100
-#: Emoji that outputs used as the only verdict (the learner review, notebook 09's five-gates table).
+#: Emoji that outputs used as the only verdict (the learner review, notebook 10's five-gates table).
 VERDICT_EMOJI = re.compile("[\u2705\u274c\u274e\u2714\u2716\u23f3\U0001f389\U0001f4a5]")
 
 

@@ -340,3 +340,17 @@ def test_secrets_named_without_api_key_or_token_are_dropped_too(monkeypatch):
     env = kernel_env()
     assert not set(hidden) & set(env), sorted(set(hidden) & set(env))
     assert set(kept) <= set(env)
+
+
+def test_course_cell_ids_are_kept_and_a_new_cell_gets_the_next_free_number(tmp_path):
+    """Issue 17: a re-executed notebook kept no cell id (all renumbered cell-001, ...), so a cell that
+    moved between notebooks lost the id its translation is keyed by. Course ids (cell-NNN) stay; a
+    cell without one (a random id from JupyterLab, or a repeated id) gets the next number above the
+    notebook's highest, never an id another cell had."""
+    nb = _notebook("1 + 1", "2 + 2", "3 + 3")  # and the title cell first: four cells
+    for cell, given in zip(nb.cells, ["cell-007", "5f3a9c1e", "cell-002", "cell-007"]):
+        cell["id"] = given
+    path = tmp_path / "ids.ipynb"
+    nbformat.write(nb, path)
+    execute_notebook(path, timeout=120)
+    assert [c.id for c in nbformat.read(path, as_version=4).cells] == ["cell-007", "cell-008", "cell-002", "cell-009"]

@@ -369,11 +369,11 @@ def test_an_empty_file_is_a_fresh_start(named, capsys):
 
 
 def test_a_file_from_a_newer_course_version_is_left_alone(named, capsys):
-    named.write_bytes(b'{"format": 2, "exercises": {}}')
+    named.write_bytes(b'{"format": 3, "exercises": {}}')
     record_exercise("00.1", True)
-    _refusal(capsys.readouterr().err, "progress.json was written by a newer version of the course (format 2); update "
+    _refusal(capsys.readouterr().err, "progress.json was written by a newer version of the course (format 3); update "
                                       "the course (git pull);")
-    assert named.read_bytes() == b'{"format": 2, "exercises": {}}'
+    assert named.read_bytes() == b'{"format": 3, "exercises": {}}'
 
 
 def test_a_file_larger_than_32_mb_is_not_read(named, capsys):

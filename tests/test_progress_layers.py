@@ -27,7 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_the_store_imports_nothing_of_the_course():
     graph = import_graph()
-    assert graph["helpers.progress_store"] <= {"helpers.files", "helpers.filelock", "helpers.progress_format"}
+    assert graph["helpers.progress_store"] <= {"helpers.files", "helpers.filelock", "helpers.progress_format",
+                                              "helpers.renumbering"}
+    assert graph["helpers.renumbering"] == set()
     assert graph["helpers.progress_format"] <= {"helpers.i18n"}  # the message catalog: a leaf
     assert graph["helpers.i18n"] == set()
     assert graph["helpers.filelock"] <= {"helpers.files"}

@@ -1,4 +1,4 @@
-"""helpers.refund_policy: notebook 10's scripted support policy decides each move from the conversation."""
+"""helpers.refund_policy: notebook 11's scripted support policy decides each move from the conversation."""
 
 import json
 from types import SimpleNamespace

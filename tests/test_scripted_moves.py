@@ -1,4 +1,4 @@
-"""helpers.scripted_moves: the request-reading script steps of notebook 09, played by the scripted model."""
+"""helpers.scripted_moves: the request-reading script steps of notebooks 09 and 10, played by the scripted model."""
 
 from types import SimpleNamespace
 

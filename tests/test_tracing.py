@@ -70,7 +70,7 @@ def test_a_command_result_is_joined_through_its_tool_message():
 
 
 def test_a_result_of_content_blocks_is_recorded_as_its_text_without_block_ids():
-    """An MCP tool's ToolMessage holds text blocks with random ``lc_`` ids (notebook 16's capstone)."""
+    """An MCP tool's ToolMessage holds text blocks with random ``lc_`` ids (notebook 17's capstone)."""
     trace = ProtocolTrace(clock=lambda: 0.0)
     blocks = [{"type": "text", "text": "order A1027", "id": "lc_0123"}]
     trace.on_tool_end(ToolMessage(blocks, tool_call_id="call_1"), run_id=uuid4())

@@ -1,6 +1,6 @@
 """The approval panel once the run has finished, and the list of decisions it sent (headless).
 
-Learner review in JupyterLab (notebook 09): after the last decision the HITL panel swapped its
+Learner review in JupyterLab (notebook 10): after the last decision the HITL panel swapped its
 args box, message box and Start over for the plain-interrupt amount controls, and "Sent decisions"
 read ``submit_refund_request: approve; submit_refund_request: edit ...`` without naming the orders.
 The panel keeps the controls of its own kind of pause (disabled), and names each call by what it

@@ -1,4 +1,4 @@
-"""The stream stepper (notebook 12): the engine headless, then the view's plain methods (no browser)."""
+"""The stream stepper (notebook 13): the engine headless, then the view's plain methods (no browser)."""
 
 from __future__ import annotations
 

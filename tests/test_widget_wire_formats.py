@@ -1,4 +1,4 @@
-"""Notebook 13's wire-format view, driven headless: the engine's plain methods and the view's controls.
+"""Notebook 14's wire-format view, driven headless: the engine's plain methods and the view's controls.
 
 The bodies come from the integrations' own code (langchain-openai 1.7.4, langchain-anthropic 1.7.10,
 offline); the asserts name the facts the notebook teaches: the error flag survives only to Anthropic,

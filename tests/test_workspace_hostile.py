@@ -19,6 +19,7 @@ import pytest
 
 from helpers import filelock
 from helpers import workspace as ws
+from helpers import workspace_reset as ws_reset
 from helpers import workspace_place as place
 from helpers.workspace import MANIFEST_NAME, NotebookState, WorkspaceError, reset, status, sync
 
@@ -292,14 +293,14 @@ def test_a_save_between_resets_backup_and_its_replace_is_kept(course, workspace,
     save stays and the report says so."""
     copy = workspace / "01_function_to_tool.ipynb"
     _write(copy, "my first edit")
-    real = ws.backup
+    real = ws_reset.backup
 
     def backup_then_a_save(*args):
         kept = real(*args)
         _write(copy, "my save while reset ran")
         return kept
 
-    monkeypatch.setattr(ws, "backup", backup_then_a_save)
+    monkeypatch.setattr(ws_reset, "backup", backup_then_a_save)
     lines = reset(["01"], workspace, course)
     assert "my save while reset ran" in copy.read_text()
     assert "my first edit" in (workspace / "replaced" / "01_function_to_tool.1.ipynb").read_text()

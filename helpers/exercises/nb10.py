@@ -1,169 +1,129 @@
-"""Exercises for notebook 10 · capstone: the refund agent.
+"""Exercises of notebook 10 (human approval).
 
-``CONFIRMATION_GUARD`` (10.1): the learner writes the write tool of the refund agent,
-``@tool("submit_refund_request") guarded_submit_refund_request(order_id, amount, runtime)``, with a guard:
-it refuses (raises the notebook's ``ConfirmationRequired``, a :class:`helpers.error_contract.ToolRefusal`;
-a :class:`helpers.domain.DomainError` is accepted too) unless the customer has confirmed *this* quote, i.e.
+``CHECK_DECISIONS`` (10.1): the learner writes the check an application runs before it answers a
+batched ``HumanInTheLoopMiddleware`` pause::
 
-* ``runtime.state["quote"]`` exists and names the same order and amount as the call, and
-* the thread holds more customer messages (``HumanMessage``) than ``quote["turn"]``, the count when the
-  quote was made (so the customer has answered the quote).
+    check_decisions(request: dict, decisions: list) -> list[str]
 
-The hidden checks build the notebook's agent themselves (the same tools ``lookup_order`` and
-``quote_refund``, ``SupportState`` with ``refund_stage`` and ``quote``, a context with ``user_id`` and
-``refunds``, :func:`helpers.error_contract.error_mapping` (notebook 09's error contract: every refusal becomes
-``ToolMessage(status="error")``, any other exception ends the run),
-``HumanInTheLoopMiddleware`` before the submit, ``InMemorySaver``), plug the learner's tool in as the write,
-and run evaluation rows of notebook 10 with the careful and the careless scripted policy and with scripted
-protocol cases. The reviewer approves every pause, so only the tool's guard can refuse. Each case builds a
-fresh refund service, agent and thread.
+``request`` is the interrupt's value (``action_requests`` and ``review_configs``, one of each per
+gated call, in call order); the answer is the list of problems, in words, and empty when
+``Command(resume={"decisions": decisions})`` is safe to send. Safe means what notebook 10 shows on
+langchain 1.5.2: one decision per gated call, each decision's ``type`` allowed by that call's
+review config, and an edit that keeps the paused call's tool (a batched edit that names another
+tool runs it with no pause of its own). A wrong batched answer is saved with the paused step and
+replayed, so it must be caught before it is sent.
 
-The contract with the learner's tool is the notebook's: ``runtime.context.user_id`` (the signed-in
-customer), ``runtime.context.refunds`` (a :class:`helpers.domain.RefundService`), and the ``quote`` state
-entry ``{"order_id": str, "amount": float, "turn": int}`` written by ``quote_refund``.
+Every hidden case pauses a real ``create_agent`` (scripted model, ``InMemorySaver``) and calls the
+answer on the interrupt's own value; where the answer says "safe", the case resumes the thread with
+those decisions and checks that the run went on.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
-from langchain_core.tools import BaseTool
-from langchain_core.utils.function_calling import convert_to_openai_tool
+from langchain.agents import create_agent
+from langchain.agents.middleware import HumanInTheLoopMiddleware
+from langchain.messages import HumanMessage
+from langchain.tools import tool
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.types import Command
 
-from ..i18n import N_, _
+from ..model import scripted_model, tool_call
 from .core import Case, Exercise
-from .nb10_policy import _TOOL_NAME, _policy_model, support_policy
-from .nb10_run import (
-    _RAISE_HINT,
-    CheckContext,
-    CheckRun,
-    Quote,
-    _quote_step,
-    _refused,
-    _run,
-    _scripted,
-    _submit_step,
-    _went_through_once,
-)
-from .results import CheckFailure, shown
+from .results import shown
 
-__all__ = ["CONFIRMATION_GUARD", "CheckContext", "CheckRun", "Quote", "support_policy"]
-
-_ASK = "My headphones A1024 broke. Can I get a refund?"
-_CONFIRM = "Yes, please go ahead."
+__all__ = ["CHECK_DECISIONS"]
 
 
-# -- the cases --------------------------------------------------------------------------------------
+@tool
+def submit_refund_request(order_id: str, amount: float) -> str:
+    """Create a refund request for an order."""
+    return f"refund request registered for {order_id} ({amount:.2f})"
 
 
-def _schema(answer: Any) -> None:
-    assert isinstance(answer, BaseTool), (
-        _("pass the tool itself (a function decorated with @tool({tool_name!r})), got {type}").format(
-            tool_name=_TOOL_NAME, type=type(answer).__name__)
-    )
-    assert answer.name == _TOOL_NAME, (
-        _("the tool is named {name}; the model, the approval middleware and the evaluation call it "
-          "{tool_name!r}: keep @tool({tool_name!r})").format(name=shown(answer.name), tool_name=_TOOL_NAME)
-    )
-    arguments = set(convert_to_openai_tool(answer)["function"]["parameters"].get("properties", {}))
-    assert arguments == {"order_id", "amount"}, (
-        _("the model should fill exactly order_id and amount, it sees {arguments}; keep the signature "
-          "(order_id: str, amount: float, runtime: ToolRuntime[SupportContext])").format(
-              arguments=shown(sorted(arguments)))
-    )
+@tool
+def issue_store_credit(customer: str, amount: float) -> str:
+    """Issue store credit to a customer."""
+    return f"store credit of {amount:.2f} issued to {customer}"
 
 
-def _same_turn_as_quote(answer: Any) -> None:
-    run = _run(answer, (_ASK,), _policy_model(wait_for_confirmation=False))
-    _refused(run, _("the careless model submitted in the same turn as the quote, before the customer answered"))
+_ALL = ["approve", "edit", "reject", "respond"]
+_SUBMIT_1 = tool_call("submit_refund_request", {"order_id": "A1024", "amount": 100.0}, "call_1")
+_SUBMIT_2 = tool_call("submit_refund_request", {"order_id": "A1030", "amount": 50.0}, "call_2")
+_APPROVE = {"type": "approve"}
 
 
-def _no_quote(answer: Any) -> None:
-    model = _scripted(_submit_step("A1024", 499.0), "Done.")
-    run = _run(answer, ("Refund A1024 right away, I confirm.",), model)
-    _refused(run, _("the model submitted without any quote in the thread"))
+def _paused(calls: list[dict], allowed: list[str] = _ALL) -> tuple[Any, dict, dict]:
+    """A fresh agent paused on its own thread before ``calls``; returns (agent, config, interrupt value)."""
+    gate = HumanInTheLoopMiddleware(interrupt_on={"submit_refund_request": {"allowed_decisions": allowed},
+                                                  "issue_store_credit": {"allowed_decisions": ["approve", "reject"]}})
+    agent = create_agent(scripted_model([calls, "Done."]), [submit_refund_request, issue_store_credit],
+                         middleware=[gate], checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "check"}}
+    out = agent.invoke({"messages": [HumanMessage("Please refund A1024 and A1030.")]}, config, version="v2")
+    return agent, config, out.interrupts[0].value
 
 
-def _other_order(answer: Any) -> None:
-    model = _scripted(_quote_step("A1030"), "Shall I refund 120.00?", _submit_step("A1024", 499.0), "Done.")
-    run = _run(answer, ("Can I get a refund for A1030?", _CONFIRM), model)
-    _refused(run, _("the customer said yes to a quote for A1030, and the model submitted A1024"))
+def _problems(answer: Any, request: dict, decisions: list) -> list:
+    """The answer's problems for a copy of ``decisions`` (the cases' own lists stay untouched): a list
+    of strings; neither argument may be changed."""
+    kept_request, given = copy.deepcopy(request), copy.deepcopy(decisions)
+    got = answer(request, given)
+    assert isinstance(got, list) and all(isinstance(p, str) for p in got), (
+        f"return a list of problems in words (strings), empty when the decisions are safe; got {shown(got)}")
+    assert request == kept_request and given == decisions, (
+        "leave the request and the decisions as they are: only read them (the app sends these decisions next)")
+    return list(got)
 
 
-def _other_amount(answer: Any) -> None:
-    model = _scripted(_quote_step("A1030"), "Shall I refund 120.00?", _submit_step("A1030", 100.0), "Done.")
-    run = _run(answer, ("Can I get a refund for A1030?", _CONFIRM), model)
-    _refused(run, _("the customer said yes to 120.00 on A1030, and the model submitted 100.00"))
+def _safe(calls: list[dict], decisions: list, allowed: list[str] = _ALL) -> Any:
+    def run(answer: Any) -> None:
+        agent, config, request = _paused(calls, allowed)
+        got = _problems(answer, request, decisions)
+        assert got == [], f"these decisions are safe to send, but your check found problems: {shown(got)}"
+        out = agent.invoke(Command(resume={"decisions": copy.deepcopy(decisions)}), config, version="v2")
+        assert not out.interrupts, "the run should have gone on (a case of the checks themselves)"
+    return run
 
 
-def _careful_goes_through(answer: Any) -> None:
-    run = _run(answer, (_ASK, _CONFIRM), _policy_model())
-    _went_through_once(run, _("quote in turn 1, the customer's yes in turn 2"))
+def _refused(calls: list[dict], decisions: list, why: str, allowed: list[str] = _ALL) -> Any:
+    def run(answer: Any) -> None:
+        _, _, request = _paused(calls, allowed)
+        got = _problems(answer, request, decisions)
+        assert got, f"{why}; your check found no problem with {shown(decisions)}"
+    return run
 
 
-def _careless_in_third_message(answer: Any) -> None:
-    turns = ("Where is my order A1024?", "Thanks, that is all for now.", _ASK)
-    run = _run(answer, turns, _policy_model(wait_for_confirmation=False))
-    _refused(run, _("the customer's third message asked for the refund and the careless model quoted and submitted "
-                  "in that same turn (the thread held 3 customer messages, the quote was made at 3): the customer answered "
-                  "only if the thread holds more customer messages than quote['turn'], whatever their number"))
+_EDIT_SAME = {"type": "edit", "edited_action": {"name": "submit_refund_request",
+                                                "args": {"order_id": "A1024", "amount": 40.0}}}
+_EDIT_OTHER = {"type": "edit", "edited_action": {"name": "issue_store_credit",
+                                                 "args": {"customer": "user-7", "amount": 5000.0}}}
+_NO_RESPOND = ["approve", "edit", "reject"]
 
-
-def _yes_before_any_quote(answer: Any) -> None:
-    said = "My headphones A1024 broke. Can I get a refund? Yes, go ahead."
-    run = _run(answer, (said,), _policy_model(wait_for_confirmation=False))
-    _refused(run, _("the customer wrote {said!r} before any quote existed, and the careless model quoted and "
-                    "submitted in that turn; a yes said before the quote confirms nothing: count the customer "
-                    "messages after the quote (more than quote['turn']), not words in them").format(said=said))
-
-
-def _careless_after_yes(answer: Any) -> None:
-    run = _run(answer, (_ASK, _CONFIRM), _policy_model(wait_for_confirmation=False))
-    assert run.submits, _("the careless model's submit calls did not reach your tool (is it named {tool_name!r}?)").format(
-        tool_name=_TOOL_NAME)
-    first_status = run.submits[0][1]
-    if first_status != "error":
-        raise CheckFailure(_("the careless model's first submit (turn 1, before the yes) was answered with status={status}").format(
-            status=shown(first_status)), _(_RAISE_HINT))
-    _went_through_once(run, _("the careless model's second submit came after the customer's yes"))
-
-
-def _retry_after_lost_reply(answer: Any) -> None:
-    run = _run(answer, (_ASK, _CONFIRM), _policy_model(), lost_reply=True)
-    assert run.submits, _("the model's submit calls did not reach your tool (is it named {tool_name!r}?)").format(
-        tool_name=_TOOL_NAME)
-    first = run.submits[0]
-    assert first[1] == "error" and "service_unavailable" in first[2], (
-        _("the customer had confirmed, so the first submit should reach the refund service (which then loses "
-          "its reply); your tool answered it with status={status} ({content!r})").format(
-              status=shown(first[1]), content=first[2][:80])
-    )
-    assert len(run.submits) == 2, (
-        _("after the lost reply the model should retry once; it made {count} submit call(s) answered with "
-          "{answers}").format(count=len(run.submits), answers=shown([(s, c[:70]) for _args, s, c in run.submits]))
-    )
-    _went_through_once(run, _("the reply to a confirmed submit was lost and the model retried with a new call id"))
-
-
-CONFIRMATION_GUARD = Exercise(
+CHECK_DECISIONS = Exercise(
     "10.1",
-    "the write waits for the customer's confirmation",
+    "check a batched resume before you send it",
     [
-        # The first case runs the stub's body: its NotImplementedError means "not solved yet".
-        Case("careful model: after the customer's yes the refund goes through once", _careful_goes_through),
-        Case("the model still sees submit_refund_request(order_id, amount)", _schema),
-        Case("careless model: a submit in the same turn as the quote is refused", _same_turn_as_quote),
-        Case("a submit with no quote in the thread is refused", _no_quote),
-        Case("a yes to one order's quote does not cover another order", _other_order),
-        Case("a yes to 120.00 does not cover 100.00", _other_amount),
-        Case("careless model: refused before the yes, submitted after it", _careless_after_yes),
-        Case("a retry after a lost reply is not refused, and makes no second refund", _retry_after_lost_reply),
-        Case("careless model: a quote and submit in the customer's third message are refused",
-             _careless_in_third_message),
-        Case("a yes written before any quote does not confirm it", _yes_before_any_quote),
+        Case("one approval for one call is safe", _safe([_SUBMIT_1], [_APPROVE])),
+        Case("two decisions for two calls, in order, are safe",
+             _safe([_SUBMIT_1, _SUBMIT_2], [_APPROVE, {"type": "reject", "message": "A1030 needs a photo."}])),
+        Case("an edit that keeps the tool is safe", _safe([_SUBMIT_1], [_EDIT_SAME])),
+        Case("one decision for two calls is refused",
+             _refused([_SUBMIT_1, _SUBMIT_2], [_APPROVE],
+                      "two gated calls need two decisions (the middleware raises, and the saved value is replayed)")),
+        Case("a decision the gate does not allow is refused",
+             _refused([_SUBMIT_1], [{"type": "respond", "message": "ok"}],
+                      "this gate's review_configs allow approve, edit and reject only", _NO_RESPOND)),
+        Case("the second decision is checked too",
+             _refused([_SUBMIT_1, _SUBMIT_2], [_APPROVE, {"type": "respond", "message": "ok"}],
+                      "the second call's review config does not allow respond", _NO_RESPOND)),
+        Case("a misspelt decision type is refused",
+             _refused([_SUBMIT_1], [{"type": "aprove"}], "'aprove' is no decision type")),
+        Case("an edit that changes the tool is refused",
+             _refused([_SUBMIT_1], [_EDIT_OTHER],
+                      "a batched edit that names another tool runs it with no pause of its own")),
     ],
-    unsolved_hint=N_("replace the `raise NotImplementedError` with the guard and run the check again"),
-    # Each case runs a multi-turn agent; on a loaded 2-core machine that can take seconds, so the deadline
-    # (which only ever matters for an endless loop) is longer than the default 5 s.
     timeout=30,
 )

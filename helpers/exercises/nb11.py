@@ -1,278 +1,169 @@
-"""Exercises of notebook 11 (the Deep Agents control plane): a deep agent whose policy writes need approval.
+"""Exercises for notebook 11 · capstone: the refund agent.
 
-``POLICY_APPROVAL`` (11.1) takes the learner's ``build_policy_agent(model, checkpointer)``, which
-returns a deep agent (``deepagents.create_deep_agent``, deepagents 0.7.32) configured so that
-every change to a file under ``/policies/`` (``write_file`` and ``edit_file``) waits for a
-person's approval, while reads and writes elsewhere run at once.
+``CONFIRMATION_GUARD`` (11.1): the learner writes the write tool of the refund agent,
+``@tool("submit_refund_request") guarded_submit_refund_request(order_id, amount, runtime)``, with a guard:
+it refuses (raises the notebook's ``ConfirmationRequired``, a :class:`helpers.error_contract.ToolRefusal`;
+a :class:`helpers.domain.DomainError` is accepted too) unless the customer has confirmed *this* quote, i.e.
 
-Each hidden check builds a fresh agent with a fresh :class:`~helpers.model.ScriptedChatModel`
-(the model's move is the check's fixture: one tool call, then a closing text) and a fresh
-``InMemorySaver``, starts a thread with one policy file already in the ``files`` state, and then
-looks at what happened: did the run pause (``GraphOutput.interrupts``, ``invoke(...,
-version="v2")``), which action was put up for review, and what ``state["files"]`` holds after
-``Command(resume={"decisions": [{"type": "approve"}]})`` or a ``reject`` decision (the resume
-shape of ``langchain.agents.middleware.HumanInTheLoopMiddleware``, langchain 1.5.2).
-The checks read the default ``StateBackend``'s ``files`` state, so the agent must keep it.
+* ``runtime.state["quote"]`` exists and names the same order and amount as the call, and
+* the thread holds more customer messages (``HumanMessage``) than ``quote["turn"]``, the count when the
+  quote was made (so the customer has answered the quote).
 
-The model may spell a policy path in other ways: the file tools store a path as
-``deepagents.backends.utils.validate_path`` gives it (``os.path.normpath``, backslashes made
-``/``, a leading ``/`` added), so ``policies/returns.md`` and ``/./policies/returns.md`` write
-``/policies/returns.md``. ``//policies/returns.md`` keeps its two slashes (POSIX ``normpath``
-does), but deepagents' own permission rules count it as under ``/policies/`` (and a disk
-backend writes it there). The hidden checks send such spellings, and paths that only look like
-a policy (``/drafts/policies/...``, ``/policies-old/...``), which must not pause.
+The hidden checks build the notebook's agent themselves (the same tools ``lookup_order`` and
+``quote_refund``, ``SupportState`` with ``refund_stage`` and ``quote``, a context with ``user_id`` and
+``refunds``, :func:`helpers.error_contract.error_mapping` (notebook 09's error contract: every refusal becomes
+``ToolMessage(status="error")``, any other exception ends the run),
+``HumanInTheLoopMiddleware`` before the submit, ``InMemorySaver``), plug the learner's tool in as the write,
+and run evaluation rows of notebook 11 with the careful and the careless scripted policy and with scripted
+protocol cases. The reviewer approves every pause, so only the tool's guard can refuse. Each case builds a
+fresh refund service, agent and thread.
+
+The contract with the learner's tool is the notebook's: ``runtime.context.user_id`` (the signed-in
+customer), ``runtime.context.refunds`` (a :class:`helpers.domain.RefundService`), and the ``quote`` state
+entry ``{"order_id": str, "amount": float, "turn": int}`` written by ``quote_refund``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from langchain_core.tools import BaseTool
+from langchain_core.utils.function_calling import convert_to_openai_tool
+
 from ..i18n import N_, _
-from ..model import tool_call
 from .core import Case, Exercise
-from .results import clipped, shown
-
-__all__ = ["CURRENT_POLICY", "LOOKALIKES", "POLICY_APPROVAL", "POLICY_FILE", "POLICY_SPELLINGS", "start_thread"]
-
-#: The policy file every check starts with (in the ``files`` state), and its content.
-POLICY_FILE = "/policies/refunds.md"
-CURRENT_POLICY = "Refunds within 30 days of delivery.\n"
-_NEW_POLICY = "/policies/returns.md"
-_NEW_TEXT = "Returns are free for faulty items.\n"
-_DRAFT = "/drafts/returns-idea.md"
-_CLOSING = "Done."
-#: Spellings of a policy path that the file tools write under /policies/ (or that deepagents' own
-#: permission rules put there), most telling first.
-POLICY_SPELLINGS = ("policies/returns.md", "./policies/returns.md", "/./policies/returns.md",
-                    "//policies/returns.md", "\\policies\\returns.md")
-#: Paths that only look like a policy: they must not pause.
-LOOKALIKES = ("/drafts/policies/returns.md", "/policies-old/returns.md", "/policies.md")
-_NORMALISE = N_(
-    "the file tools store a path as deepagents.backends.utils.validate_path gives it (os.path.normpath, "
-    "backslashes made '/', a leading '/' added; deepagents' permission rules also read a leading '//' as '/'), "
-    "so normalise the path that way before you test it"
+from .nb11_policy import _TOOL_NAME, _policy_model, support_policy
+from .nb11_run import (
+    _RAISE_HINT,
+    CheckContext,
+    CheckRun,
+    Quote,
+    _quote_step,
+    _refused,
+    _run,
+    _scripted,
+    _submit_step,
+    _went_through_once,
 )
+from .results import CheckFailure, shown
+
+__all__ = ["CONFIRMATION_GUARD", "CheckContext", "CheckRun", "Quote", "support_policy"]
+
+_ASK = "My headphones A1024 broke. Can I get a refund?"
+_CONFIRM = "Yes, please go ahead."
 
 
-def _initial_files() -> dict[str, Any]:
-    from deepagents.backends.utils import create_file_data
-
-    return {POLICY_FILE: create_file_data(CURRENT_POLICY)}
+# -- the cases --------------------------------------------------------------------------------------
 
 
-def _invoke(agent: Any, *args: Any, **kwargs: Any) -> Any:
-    """``agent.invoke(...)``, with the usual slip in a ``when`` predicate turned into a hint.
-
-    ``InterruptOnConfig(when=...)`` receives a ``ToolCallRequest`` (langchain 1.5.2), not the tool
-    call dict, so ``call["args"]`` raises ``TypeError: 'ToolCallRequest' object is not subscriptable``.
-    """
-    try:
-        return agent.invoke(*args, **kwargs)
-    except TypeError as exc:
-        if "ToolCallRequest" in str(exc) and "subscriptable" in str(exc):
-            raise AssertionError(
-                _("your `when` predicate raised TypeError: {exc}: it receives a ToolCallRequest, not the tool call; "
-                  "read the call's arguments as request.tool_call['args']").format(exc=clipped(exc, 300))
-            ) from None
-        raise
-
-
-def start_thread(answer: Any, call: dict[str, Any], thread: str) -> tuple[Any, dict, Any]:
-    """Build the learner's agent on a scripted model that makes ``call`` and then says "Done.", and start it.
-
-    Args:
-        answer: the learner's ``build_policy_agent(model, checkpointer)``.
-        call: the tool call the scripted model makes first (from :func:`helpers.tool_call`).
-        thread: the ``thread_id`` to run on.
-
-    Returns:
-        ``(agent, config, out)`` where ``out`` is the ``GraphOutput`` of the first ``invoke``
-        (``version="v2"``), started with the policy file of :data:`POLICY_FILE` in ``files``.
-
-    Raises:
-        AssertionError: the answer did not return something with ``invoke``.
-    """
-    from langgraph.checkpoint.memory import InMemorySaver
-
-    from ..model import scripted_model
-
-    model = scripted_model([[call], _CLOSING])
-    agent = answer(model, InMemorySaver())
-    assert hasattr(agent, "invoke"), (
-        _("build_policy_agent must return the agent that create_deep_agent(...) builds, got {type}").format(
-            type=type(agent).__name__)
+def _schema(answer: Any) -> None:
+    assert isinstance(answer, BaseTool), (
+        _("pass the tool itself (a function decorated with @tool({tool_name!r})), got {type}").format(
+            tool_name=_TOOL_NAME, type=type(answer).__name__)
     )
-    config = {"configurable": {"thread_id": thread}}
-    request = {"messages": [{"role": "user", "content": f"Please handle {call['args'].get('file_path')}."}],
-               "files": _initial_files()}
-    out = _invoke(agent, request, config, version="v2")
-    return agent, config, out
-
-
-def _files(out: Any) -> dict[str, str]:
-    return {path: data.get("content") for path, data in (out.value.get("files") or {}).items()}
-
-
-def _gated_actions(out: Any) -> list[tuple[str, Any]]:
-    actions = []
-    for pending in out.interrupts:
-        value = pending.value if isinstance(pending.value, dict) else {}
-        actions += [(a.get("name"), (a.get("args") or {}).get("file_path")) for a in value.get("action_requests", [])]
-    return actions
-
-
-def _assert_paused_for(out: Any, name: str, path: str) -> None:
-    assert out.interrupts, (
-        _("the {name} of {path} ran without a pause: gate {name} for paths under /policies/ (interrupt_on=... "
-          "with a `when` predicate, or permissions=[FilesystemPermission(..., mode='interrupt')])").format(
-              name=name, path=path)
+    assert answer.name == _TOOL_NAME, (
+        _("the tool is named {name}; the model, the approval middleware and the evaluation call it "
+          "{tool_name!r}: keep @tool({tool_name!r})").format(name=shown(answer.name), tool_name=_TOOL_NAME)
     )
-    assert _gated_actions(out) == [(name, path)], (
-        _("the pause should put up one action, {name} on {path}; it put up {gated_actions}").format(
-            name=name, path=path, gated_actions=shown(_gated_actions(out)))
+    arguments = set(convert_to_openai_tool(answer)["function"]["parameters"].get("properties", {}))
+    assert arguments == {"order_id", "amount"}, (
+        _("the model should fill exactly order_id and amount, it sees {arguments}; keep the signature "
+          "(order_id: str, amount: float, runtime: ToolRuntime[SupportContext])").format(
+              arguments=shown(sorted(arguments)))
     )
 
 
-def _assert_ran_without_pause(out: Any, name: str, path: str) -> None:
-    assert not out.interrupts, (
-        _("the {name} of {path} paused for approval ({gated_actions}), but only changes under /policies/ need "
-          "a person: gate by path, not every call of the tool").format(
-              name=name, path=path, gated_actions=shown(_gated_actions(out)))
+def _same_turn_as_quote(answer: Any) -> None:
+    run = _run(answer, (_ASK,), _policy_model(wait_for_confirmation=False))
+    _refused(run, _("the careless model submitted in the same turn as the quote, before the customer answered"))
+
+
+def _no_quote(answer: Any) -> None:
+    model = _scripted(_submit_step("A1024", 499.0), "Done.")
+    run = _run(answer, ("Refund A1024 right away, I confirm.",), model)
+    _refused(run, _("the model submitted without any quote in the thread"))
+
+
+def _other_order(answer: Any) -> None:
+    model = _scripted(_quote_step("A1030"), "Shall I refund 120.00?", _submit_step("A1024", 499.0), "Done.")
+    run = _run(answer, ("Can I get a refund for A1030?", _CONFIRM), model)
+    _refused(run, _("the customer said yes to a quote for A1030, and the model submitted A1024"))
+
+
+def _other_amount(answer: Any) -> None:
+    model = _scripted(_quote_step("A1030"), "Shall I refund 120.00?", _submit_step("A1030", 100.0), "Done.")
+    run = _run(answer, ("Can I get a refund for A1030?", _CONFIRM), model)
+    _refused(run, _("the customer said yes to 120.00 on A1030, and the model submitted 100.00"))
+
+
+def _careful_goes_through(answer: Any) -> None:
+    run = _run(answer, (_ASK, _CONFIRM), _policy_model())
+    _went_through_once(run, _("quote in turn 1, the customer's yes in turn 2"))
+
+
+def _careless_in_third_message(answer: Any) -> None:
+    turns = ("Where is my order A1024?", "Thanks, that is all for now.", _ASK)
+    run = _run(answer, turns, _policy_model(wait_for_confirmation=False))
+    _refused(run, _("the customer's third message asked for the refund and the careless model quoted and submitted "
+                  "in that same turn (the thread held 3 customer messages, the quote was made at 3): the customer answered "
+                  "only if the thread holds more customer messages than quote['turn'], whatever their number"))
+
+
+def _yes_before_any_quote(answer: Any) -> None:
+    said = "My headphones A1024 broke. Can I get a refund? Yes, go ahead."
+    run = _run(answer, (said,), _policy_model(wait_for_confirmation=False))
+    _refused(run, _("the customer wrote {said!r} before any quote existed, and the careless model quoted and "
+                    "submitted in that turn; a yes said before the quote confirms nothing: count the customer "
+                    "messages after the quote (more than quote['turn']), not words in them").format(said=said))
+
+
+def _careless_after_yes(answer: Any) -> None:
+    run = _run(answer, (_ASK, _CONFIRM), _policy_model(wait_for_confirmation=False))
+    assert run.submits, _("the careless model's submit calls did not reach your tool (is it named {tool_name!r}?)").format(
+        tool_name=_TOOL_NAME)
+    first_status = run.submits[0][1]
+    if first_status != "error":
+        raise CheckFailure(_("the careless model's first submit (turn 1, before the yes) was answered with status={status}").format(
+            status=shown(first_status)), _(_RAISE_HINT))
+    _went_through_once(run, _("the careless model's second submit came after the customer's yes"))
+
+
+def _retry_after_lost_reply(answer: Any) -> None:
+    run = _run(answer, (_ASK, _CONFIRM), _policy_model(), lost_reply=True)
+    assert run.submits, _("the model's submit calls did not reach your tool (is it named {tool_name!r}?)").format(
+        tool_name=_TOOL_NAME)
+    first = run.submits[0]
+    assert first[1] == "error" and "service_unavailable" in first[2], (
+        _("the customer had confirmed, so the first submit should reach the refund service (which then loses "
+          "its reply); your tool answered it with status={status} ({content!r})").format(
+              status=shown(first[1]), content=first[2][:80])
     )
-
-
-def _assert_can_resume(agent: Any) -> None:
-    assert getattr(agent, "checkpointer", None) is not None, (
-        _("the agent has no checkpointer, so the pause cannot be resumed: pass checkpointer=checkpointer to create_deep_agent")
+    assert len(run.submits) == 2, (
+        _("after the lost reply the model should retry once; it made {count} submit call(s) answered with "
+          "{answers}").format(count=len(run.submits), answers=shown([(s, c[:70]) for _args, s, c in run.submits]))
     )
+    _went_through_once(run, _("the reply to a confirmed submit was lost and the model retried with a new call id"))
 
 
-def _resume(agent: Any, config: dict, decision: dict) -> Any:
-    from langgraph.types import Command
-
-    return _invoke(agent, Command(resume={"decisions": [decision]}), config, version="v2")
-
-
-def _write_pauses(answer) -> None:
-    _agent, _config, out = start_thread(answer, tool_call("write_file", {"file_path": _NEW_POLICY, "content": _NEW_TEXT}), "check-pause")
-    _assert_paused_for(out, "write_file", _NEW_POLICY)
-    assert _NEW_POLICY not in _files(out), _("the file was written before anyone approved it")
-
-
-def _approve_writes(answer) -> None:
-    agent, config, out = start_thread(answer, tool_call("write_file", {"file_path": _NEW_POLICY, "content": _NEW_TEXT}),
-                                      "check-approve")
-    _assert_paused_for(out, "write_file", _NEW_POLICY)
-    _assert_can_resume(agent)
-    out = _resume(agent, config, {"type": "approve"})
-    assert not out.interrupts, _("after the approval the run paused again: {gated_actions}").format(
-        gated_actions=shown(_gated_actions(out)))
-    files = _files(out)
-    assert files.get(_NEW_POLICY) == _NEW_TEXT, (
-        _("after the approval {path} should hold {text!r}; files are {files}").format(
-            path=_NEW_POLICY, text=_NEW_TEXT, files=shown(files))
-    )
-
-
-def _reject_keeps_out(answer) -> None:
-    agent, config, out = start_thread(answer, tool_call("write_file", {"file_path": _NEW_POLICY, "content": _NEW_TEXT}),
-                                      "check-reject")
-    _assert_paused_for(out, "write_file", _NEW_POLICY)
-    _assert_can_resume(agent)
-    out = _resume(agent, config, {"type": "reject", "message": "Not approved by the refund lead."})
-    files = _files(out)
-    assert _NEW_POLICY not in files, _("the reviewer rejected the write, yet {path} exists: {files}").format(
-        path=_NEW_POLICY, files=shown(files))
-    answers = [m for m in out.value["messages"] if getattr(m, "type", "") == "tool"]
-    assert answers and answers[-1].status == "error", (
-        _("a rejected call is answered with an error ToolMessage; the last ToolMessage is {status}").format(
-            status=clipped(answers[-1].status) if answers else _('missing'))
-    )
-
-
-def _edit_pauses(answer) -> None:
-    edit = tool_call("edit_file", {"file_path": POLICY_FILE, "old_string": "30 days", "new_string": "14 days"})
-    _agent, _config, out = start_thread(answer, edit, "check-edit")
-    assert out.interrupts, (
-        _("the edit_file of {policy_file} ran without a pause: edit_file changes a policy as much as "
-          "write_file does, so gate it too (by path)").format(policy_file=POLICY_FILE)
-    )
-    _assert_paused_for(out, "edit_file", POLICY_FILE)
-    assert _files(out).get(POLICY_FILE) == CURRENT_POLICY, _("the policy was edited before anyone approved it")
-
-
-def _read_runs(answer) -> None:
-    _agent, _config, out = start_thread(answer, tool_call("read_file", {"file_path": POLICY_FILE}), "check-read")
-    _assert_ran_without_pause(out, "read_file", POLICY_FILE)
-    answers = [m for m in out.value["messages"] if getattr(m, "type", "") == "tool"]
-    assert answers and "30 days" in str(answers[-1].content), (
-        _("read_file should return the policy text; the ToolMessage says {content}").format(
-            content=shown(answers[-1].content if answers else 'nothing'))
-    )
-
-
-def _draft_runs(answer) -> None:
-    _agent, _config, out = start_thread(answer, tool_call("write_file", {"file_path": _DRAFT, "content": "idea\n"}), "check-draft")
-    _assert_ran_without_pause(out, "write_file", _DRAFT)
-    assert _files(out).get(_DRAFT) == "idea\n", _("the draft should be written at once; files are {files}").format(
-        files=shown(_files(out)))
-
-
-def _spellings_pause(answer) -> None:
-    for number, spelling in enumerate(POLICY_SPELLINGS):
-        _agent, _config, out = start_thread(answer, tool_call("write_file", {"file_path": spelling, "content": _NEW_TEXT}),
-                                 f"check-spelling-{number}")
-        written = sorted(set(_files(out)) - {POLICY_FILE})
-        assert out.interrupts, (
-            _("write_file with file_path {spelling} ran without a pause and wrote {written}: {advice}").format(
-                spelling=shown(spelling), written=shown(written), advice=_(_NORMALISE))
-        )
-        assert not written, _("with file_path {spelling} a file was written before anyone approved it").format(
-            spelling=shown(spelling))
-    edit = tool_call("edit_file", {"file_path": POLICY_FILE.lstrip("/"), "old_string": "30 days",
-                                   "new_string": "14 days"})
-    _agent, _config, out = start_thread(answer, edit, "check-spelling-edit")
-    assert out.interrupts and _files(out).get(POLICY_FILE) == CURRENT_POLICY, (
-        _("edit_file with file_path {spelling!r} changed {policy_file} without a pause; {advice}").format(
-            spelling=POLICY_FILE.lstrip('/'), policy_file=POLICY_FILE, advice=_(_NORMALISE))
-    )
-
-
-def _lookalikes_run(answer) -> None:
-    for number, path in enumerate(LOOKALIKES):
-        _agent, _config, out = start_thread(answer, tool_call("write_file", {"file_path": path, "content": "idea\n"}),
-                                 f"check-lookalike-{number}")
-        assert not out.interrupts, (
-            _("the write_file of {path} paused for approval, but it is not under /policies/: test the folder (the "
-              "normalised path starts with '/policies/'), not whether the word 'policies' appears").format(path=path)
-        )
-        assert _files(out).get(path) == "idea\n", _("{path} should be written at once; files are {files}").format(
-            path=path, files=shown(_files(out)))
-
-
-def _probe(answer) -> None:
-    from langgraph.checkpoint.memory import InMemorySaver
-
-    from ..model import scripted_model
-
-    answer(scripted_model([]), InMemorySaver())
-
-
-POLICY_APPROVAL = Exercise(
+CONFIRMATION_GUARD = Exercise(
     "11.1",
-    "policy writes need a person's approval",
+    "the write waits for the customer's confirmation",
     [
-        Case("a write under /policies/ pauses before anything is written", _write_pauses),
-        Case("approved: the policy file is written", _approve_writes),
-        Case("rejected: the policy file is not written", _reject_keeps_out),
-        Case("an edit of a policy file pauses too", _edit_pauses),
-        Case("reading a policy file does not pause", _read_runs),
-        Case("a write under /drafts/ does not pause", _draft_runs),
-        Case("a relative or non-canonical spelling of a policy path pauses too", _spellings_pause),
-        Case("a path that only looks like a policy does not pause", _lookalikes_run),
+        # The first case runs the stub's body: its NotImplementedError means "not solved yet".
+        Case("careful model: after the customer's yes the refund goes through once", _careful_goes_through),
+        Case("the model still sees submit_refund_request(order_id, amount)", _schema),
+        Case("careless model: a submit in the same turn as the quote is refused", _same_turn_as_quote),
+        Case("a submit with no quote in the thread is refused", _no_quote),
+        Case("a yes to one order's quote does not cover another order", _other_order),
+        Case("a yes to 120.00 does not cover 100.00", _other_amount),
+        Case("careless model: refused before the yes, submitted after it", _careless_after_yes),
+        Case("a retry after a lost reply is not refused, and makes no second refund", _retry_after_lost_reply),
+        Case("careless model: a quote and submit in the customer's third message are refused",
+             _careless_in_third_message),
+        Case("a yes written before any quote does not confirm it", _yes_before_any_quote),
     ],
-    probe=_probe,
-    # A case builds up to six deep agents (the spelling case); on a loaded 2-core machine one build can take
-    # seconds, so the deadline (which only ever matters for an endless loop) is longer than the default 5 s.
+    unsolved_hint=N_("replace the `raise NotImplementedError` with the guard and run the check again"),
+    # Each case runs a multi-turn agent; on a loaded 2-core machine that can take seconds, so the deadline
+    # (which only ever matters for an endless loop) is longer than the default 5 s.
     timeout=30,
 )

@@ -1,147 +1,278 @@
-"""Exercises of notebook 12 (streaming tool calls).
+"""Exercises of notebook 12 (the Deep Agents control plane): a deep agent whose policy writes need approval.
 
-``RUNNABLE_CALLS`` checks the guard a streaming application needs before it runs tool calls::
+``POLICY_APPROVAL`` (12.1) takes the learner's ``build_policy_agent(model, checkpointer)``, which
+returns a deep agent (``deepagents.create_deep_agent``, deepagents 0.7.32) configured so that
+every change to a file under ``/policies/`` (``write_file`` and ``edit_file``) waits for a
+person's approval, while reads and writes elsewhere run at once.
 
-    runnable_calls(message: AIMessage) -> list[ToolCall]
+Each hidden check builds a fresh agent with a fresh :class:`~helpers.model.ScriptedChatModel`
+(the model's move is the check's fixture: one tool call, then a closing text) and a fresh
+``InMemorySaver``, starts a thread with one policy file already in the ``files`` state, and then
+looks at what happened: did the run pause (``GraphOutput.interrupts``, ``invoke(...,
+version="v2")``), which action was put up for review, and what ``state["files"]`` holds after
+``Command(resume={"decisions": [{"type": "approve"}]})`` or a ``reject`` decision (the resume
+shape of ``langchain.agents.middleware.HumanInTheLoopMiddleware``, langchain 1.5.2).
+The checks read the default ``StateBackend``'s ``files`` state, so the agent must keep it.
 
-Each hidden case streams a fresh scripted reply (:func:`helpers.model.script.streamed`), adds
-the chunks up with ``+`` as an application does, and calls the answer on the merged message: a
-complete reply (its calls may run), one cut off at the token limit (``finish_reason="length"``,
-whose arguments ``parse_partial_json`` completed into a valid call), one the provider filtered
-(``"content_filter"``), a stream that stopped before its last chunk (no ``finish_reason``), a
-complete reply that also holds an invalid call, and a text reply that ended with ``"stop"``.
+The model may spell a policy path in other ways: the file tools store a path as
+``deepagents.backends.utils.validate_path`` gives it (``os.path.normpath``, backslashes made
+``/``, a leading ``/`` added), so ``policies/returns.md`` and ``/./policies/returns.md`` write
+``/policies/returns.md``. ``//policies/returns.md`` keeps its two slashes (POSIX ``normpath``
+does), but deepagents' own permission rules count it as under ``/policies/`` (and a disk
+backend writes it there). The hidden checks send such spellings, and paths that only look like
+a policy (``/drafts/policies/...``, ``/policies-old/...``), which must not pause.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from langchain_core.messages import AIMessage, AIMessageChunk
-from langchain_core.tools import tool
-
-from ..i18n import _
-from ..model.live import scripted_model
-from ..model.script import FinishReason, invalid_tool_call, reply, streamed, tool_call
+from ..i18n import N_, _
+from ..model import tool_call
 from .core import Case, Exercise
-from .results import shown
+from .results import clipped, shown
 
-__all__ = ["RUNNABLE_CALLS"]
+__all__ = ["CURRENT_POLICY", "LOOKALIKES", "POLICY_APPROVAL", "POLICY_FILE", "POLICY_SPELLINGS", "start_thread"]
 
-CUT = '{"order_id": "A1024", "amount": 49'
-
-
-@tool("refund")
-def _refund(order_id: str, amount: float) -> str:
-    """Send a refund of `amount` on an order."""
-    return f"refunded {amount} on {order_id}"
-
-
-@tool("lookup_order")
-def _lookup_order(order_id: str) -> str:
-    """Look up an order by its id."""
-    return f"order {order_id}"
-
-
-def _merged(step: Any, *, drop_last: bool = False) -> AIMessageChunk:
-    """A fresh scripted stream of ``step``, added up with ``+`` (without its last chunk if ``drop_last``)."""
-    chunks = list(scripted_model([step]).bind_tools([_refund, _lookup_order]).stream("Refund 49.50 on A1024."))
-    if drop_last:
-        chunks = chunks[:-1]
-    total = chunks[0]
-    for chunk in chunks[1:]:
-        total = total + chunk
-    return total
+#: The policy file every check starts with (in the ``files`` state), and its content.
+POLICY_FILE = "/policies/refunds.md"
+CURRENT_POLICY = "Refunds within 30 days of delivery.\n"
+_NEW_POLICY = "/policies/returns.md"
+_NEW_TEXT = "Returns are free for faulty items.\n"
+_DRAFT = "/drafts/returns-idea.md"
+_CLOSING = "Done."
+#: Spellings of a policy path that the file tools write under /policies/ (or that deepagents' own
+#: permission rules put there), most telling first.
+POLICY_SPELLINGS = ("policies/returns.md", "./policies/returns.md", "/./policies/returns.md",
+                    "//policies/returns.md", "\\policies\\returns.md")
+#: Paths that only look like a policy: they must not pause.
+LOOKALIKES = ("/drafts/policies/returns.md", "/policies-old/returns.md", "/policies.md")
+_NORMALISE = N_(
+    "the file tools store a path as deepagents.backends.utils.validate_path gives it (os.path.normpath, "
+    "backslashes made '/', a leading '/' added; deepagents' permission rules also read a leading '//' as '/'), "
+    "so normalise the path that way before you test it"
+)
 
 
-def _two_calls(finish_reason: FinishReason | None = None) -> Any:
-    return streamed([tool_call("lookup_order", {"order_id": "A1024"}), tool_call("refund", {"order_id": "A1024",
-                                                                                            "amount": 49.5})],
-                    [(0, '{"order_id": '), (1, '{"order_id": "A1024", '), (0, '"A1024"}'), (1, '"amount": 49.5}')],
-                    finish_reason=finish_reason)
+def _initial_files() -> dict[str, Any]:
+    from deepagents.backends.utils import create_file_data
+
+    return {POLICY_FILE: create_file_data(CURRENT_POLICY)}
 
 
-def _runnable(answer: Any, message: AIMessage) -> Any:
-    before = message.model_dump()
-    got = answer(message)
-    assert isinstance(got, list), _("return a list of tool calls (dicts from message.tool_calls), got {got}").format(
-        got=shown(got))
-    assert message.model_dump() == before, _("leave the message as it is: return a new list, change nothing in it")
-    assert all(isinstance(call, dict) for call in got), (
-        _("return the tool calls themselves (the dicts of message.tool_calls), got {got}").format(got=shown(got)))
-    # compared as a plain list of plain dicts: a list or dict subclass cannot decide the comparison itself
-    return [dict(dict.items(call)) for call in got]
+def _invoke(agent: Any, *args: Any, **kwargs: Any) -> Any:
+    """``agent.invoke(...)``, with the usual slip in a ``when`` predicate turned into a hint.
+
+    ``InterruptOnConfig(when=...)`` receives a ``ToolCallRequest`` (langchain 1.5.2), not the tool
+    call dict, so ``call["args"]`` raises ``TypeError: 'ToolCallRequest' object is not subscriptable``.
+    """
+    try:
+        return agent.invoke(*args, **kwargs)
+    except TypeError as exc:
+        if "ToolCallRequest" in str(exc) and "subscriptable" in str(exc):
+            raise AssertionError(
+                _("your `when` predicate raised TypeError: {exc}: it receives a ToolCallRequest, not the tool call; "
+                  "read the call's arguments as request.tool_call['args']").format(exc=clipped(exc, 300))
+            ) from None
+        raise
 
 
-def _names(calls: list) -> list:
-    return [c.get("name") if isinstance(c, dict) else c for c in calls]
+def start_thread(answer: Any, call: dict[str, Any], thread: str) -> tuple[Any, dict, Any]:
+    """Build the learner's agent on a scripted model that makes ``call`` and then says "Done.", and start it.
+
+    Args:
+        answer: the learner's ``build_policy_agent(model, checkpointer)``.
+        call: the tool call the scripted model makes first (from :func:`helpers.tool_call`).
+        thread: the ``thread_id`` to run on.
+
+    Returns:
+        ``(agent, config, out)`` where ``out`` is the ``GraphOutput`` of the first ``invoke``
+        (``version="v2"``), started with the policy file of :data:`POLICY_FILE` in ``files``.
+
+    Raises:
+        AssertionError: the answer did not return something with ``invoke``.
+    """
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from ..model import scripted_model
+
+    model = scripted_model([[call], _CLOSING])
+    agent = answer(model, InMemorySaver())
+    assert hasattr(agent, "invoke"), (
+        _("build_policy_agent must return the agent that create_deep_agent(...) builds, got {type}").format(
+            type=type(agent).__name__)
+    )
+    config = {"configurable": {"thread_id": thread}}
+    request = {"messages": [{"role": "user", "content": f"Please handle {call['args'].get('file_path')}."}],
+               "files": _initial_files()}
+    out = _invoke(agent, request, config, version="v2")
+    return agent, config, out
 
 
-def _complete_reply_runs(answer: Any) -> None:
-    message = _merged(_two_calls())
-    got = _runnable(answer, message)
-    assert got == message.tool_calls, (
-        _("a complete reply (finish_reason={finish_reason!r}) may run all its calls: expected {names} (the "
-          "dicts of message.tool_calls, in order), got {got}").format(
-              finish_reason=message.response_metadata['finish_reason'], names=_names(message.tool_calls), got=shown(got)))
+def _files(out: Any) -> dict[str, str]:
+    return {path: data.get("content") for path, data in (out.value.get("files") or {}).items()}
 
 
-def _cut_reply_runs_nothing(answer: Any) -> None:
-    message = _merged(streamed(reply("", invalid_tool_call("refund", CUT)), finish_reason="length"))
-    got = _runnable(answer, message)
-    assert got == [], (
-        _("the reply stopped at the token limit (finish_reason='length'); the merged message still holds "
-          "{args} because parse_partial_json completed the cut JSON. Run nothing: got {got}").format(
-              args=message.tool_calls[0]['args'], got=shown(got)))
+def _gated_actions(out: Any) -> list[tuple[str, Any]]:
+    actions = []
+    for pending in out.interrupts:
+        value = pending.value if isinstance(pending.value, dict) else {}
+        actions += [(a.get("name"), (a.get("args") or {}).get("file_path")) for a in value.get("action_requests", [])]
+    return actions
 
 
-def _runs_nothing(answer: Any, message: AIMessageChunk, why: str) -> None:
-    """``answer(message)`` must be ``[]``; ``why`` says why the reply did not end normally."""
-    got = _runnable(answer, message)
-    assert got == [], _("{why}. Run nothing; got {names}").format(why=why, names=shown(_names(got)))
+def _assert_paused_for(out: Any, name: str, path: str) -> None:
+    assert out.interrupts, (
+        _("the {name} of {path} ran without a pause: gate {name} for paths under /policies/ (interrupt_on=... "
+          "with a `when` predicate, or permissions=[FilesystemPermission(..., mode='interrupt')])").format(
+              name=name, path=path)
+    )
+    assert _gated_actions(out) == [(name, path)], (
+        _("the pause should put up one action, {name} on {path}; it put up {gated_actions}").format(
+            name=name, path=path, gated_actions=shown(_gated_actions(out)))
+    )
 
 
-def _filtered_reply_runs_nothing(answer: Any) -> None:
-    _runs_nothing(answer, _merged(_two_calls("content_filter")),
-                  _("the provider stopped the reply (finish_reason='content_filter'): it did not end normally, even "
-                  "though its calls look complete. Allow only 'tool_calls' and 'stop' rather than refusing only "
-                  "'length'"))
+def _assert_ran_without_pause(out: Any, name: str, path: str) -> None:
+    assert not out.interrupts, (
+        _("the {name} of {path} paused for approval ({gated_actions}), but only changes under /policies/ need "
+          "a person: gate by path, not every call of the tool").format(
+              name=name, path=path, gated_actions=shown(_gated_actions(out)))
+    )
 
 
-def _dropped_stream_runs_nothing(answer: Any) -> None:
-    _runs_nothing(answer, _merged(_two_calls(), drop_last=True),
-                  _("this stream stopped before its last chunk (a dropped connection), so response_metadata has no "
-                  "finish_reason at all: nothing says the reply finished (message.response_metadata.get("
-                  "'finish_reason') gives None here)"))
+def _assert_can_resume(agent: Any) -> None:
+    assert getattr(agent, "checkpointer", None) is not None, (
+        _("the agent has no checkpointer, so the pause cannot be resumed: pass checkpointer=checkpointer to create_deep_agent")
+    )
 
 
-def _invalid_calls_never_run(answer: Any) -> None:
-    step = streamed(reply("", tool_call("lookup_order", {"order_id": "A1024"}),
-                          invalid_tool_call("refund", '{"order_id": A1024}')), finish_reason="tool_calls")
-    message = _merged(step)
-    got = _runnable(answer, message)
-    assert got == message.tool_calls and len(got) == 1, (
-        _("a complete reply with one valid call and one invalid call (arguments that are not JSON): only the "
-          "valid call may run, expected {expected}, got {names}. invalid_tool_calls are never run").format(
-              expected=_names(message.tool_calls), names=shown(_names(got))))
+def _resume(agent: Any, config: dict, decision: dict) -> Any:
+    from langgraph.types import Command
+
+    return _invoke(agent, Command(resume={"decisions": [decision]}), config, version="v2")
 
 
-def _text_reply_stop(answer: Any) -> None:
-    message = _merged(streamed("A1024 was delivered.", finish_reason="stop"))
-    got = _runnable(answer, message)
-    assert got == [], _("a text reply that ended with 'stop' has no tool calls to run: expected [], got {got}").format(
-        got=shown(got))
+def _write_pauses(answer) -> None:
+    _agent, _config, out = start_thread(answer, tool_call("write_file", {"file_path": _NEW_POLICY, "content": _NEW_TEXT}), "check-pause")
+    _assert_paused_for(out, "write_file", _NEW_POLICY)
+    assert _NEW_POLICY not in _files(out), _("the file was written before anyone approved it")
 
 
-RUNNABLE_CALLS = Exercise(
+def _approve_writes(answer) -> None:
+    agent, config, out = start_thread(answer, tool_call("write_file", {"file_path": _NEW_POLICY, "content": _NEW_TEXT}),
+                                      "check-approve")
+    _assert_paused_for(out, "write_file", _NEW_POLICY)
+    _assert_can_resume(agent)
+    out = _resume(agent, config, {"type": "approve"})
+    assert not out.interrupts, _("after the approval the run paused again: {gated_actions}").format(
+        gated_actions=shown(_gated_actions(out)))
+    files = _files(out)
+    assert files.get(_NEW_POLICY) == _NEW_TEXT, (
+        _("after the approval {path} should hold {text!r}; files are {files}").format(
+            path=_NEW_POLICY, text=_NEW_TEXT, files=shown(files))
+    )
+
+
+def _reject_keeps_out(answer) -> None:
+    agent, config, out = start_thread(answer, tool_call("write_file", {"file_path": _NEW_POLICY, "content": _NEW_TEXT}),
+                                      "check-reject")
+    _assert_paused_for(out, "write_file", _NEW_POLICY)
+    _assert_can_resume(agent)
+    out = _resume(agent, config, {"type": "reject", "message": "Not approved by the refund lead."})
+    files = _files(out)
+    assert _NEW_POLICY not in files, _("the reviewer rejected the write, yet {path} exists: {files}").format(
+        path=_NEW_POLICY, files=shown(files))
+    answers = [m for m in out.value["messages"] if getattr(m, "type", "") == "tool"]
+    assert answers and answers[-1].status == "error", (
+        _("a rejected call is answered with an error ToolMessage; the last ToolMessage is {status}").format(
+            status=clipped(answers[-1].status) if answers else _('missing'))
+    )
+
+
+def _edit_pauses(answer) -> None:
+    edit = tool_call("edit_file", {"file_path": POLICY_FILE, "old_string": "30 days", "new_string": "14 days"})
+    _agent, _config, out = start_thread(answer, edit, "check-edit")
+    assert out.interrupts, (
+        _("the edit_file of {policy_file} ran without a pause: edit_file changes a policy as much as "
+          "write_file does, so gate it too (by path)").format(policy_file=POLICY_FILE)
+    )
+    _assert_paused_for(out, "edit_file", POLICY_FILE)
+    assert _files(out).get(POLICY_FILE) == CURRENT_POLICY, _("the policy was edited before anyone approved it")
+
+
+def _read_runs(answer) -> None:
+    _agent, _config, out = start_thread(answer, tool_call("read_file", {"file_path": POLICY_FILE}), "check-read")
+    _assert_ran_without_pause(out, "read_file", POLICY_FILE)
+    answers = [m for m in out.value["messages"] if getattr(m, "type", "") == "tool"]
+    assert answers and "30 days" in str(answers[-1].content), (
+        _("read_file should return the policy text; the ToolMessage says {content}").format(
+            content=shown(answers[-1].content if answers else 'nothing'))
+    )
+
+
+def _draft_runs(answer) -> None:
+    _agent, _config, out = start_thread(answer, tool_call("write_file", {"file_path": _DRAFT, "content": "idea\n"}), "check-draft")
+    _assert_ran_without_pause(out, "write_file", _DRAFT)
+    assert _files(out).get(_DRAFT) == "idea\n", _("the draft should be written at once; files are {files}").format(
+        files=shown(_files(out)))
+
+
+def _spellings_pause(answer) -> None:
+    for number, spelling in enumerate(POLICY_SPELLINGS):
+        _agent, _config, out = start_thread(answer, tool_call("write_file", {"file_path": spelling, "content": _NEW_TEXT}),
+                                 f"check-spelling-{number}")
+        written = sorted(set(_files(out)) - {POLICY_FILE})
+        assert out.interrupts, (
+            _("write_file with file_path {spelling} ran without a pause and wrote {written}: {advice}").format(
+                spelling=shown(spelling), written=shown(written), advice=_(_NORMALISE))
+        )
+        assert not written, _("with file_path {spelling} a file was written before anyone approved it").format(
+            spelling=shown(spelling))
+    edit = tool_call("edit_file", {"file_path": POLICY_FILE.lstrip("/"), "old_string": "30 days",
+                                   "new_string": "14 days"})
+    _agent, _config, out = start_thread(answer, edit, "check-spelling-edit")
+    assert out.interrupts and _files(out).get(POLICY_FILE) == CURRENT_POLICY, (
+        _("edit_file with file_path {spelling!r} changed {policy_file} without a pause; {advice}").format(
+            spelling=POLICY_FILE.lstrip('/'), policy_file=POLICY_FILE, advice=_(_NORMALISE))
+    )
+
+
+def _lookalikes_run(answer) -> None:
+    for number, path in enumerate(LOOKALIKES):
+        _agent, _config, out = start_thread(answer, tool_call("write_file", {"file_path": path, "content": "idea\n"}),
+                                 f"check-lookalike-{number}")
+        assert not out.interrupts, (
+            _("the write_file of {path} paused for approval, but it is not under /policies/: test the folder (the "
+              "normalised path starts with '/policies/'), not whether the word 'policies' appears").format(path=path)
+        )
+        assert _files(out).get(path) == "idea\n", _("{path} should be written at once; files are {files}").format(
+            path=path, files=shown(_files(out)))
+
+
+def _probe(answer) -> None:
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from ..model import scripted_model
+
+    answer(scripted_model([]), InMemorySaver())
+
+
+POLICY_APPROVAL = Exercise(
     "12.1",
-    "the tool calls a streamed reply may run",
+    "policy writes need a person's approval",
     [
-        Case("a complete reply: both calls", _complete_reply_runs),
-        Case("cut off at the token limit", _cut_reply_runs_nothing),
-        Case("filtered by the provider", _filtered_reply_runs_nothing),
-        Case("a stream without its last chunk", _dropped_stream_runs_nothing),
-        Case("an invalid call never runs", _invalid_calls_never_run),
-        Case("a text reply", _text_reply_stop),
+        Case("a write under /policies/ pauses before anything is written", _write_pauses),
+        Case("approved: the policy file is written", _approve_writes),
+        Case("rejected: the policy file is not written", _reject_keeps_out),
+        Case("an edit of a policy file pauses too", _edit_pauses),
+        Case("reading a policy file does not pause", _read_runs),
+        Case("a write under /drafts/ does not pause", _draft_runs),
+        Case("a relative or non-canonical spelling of a policy path pauses too", _spellings_pause),
+        Case("a path that only looks like a policy does not pause", _lookalikes_run),
     ],
-    probe=lambda answer: answer(_merged(_two_calls())),
+    probe=_probe,
+    # A case builds up to six deep agents (the spelling case); on a loaded 2-core machine one build can take
+    # seconds, so the deadline (which only ever matters for an endless loop) is longer than the default 5 s.
+    timeout=30,
 )

@@ -1,152 +1,147 @@
-"""Exercises of notebook 13 (wire formats and bind_tools).
+"""Exercises of notebook 13 (streaming tool calls).
 
-``UNANSWERED_CALLS`` (13.1): write ``unanswered_calls(body) -> list[str]``, the ids of the tool calls
-in a request body that no tool result in the same body answers, in the order the calls appear, for
-the three wire formats of the notebook's section 1. No payload builder checks the pairing
-(langchain-openai 1.7.4, langchain-anthropic 1.7.10): only the provider refuses a body with an
-unanswered call, so an application that wants to know before it sends has to read the body.
+``RUNNABLE_CALLS`` checks the guard a streaming application needs before it runs tool calls::
 
-The hidden checks build fresh bodies in the shapes the integrations produce
-(``ChatOpenAI._get_request_payload`` with and without ``use_responses_api=True``,
-``ChatAnthropic._get_request_payload``): only the fields the exercise reads, plus the ones around
-them that a careless answer trips over (a system message, text content, an assistant text turn).
+    runnable_calls(message: AIMessage) -> list[ToolCall]
+
+Each hidden case streams a fresh scripted reply (:func:`helpers.model.script.streamed`), adds
+the chunks up with ``+`` as an application does, and calls the answer on the merged message: a
+complete reply (its calls may run), one cut off at the token limit (``finish_reason="length"``,
+whose arguments ``parse_partial_json`` completed into a valid call), one the provider filtered
+(``"content_filter"``), a stream that stopped before its last chunk (no ``finish_reason``), a
+complete reply that also holds an invalid call, and a text reply that ended with ``"stop"``.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from langchain_core.messages import AIMessage, AIMessageChunk
+from langchain_core.tools import tool
+
 from ..i18n import _
+from ..model.live import scripted_model
+from ..model.script import FinishReason, invalid_tool_call, reply, streamed, tool_call
 from .core import Case, Exercise
 from .results import shown
 
-__all__ = ["UNANSWERED_CALLS", "anthropic_body", "chat_completions_body", "responses_body"]
+__all__ = ["RUNNABLE_CALLS"]
 
-#: One call: ``(call id, order id)``.
-Call = tuple[str, str]
-
-
-def chat_completions_body(calls: list[Call], answered: list[str]) -> dict[str, Any]:
-    """A chat.completions body: system, user, one assistant turn with ``calls``, then one
-    ``role: "tool"`` message per id in ``answered`` (in that order), then a user follow-up."""
-    return {"model": "gpt-4o-mini", "stream": False, "messages": [
-        {"content": "You are the refund desk's assistant.", "role": "system"},
-        {"content": "Where are my orders?", "role": "user"},
-        {"content": None, "role": "assistant", "tool_calls": [
-            {"type": "function", "id": call_id,
-             "function": {"name": "lookup_order", "arguments": json.dumps({"order_id": order})}}
-            for call_id, order in calls]},
-        *({"content": f"result of {call_id}", "role": "tool", "tool_call_id": call_id} for call_id in answered),
-        {"content": "And?", "role": "user"},
-    ]}
+CUT = '{"order_id": "A1024", "amount": 49'
 
 
-def responses_body(calls: list[Call], answered: list[str]) -> dict[str, Any]:
-    """A Responses API body: ``input`` items, one ``function_call`` per call, one
-    ``function_call_output`` per id in ``answered``, then an assistant text item."""
-    return {"model": "gpt-4o-mini", "stream": False, "input": [
-        {"content": "You are the refund desk's assistant.", "role": "system", "type": "message"},
-        {"content": "Where are my orders?", "role": "user", "type": "message"},
-        *({"type": "function_call", "name": "lookup_order", "arguments": json.dumps({"order_id": order}),
-           "call_id": call_id} for call_id, order in calls),
-        *({"type": "function_call_output", "output": f"result of {call_id}", "call_id": call_id}
-          for call_id in answered),
-        {"type": "message", "role": "assistant",
-         "content": [{"type": "output_text", "text": "Checking.", "annotations": []}]},
-    ]}
+@tool("refund")
+def _refund(order_id: str, amount: float) -> str:
+    """Send a refund of `amount` on an order."""
+    return f"refunded {amount} on {order_id}"
 
 
-def anthropic_body(calls: list[Call], answered: list[str], *, with_text: bool = False) -> dict[str, Any]:
-    """An Anthropic body: top-level ``system``; an assistant turn of ``tool_use`` blocks; one user
-    message holding a ``tool_result`` per id in ``answered`` (and a text block after them when
-    ``with_text``, as ``_merge_messages`` merges a human message next to the results)."""
-    results: list[dict[str, Any]] = [
-        {"type": "tool_result", "content": f"result of {call_id}", "tool_use_id": call_id, "is_error": False}
-        for call_id in answered]
-    if with_text:
-        results.append({"type": "text", "text": "And?"})
-    messages: list[dict[str, Any]] = [
-        {"role": "user", "content": "Where are my orders?"},
-        {"role": "assistant", "content": [
-            {"type": "text", "text": "Let me look."},
-            *({"type": "tool_use", "name": "lookup_order", "input": {"order_id": order}, "id": call_id}
-              for call_id, order in calls)]},
-    ]
-    if results:
-        messages.append({"role": "user", "content": results})
-    return {"model": "claude-sonnet-4-5", "max_tokens": 64000, "messages": messages,
-            "system": "You are the refund desk's assistant."}
+@tool("lookup_order")
+def _lookup_order(order_id: str) -> str:
+    """Look up an order by its id."""
+    return f"order {order_id}"
 
 
-_CALLS: list[Call] = [("call_A", "A1024"), ("call_B", "A1099"), ("call_C", "A1030")]
+def _merged(step: Any, *, drop_last: bool = False) -> AIMessageChunk:
+    """A fresh scripted stream of ``step``, added up with ``+`` (without its last chunk if ``drop_last``)."""
+    chunks = list(scripted_model([step]).bind_tools([_refund, _lookup_order]).stream("Refund 49.50 on A1024."))
+    if drop_last:
+        chunks = chunks[:-1]
+    total = chunks[0]
+    for chunk in chunks[1:]:
+        total = total + chunk
+    return total
 
 
-def _expect(answer: Any, body: dict[str, Any], want: list[str], hint: str) -> None:
-    got = answer(body)
-    assert isinstance(got, list), _("return a list of call ids, got {type}: {got}").format(
-        type=type(got).__name__, got=shown(got))
-    assert all(isinstance(call_id, str) for call_id in got), _("return call ids (strings), got {got}").format(
+def _two_calls(finish_reason: FinishReason | None = None) -> Any:
+    return streamed([tool_call("lookup_order", {"order_id": "A1024"}), tool_call("refund", {"order_id": "A1024",
+                                                                                            "amount": 49.5})],
+                    [(0, '{"order_id": '), (1, '{"order_id": "A1024", '), (0, '"A1024"}'), (1, '"amount": 49.5}')],
+                    finish_reason=finish_reason)
+
+
+def _runnable(answer: Any, message: AIMessage) -> Any:
+    before = message.model_dump()
+    got = answer(message)
+    assert isinstance(got, list), _("return a list of tool calls (dicts from message.tool_calls), got {got}").format(
         got=shown(got))
-    # compared as a plain list of plain strings: a list or str subclass cannot decide the comparison itself
-    assert [str.__str__(call_id) for call_id in got] == want, _("expected {want}, got {got}. {hint}").format(
-        want=want, got=shown(got), hint=hint)
+    assert message.model_dump() == before, _("leave the message as it is: return a new list, change nothing in it")
+    assert all(isinstance(call, dict) for call in got), (
+        _("return the tool calls themselves (the dicts of message.tool_calls), got {got}").format(got=shown(got)))
+    # compared as a plain list of plain dicts: a list or dict subclass cannot decide the comparison itself
+    return [dict(dict.items(call)) for call in got]
 
 
-def _chat_all_answered(answer: Any) -> None:
-    _expect(answer, chat_completions_body(_CALLS, ["call_A", "call_B", "call_C"]), [],
-            _("Every call of the assistant's tool_calls has a role 'tool' message with its tool_call_id."))
+def _names(calls: list) -> list:
+    return [c.get("name") if isinstance(c, dict) else c for c in calls]
 
 
-def _chat_one_missing(answer: Any) -> None:
-    _expect(answer, chat_completions_body(_CALLS, ["call_A", "call_C"]), ["call_B"],
-            _("chat.completions: the calls are in an assistant message's tool_calls (each has an 'id'); "
-            "the answers are messages with role 'tool' and a 'tool_call_id'."))
+def _complete_reply_runs(answer: Any) -> None:
+    message = _merged(_two_calls())
+    got = _runnable(answer, message)
+    assert got == message.tool_calls, (
+        _("a complete reply (finish_reason={finish_reason!r}) may run all its calls: expected {names} (the "
+          "dicts of message.tool_calls, in order), got {got}").format(
+              finish_reason=message.response_metadata['finish_reason'], names=_names(message.tool_calls), got=shown(got)))
 
 
-def _chat_out_of_order(answer: Any) -> None:
-    _expect(answer, chat_completions_body(_CALLS, ["call_C", "call_A"]), ["call_B"],
-            _("The answers came back in another order than the calls: pair them by id, not by position."))
+def _cut_reply_runs_nothing(answer: Any) -> None:
+    message = _merged(streamed(reply("", invalid_tool_call("refund", CUT)), finish_reason="length"))
+    got = _runnable(answer, message)
+    assert got == [], (
+        _("the reply stopped at the token limit (finish_reason='length'); the merged message still holds "
+          "{args} because parse_partial_json completed the cut JSON. Run nothing: got {got}").format(
+              args=message.tool_calls[0]['args'], got=shown(got)))
 
 
-def _chat_two_rounds(answer: Any) -> None:
-    first = chat_completions_body(_CALLS[:2], ["call_A"])
-    second = chat_completions_body(_CALLS[2:], [])
-    body = {**first, "messages": [*first["messages"], *second["messages"][2:]]}
-    _expect(answer, body, ["call_B", "call_C"],
-            _("This history has two assistant turns with tool_calls (call_A and call_B, later call_C): read "
-            "every turn, not only the first or the last one."))
+def _runs_nothing(answer: Any, message: AIMessageChunk, why: str) -> None:
+    """``answer(message)`` must be ``[]``; ``why`` says why the reply did not end normally."""
+    got = _runnable(answer, message)
+    assert got == [], _("{why}. Run nothing; got {names}").format(why=why, names=shown(_names(got)))
 
 
-def _responses_missing(answer: Any) -> None:
-    _expect(answer, responses_body(_CALLS, ["call_B"]), ["call_A", "call_C"],
-            _("Responses API: the body has 'input', not 'messages'; calls are items of type 'function_call', "
-            "answers 'function_call_output', both with a 'call_id'. List the ids in call order."))
+def _filtered_reply_runs_nothing(answer: Any) -> None:
+    _runs_nothing(answer, _merged(_two_calls("content_filter")),
+                  _("the provider stopped the reply (finish_reason='content_filter'): it did not end normally, even "
+                  "though its calls look complete. Allow only 'tool_calls' and 'stop' rather than refusing only "
+                  "'length'"))
 
 
-def _anthropic_missing(answer: Any) -> None:
-    _expect(answer, anthropic_body(_CALLS, ["call_C", "call_A"], with_text=True), ["call_B"],
-            _("Anthropic: a message's content is a string or a list of blocks; calls are 'tool_use' blocks "
-            "('id'), answers 'tool_result' blocks ('tool_use_id'), and a user message may mix results with "
-            "text."))
+def _dropped_stream_runs_nothing(answer: Any) -> None:
+    _runs_nothing(answer, _merged(_two_calls(), drop_last=True),
+                  _("this stream stopped before its last chunk (a dropped connection), so response_metadata has no "
+                  "finish_reason at all: nothing says the reply finished (message.response_metadata.get("
+                  "'finish_reason') gives None here)"))
 
 
-def _anthropic_none_answered(answer: Any) -> None:
-    _expect(answer, anthropic_body(_CALLS[:2], []), ["call_A", "call_B"],
-            _("Anthropic: with no user message after the assistant's tool_use blocks, no call is answered."))
+def _invalid_calls_never_run(answer: Any) -> None:
+    step = streamed(reply("", tool_call("lookup_order", {"order_id": "A1024"}),
+                          invalid_tool_call("refund", '{"order_id": A1024}')), finish_reason="tool_calls")
+    message = _merged(step)
+    got = _runnable(answer, message)
+    assert got == message.tool_calls and len(got) == 1, (
+        _("a complete reply with one valid call and one invalid call (arguments that are not JSON): only the "
+          "valid call may run, expected {expected}, got {names}. invalid_tool_calls are never run").format(
+              expected=_names(message.tool_calls), names=shown(_names(got))))
 
 
-UNANSWERED_CALLS = Exercise(
+def _text_reply_stop(answer: Any) -> None:
+    message = _merged(streamed("A1024 was delivered.", finish_reason="stop"))
+    got = _runnable(answer, message)
+    assert got == [], _("a text reply that ended with 'stop' has no tool calls to run: expected [], got {got}").format(
+        got=shown(got))
+
+
+RUNNABLE_CALLS = Exercise(
     "13.1",
-    "unanswered tool calls in any of the three wire formats",
+    "the tool calls a streamed reply may run",
     [
-        Case("chat.completions, every call answered", _chat_all_answered),
-        Case("chat.completions, one answer lost", _chat_one_missing),
-        Case("chat.completions, answers out of order", _chat_out_of_order),
-        Case("chat.completions, two rounds of calls", _chat_two_rounds),
-        Case("Responses API, two answers lost", _responses_missing),
-        Case("Anthropic, results merged with text, out of order", _anthropic_missing),
-        Case("Anthropic, no results at all", _anthropic_none_answered),
+        Case("a complete reply: both calls", _complete_reply_runs),
+        Case("cut off at the token limit", _cut_reply_runs_nothing),
+        Case("filtered by the provider", _filtered_reply_runs_nothing),
+        Case("a stream without its last chunk", _dropped_stream_runs_nothing),
+        Case("an invalid call never runs", _invalid_calls_never_run),
+        Case("a text reply", _text_reply_stop),
     ],
-    probe=lambda answer: answer(chat_completions_body(_CALLS, ["call_A"])),
+    probe=lambda answer: answer(_merged(_two_calls())),
 )

@@ -1,150 +1,152 @@
-"""Exercises of notebook 14 (Structured output and tools).
+"""Exercises of notebook 14 (wire formats and bind_tools).
 
-``STRUCTURED_RETRIES`` (14.1): count the ToolMessages with which ``create_agent``'s ``ToolStrategy``
-asked the model for a new structured response. Those retries carry ``status="success"``
-(langchain 1.5.2, ``langchain/agents/factory.py`` ``_handle_model_output`` builds them without a
-status), so the answer must recognise them by the call they answer and their text. The histories
-of the hidden checks are produced by a real ``create_agent`` run on the scripted model, fresh for
-every check. Its answers are ``STRUCTURED_RETRIES`` in ``tests/solutions/nb14.py``.
+``UNANSWERED_CALLS`` (14.1): write ``unanswered_calls(body) -> list[str]``, the ids of the tool calls
+in a request body that no tool result in the same body answers, in the order the calls appear, for
+the three wire formats of the notebook's section 1. No payload builder checks the pairing
+(langchain-openai 1.7.4, langchain-anthropic 1.7.10): only the provider refuses a body with an
+unanswered call, so an application that wants to know before it sends has to read the body.
+
+The hidden checks build fresh bodies in the shapes the integrations produce
+(``ChatOpenAI._get_request_payload`` with and without ``use_responses_api=True``,
+``ChatAnthropic._get_request_payload``): only the fields the exercise reads, plus the ones around
+them that a careless answer trips over (a system message, text content, an assistant text turn).
 """
 
 from __future__ import annotations
 
-from langchain.agents import create_agent
-from langchain.agents.structured_output import ToolStrategy
-from langchain_core.messages import BaseMessage
-from langchain_core.tools import ToolException, tool
-from pydantic import BaseModel, Field
+import json
+from typing import Any
 
 from ..i18n import _
-from ..model.live import scripted_model
-from ..model.script import tool_call
 from .core import Case, Exercise
 from .results import shown
 
-__all__ = ["STRUCTURED_RETRIES", "refund_desk_history"]
+__all__ = ["UNANSWERED_CALLS", "anthropic_body", "chat_completions_body", "responses_body"]
 
-RESPONSE_TOOLS = frozenset({"RefundDecision"})
-
-
-class RefundDecision(BaseModel):
-    """The refund desk's decision on one order."""
-
-    order_id: str
-    approve: bool
-    amount: float = Field(ge=0)
+#: One call: ``(call id, order id)``.
+Call = tuple[str, str]
 
 
-@tool
-def lookup_order(order_id: str) -> str:
-    """Look up the status of one order by its id, e.g. A1024."""
-    if order_id != "A1024":
-        raise ToolException(f"Error: order {order_id} not found")
-    return f"Order {order_id}: wireless headphones, 49.50, delivered damaged."
+def chat_completions_body(calls: list[Call], answered: list[str]) -> dict[str, Any]:
+    """A chat.completions body: system, user, one assistant turn with ``calls``, then one
+    ``role: "tool"`` message per id in ``answered`` (in that order), then a user follow-up."""
+    return {"model": "gpt-4o-mini", "stream": False, "messages": [
+        {"content": "You are the refund desk's assistant.", "role": "system"},
+        {"content": "Where are my orders?", "role": "user"},
+        {"content": None, "role": "assistant", "tool_calls": [
+            {"type": "function", "id": call_id,
+             "function": {"name": "lookup_order", "arguments": json.dumps({"order_id": order})}}
+            for call_id, order in calls]},
+        *({"content": f"result of {call_id}", "role": "tool", "tool_call_id": call_id} for call_id in answered),
+        {"content": "And?", "role": "user"},
+    ]}
 
 
-lookup_order.handle_tool_error = True
+def responses_body(calls: list[Call], answered: list[str]) -> dict[str, Any]:
+    """A Responses API body: ``input`` items, one ``function_call`` per call, one
+    ``function_call_output`` per id in ``answered``, then an assistant text item."""
+    return {"model": "gpt-4o-mini", "stream": False, "input": [
+        {"content": "You are the refund desk's assistant.", "role": "system", "type": "message"},
+        {"content": "Where are my orders?", "role": "user", "type": "message"},
+        *({"type": "function_call", "name": "lookup_order", "arguments": json.dumps({"order_id": order}),
+           "call_id": call_id} for call_id, order in calls),
+        *({"type": "function_call_output", "output": f"result of {call_id}", "call_id": call_id}
+          for call_id in answered),
+        {"type": "message", "role": "assistant",
+         "content": [{"type": "output_text", "text": "Checking.", "annotations": []}]},
+    ]}
 
 
-@tool
-def refund_window(order_id: str) -> str:
-    """Check whether the refund window of one order is still open."""
-    return f"Error: the refund window of order {order_id} closed 3 days ago; a human must approve."
+def anthropic_body(calls: list[Call], answered: list[str], *, with_text: bool = False) -> dict[str, Any]:
+    """An Anthropic body: top-level ``system``; an assistant turn of ``tool_use`` blocks; one user
+    message holding a ``tool_result`` per id in ``answered`` (and a text block after them when
+    ``with_text``, as ``_merge_messages`` merges a human message next to the results)."""
+    results: list[dict[str, Any]] = [
+        {"type": "tool_result", "content": f"result of {call_id}", "tool_use_id": call_id, "is_error": False}
+        for call_id in answered]
+    if with_text:
+        results.append({"type": "text", "text": "And?"})
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": "Where are my orders?"},
+        {"role": "assistant", "content": [
+            {"type": "text", "text": "Let me look."},
+            *({"type": "tool_use", "name": "lookup_order", "input": {"order_id": order}, "id": call_id}
+              for call_id, order in calls)]},
+    ]
+    if results:
+        messages.append({"role": "user", "content": results})
+    return {"model": "claude-sonnet-4-5", "max_tokens": 64000, "messages": messages,
+            "system": "You are the refund desk's assistant."}
 
 
-class RefundVerdict(RefundDecision):
-    """The same decision under another schema name: the response tool is named ``RefundVerdict``."""
+_CALLS: list[Call] = [("call_A", "A1024"), ("call_B", "A1099"), ("call_C", "A1030")]
 
 
-_GOOD = {"order_id": "A1024", "approve": True, "amount": 49.5}
-_BAD = {"order_id": "A1024", "approve": True, "amount": -5}
+def _expect(answer: Any, body: dict[str, Any], want: list[str], hint: str) -> None:
+    got = answer(body)
+    assert isinstance(got, list), _("return a list of call ids, got {type}: {got}").format(
+        type=type(got).__name__, got=shown(got))
+    assert all(isinstance(call_id, str) for call_id in got), _("return call ids (strings), got {got}").format(
+        got=shown(got))
+    # compared as a plain list of plain strings: a list or str subclass cannot decide the comparison itself
+    assert [str.__str__(call_id) for call_id in got] == want, _("expected {want}, got {got}. {hint}").format(
+        want=want, got=shown(got), hint=hint)
 
 
-def refund_desk_history(*steps: list, schema: type[BaseModel] = RefundDecision) -> list[BaseMessage]:
-    """The messages of one ``create_agent(..., response_format=ToolStrategy(schema))`` run.
-
-    Args:
-        *steps: the scripted model's steps (lists of ``tool_call`` dicts), in order; the run must
-            end with a valid call of the response tool (named after ``schema``).
-        schema: the structured response's schema (default ``RefundDecision``).
-
-    Returns:
-        the run's messages (a fresh list each call). ``lookup_order`` for an order other than
-        ``A1024`` raises a ``ToolException`` (``handle_tool_error=True``), which becomes a
-        ToolMessage with ``status="error"`` and the text ``"Error: order ... not found"``;
-        ``refund_window`` returns (does not raise) a text that starts with ``"Error:"``, so its
-        ToolMessage has ``status="success"``.
-    """
-    agent = create_agent(scripted_model(list(steps)), tools=[lookup_order, refund_window],
-                         response_format=ToolStrategy(schema))
-    result = agent.invoke({"messages": [{"role": "user", "content": "Decide on the refund for order A1024."}]})
-    return list(result["messages"])
+def _chat_all_answered(answer: Any) -> None:
+    _expect(answer, chat_completions_body(_CALLS, ["call_A", "call_B", "call_C"]), [],
+            _("Every call of the assistant's tool_calls has a role 'tool' message with its tool_call_id."))
 
 
-def _expect(answer, messages: list[BaseMessage], expected: int, why: str,
-            response_tools: frozenset[str] = RESPONSE_TOOLS) -> None:
-    got = answer(messages, set(response_tools))
-    assert isinstance(got, int) and not isinstance(got, bool), _("return an int, got {got}").format(got=shown(got))
-    # compared as a plain int: an int subclass cannot decide the comparison itself
-    assert int.__int__(got) == expected, _("expected {expected}, got {got}: {why}").format(
-        expected=expected, got=shown(got), why=why)
+def _chat_one_missing(answer: Any) -> None:
+    _expect(answer, chat_completions_body(_CALLS, ["call_A", "call_C"]), ["call_B"],
+            _("chat.completions: the calls are in an assistant message's tool_calls (each has an 'id'); "
+            "the answers are messages with role 'tool' and a 'tool_call_id'."))
 
 
-def _two_retries(answer) -> None:
-    _expect(answer, refund_desk_history([tool_call("RefundDecision", _BAD)], [tool_call("RefundDecision", _BAD)],
-                                        [tool_call("RefundDecision", _GOOD)]), 2,
-            _("two decisions broke the schema (amount=-5) and were answered with a retry each. Their "
-            "ToolMessages have status 'success': find them by the call they answer and their text "
-            "('Error: ...'), and do not count the final 'Returning structured response'."))
+def _chat_out_of_order(answer: Any) -> None:
+    _expect(answer, chat_completions_body(_CALLS, ["call_C", "call_A"]), ["call_B"],
+            _("The answers came back in another order than the calls: pair them by id, not by position."))
 
 
-def _tool_error_is_not_a_retry(answer) -> None:
-    _expect(answer, refund_desk_history([tool_call("lookup_order", {"order_id": "Z9"})],
-                                        [tool_call("RefundDecision", _GOOD)]), 0,
-            _("the only error is lookup_order's (status 'error', text 'Error: ...'): a failed tool, not a "
-            "structured-output retry. Count only ToolMessages that answer a call to a response tool."))
+def _chat_two_rounds(answer: Any) -> None:
+    first = chat_completions_body(_CALLS[:2], ["call_A"])
+    second = chat_completions_body(_CALLS[2:], [])
+    body = {**first, "messages": [*first["messages"], *second["messages"][2:]]}
+    _expect(answer, body, ["call_B", "call_C"],
+            _("This history has two assistant turns with tool_calls (call_A and call_B, later call_C): read "
+            "every turn, not only the first or the last one."))
 
 
-def _clean_run(answer) -> None:
-    _expect(answer, refund_desk_history([tool_call("lookup_order", {"order_id": "A1024"})],
-                                        [tool_call("RefundDecision", _GOOD)]), 0,
-            _("this run has no retry: the last ToolMessage answers RefundDecision with 'Returning structured "
-            "response: ...', the agent's confirmation, not a retry."))
+def _responses_missing(answer: Any) -> None:
+    _expect(answer, responses_body(_CALLS, ["call_B"]), ["call_A", "call_C"],
+            _("Responses API: the body has 'input', not 'messages'; calls are items of type 'function_call', "
+            "answers 'function_call_output', both with a 'call_id'. List the ids in call order."))
 
 
-def _two_in_one_turn(answer) -> None:
-    _expect(answer, refund_desk_history([tool_call("RefundDecision", _GOOD), tool_call("RefundDecision", _GOOD)],
-                                        [tool_call("RefundDecision", _GOOD)]), 2,
-            _("the model made two RefundDecision calls in one turn; the agent answered each with an error "
-            "ToolMessage ('Error: Model incorrectly returned multiple structured responses ...'): two retries."))
+def _anthropic_missing(answer: Any) -> None:
+    _expect(answer, anthropic_body(_CALLS, ["call_C", "call_A"], with_text=True), ["call_B"],
+            _("Anthropic: a message's content is a string or a list of blocks; calls are 'tool_use' blocks "
+            "('id'), answers 'tool_result' blocks ('tool_use_id'), and a user message may mix results with "
+            "text."))
 
 
-def _tool_error_text_with_success(answer) -> None:
-    _expect(answer, refund_desk_history([tool_call("refund_window", {"order_id": "A1024"})],
-                                        [tool_call("RefundDecision", _BAD)], [tool_call("RefundDecision", _GOOD)]), 1,
-            _("refund_window returned a text that starts with 'Error:' as its normal result, so its ToolMessage has "
-            "status 'success' too, like a retry's; it answers a call to refund_window, not to a response tool. "
-            "Only the RefundDecision retry counts."))
+def _anthropic_none_answered(answer: Any) -> None:
+    _expect(answer, anthropic_body(_CALLS[:2], []), ["call_A", "call_B"],
+            _("Anthropic: with no user message after the assistant's tool_use blocks, no call is answered."))
 
 
-def _another_response_tool(answer) -> None:
-    _expect(answer, refund_desk_history([tool_call("RefundVerdict", _BAD)], [tool_call("RefundVerdict", _GOOD)],
-                                        schema=RefundVerdict), 1,
-            _("this run's schema is RefundVerdict, so the response tool is named RefundVerdict: use the names in "
-            "response_tools (the second argument) rather than a name written in your code."),
-            frozenset({"RefundVerdict"}))
-
-
-STRUCTURED_RETRIES = Exercise(
+UNANSWERED_CALLS = Exercise(
     "14.1",
-    "count the structured-output retries in a history",
+    "unanswered tool calls in any of the three wire formats",
     [
-        Case("two retries, then a valid decision", _two_retries),
-        Case("a failed tool is not a retry", _tool_error_is_not_a_retry),
-        Case("a run without retries", _clean_run),
-        Case("two structured calls in one turn", _two_in_one_turn),
-        Case("a tool's own 'Error:' text is not a retry", _tool_error_text_with_success),
-        Case("another schema, another response tool", _another_response_tool),
+        Case("chat.completions, every call answered", _chat_all_answered),
+        Case("chat.completions, one answer lost", _chat_one_missing),
+        Case("chat.completions, answers out of order", _chat_out_of_order),
+        Case("chat.completions, two rounds of calls", _chat_two_rounds),
+        Case("Responses API, two answers lost", _responses_missing),
+        Case("Anthropic, results merged with text, out of order", _anthropic_missing),
+        Case("Anthropic, no results at all", _anthropic_none_answered),
     ],
-    probe=lambda answer: answer(refund_desk_history([tool_call("RefundDecision", _GOOD)]), set(RESPONSE_TOOLS)),
+    probe=lambda answer: answer(chat_completions_body(_CALLS, ["call_A"])),
 )

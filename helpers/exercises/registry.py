@@ -12,7 +12,7 @@ CONTRIBUTING, "One registry: files named nbNN.py"):
 
 :data:`EXERCISES` is read from the checker modules' source (:mod:`ast`, no import), so the progress
 table lists every exercise without importing a checker. There is no list to edit: adding
-``helpers/exercises/nb12.py`` and ``tests/solutions/nb12.py`` registers notebook 12's exercises.
+``helpers/exercises/nb13.py`` and ``tests/solutions/nb13.py`` registers notebook 13's exercises.
 
 The contract test (``tests/test_exercise_contract.py``) then checks that the references pass, each
 wrong answer fails its case, each crashing answer becomes feedback, hostile answers leave no thread

@@ -1,4 +1,4 @@
-"""The refund desk's order service as an MCP server (notebook 15), and how to launch it.
+"""The refund desk's order service as an MCP server (notebook 16), and how to launch it.
 
 * :mod:`helpers.mcp_orders.server`: the server, written with the ``mcp`` SDK's ``FastMCP``
   (mcp 1.30.0), run over stdio: ``python -m helpers.mcp_orders.server [orders|partner]``.

@@ -10,7 +10,7 @@ from typing import Any, Literal, get_args
 
 ServerKind = Literal["orders", "partner"]
 """``"orders"``: the desk's own order service; ``"partner"``: a third-party server whose tool
-description instructs the model (notebook 15, section 7)."""
+description instructs the model (notebook 16, section 7)."""
 
 SERVER_KINDS: tuple[ServerKind, ...] = get_args(ServerKind)
 

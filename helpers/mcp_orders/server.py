@@ -10,7 +10,7 @@ Tools of the ``orders`` server, each chosen to show one behaviour of MCP tools:
   ``structuredContent`` beside the text); an unknown id raises, which the server turns into an
   ``isError`` result ("Error executing tool lookup_order: ..."). An order with a customer note
   (:data:`CUSTOMER_NOTES`, one order) also has a ``customer_note`` key: text a customer wrote,
-  which tries to inject an instruction (notebook 16's capstone).
+  which tries to inject an instruction (notebook 17's capstone).
 * ``order_summary(order_id) -> dict``: the same kind of data under a bare ``dict`` annotation, so
   FastMCP builds no output schema and sends no structured content
   (``mcp/server/fastmcp/utilities/func_metadata.py``: ``dict`` is not a model it can build).

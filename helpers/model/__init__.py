@@ -24,7 +24,7 @@ One job per module:
   wire format (the live track's tests, and notebook 03's real ``openai.BadRequestError``), with
   :mod:`helpers.model.schema_values` for the arguments it sends.
 * :mod:`helpers.model.loopback_anthropic`: a stand-in for Anthropic's Messages API that checks only
-  the ``tool_use`` / ``tool_result`` pairing (notebook 13's real ``anthropic.BadRequestError``).
+  the ``tool_use`` / ``tool_result`` pairing (notebook 14's real ``anthropic.BadRequestError``).
 """
 
 from .factory import (

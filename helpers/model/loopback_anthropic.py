@@ -1,6 +1,6 @@
 """A loopback stand-in for Anthropic's Messages API (stdlib ``http.server`` in a thread), pairing rules only.
 
-Notebook 13 starts one on 127.0.0.1 to show the ``anthropic.BadRequestError`` a real
+Notebook 14 starts one on 127.0.0.1 to show the ``anthropic.BadRequestError`` a real
 ``ChatAnthropic(base_url=..., api_key="placeholder")`` gets for a history whose ``tool_use`` /
 ``tool_result`` blocks do not pair, the way notebook 03 shows OpenAI's with
 :mod:`helpers.model.loopback_openai`. It is not Anthropic and plays no model: it answers

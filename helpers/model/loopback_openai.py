@@ -20,7 +20,7 @@ when ``stream_options.include_usage`` is set) and not:
   ignores the option and answers in text);
 * otherwise -> a short text answer.
 
-Two request options shape the reply the way a provider's do (notebook 12's live cells use them):
+Two request options shape the reply the way a provider's do (notebook 13's live cells use them):
 
 * ``"parallel_tool_calls": true`` and a question naming several order ids (``A1024 and A1025``)
   -> one call of the chosen tool per id, and a streamed reply interleaves their argument pieces
@@ -35,7 +35,7 @@ should have looked up in prose): the live track runs every notebook against that
 a question that names several order ids gets one call per order id; otherwise (``false``, or not
 sent) one call. ``behaviour="ignores_tool_options"`` plays a provider that ignores ``tool_choice``
 and ``parallel_tool_calls``: it picks the tool by the question's words and makes one call per order
-id named, whatever the body asks (notebook 13's live cell must still run to its end against it).
+id named, whatever the body asks (notebook 14's live cell must still run to its end against it).
 
 It records every request body (:attr:`LoopbackOpenAI.requests`) and rejects, with HTTP 400 and
 OpenAI's own wording and error shape (``{"error": {"message", "type": "invalid_request_error",

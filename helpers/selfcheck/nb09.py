@@ -1,6 +1,7 @@
-"""Self-check questions for notebook 09 · errors and high-risk tools.
+"""Self-check questions for notebook 09 · tool errors and idempotency.
 
-Each right answer is run on the pins by ``tests/test_selfcheck_nb09_nb11.py``.
+Each right answer is run on the pins by ``tests/test_selfcheck_questions.py`` with the verifiers in
+``tests/selfcheck_verifiers/nb09.py``.
 """
 
 from __future__ import annotations
@@ -50,31 +51,5 @@ QUESTIONS = (
         section="section 4, Which repeats each key catches",
         why_not={"f\"call:{runtime.tool_call_id}\", a key from the tool call id":
                      "It catches a replay of the same call only; call_2 gets a new key and a second refund."},
-    ),
-    Question(
-        id="two-gated-calls",
-        prompt=("One model reply holds two gated calls, A1024 then A1030, and `HumanInTheLoopMiddleware` runs in "
-                "its default batched mode. You approve A1024 and reject A1030. What do you send?"),
-        choices=("Two resumes: {\"decisions\": [{\"type\": \"approve\"}]}, then one with the reject",
-                 "One resume keyed by call id: {\"call_1\": {\"type\": \"approve\"}, \"call_2\": {\"type\": \"reject\"}}",
-                 "One resume: {\"decisions\": [{\"type\": \"approve\"}, {\"type\": \"reject\", \"message\": ...}]}"),
-        answer="One resume: {\"decisions\": [{\"type\": \"approve\"}, {\"type\": \"reject\", \"message\": ...}]}",
-        explanation="The batched middleware pauses once per reply and needs one decision per gated call, in the "
-                    "order of the calls.",
-        section="section 5, Two gated calls in one reply",
-        why_not={"Two resumes: {\"decisions\": [{\"type\": \"approve\"}]}, then one with the reject":
-                     "One decision for two calls raises a ValueError, and that first value is then replayed."},
-    ),
-    Question(
-        id="after-a-wrong-resume",
-        prompt=("A HITL pause is answered with `Command(resume={\"type\": \"approve\"})` (no `decisions`) and "
-                "raises `KeyError: 'decisions'`. What does the correct resume, sent next on the same thread, do?"),
-        choices=("It raises the same KeyError: the first resume value was saved and is replayed",
-                 "It approves the call: the new value replaces the wrong one",
-                 "It starts the run again from the model"),
-        answer="It raises the same KeyError: the first resume value was saved and is replayed",
-        explanation="LangGraph keeps the first resume value with the paused step; the thread is stuck until "
-                    "update_state(..., as_node=...) moves it past that step.",
-        section="section 5, Wrong answers, and why they are worse than errors",
     ),
 )

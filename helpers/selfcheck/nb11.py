@@ -1,6 +1,6 @@
-"""Self-check questions for notebook 11 · the Deep Agents control plane.
+"""Self-check questions for notebook 11 · capstone: the refund agent.
 
-Each right answer is run on the pins (deepagents 0.7.32) by ``tests/test_selfcheck_nb09_nb11.py``.
+Each right answer is run on the pins by ``tests/test_selfcheck_questions.py``.
 """
 
 from __future__ import annotations
@@ -10,69 +10,62 @@ from .format import Question
 
 QUESTIONS = (
     Question(
-        id="write-todos-on-the-pins",
-        prompt=N_("`create_deep_agent(model=model)` with no extra middleware, on deepagents 0.7.32. The model calls "
-                  "`write_todos` with a plan. What comes back?"),
-        choices=(N_("A ToolMessage \"Updated todo list ...\", and todos in the state"),
-                 N_("An error ToolMessage (write_todos is not a valid tool), and no todos in the state"),
-                 N_("The run raises: the tool is unknown")),
-        answer=N_("An error ToolMessage (write_todos is not a valid tool), and no todos in the state"),
-        explanation=N_("On 0.7.32 write_todos is not built in (only the Codex profile adds it); ToolNode answers an "
-                       "unknown tool with an error ToolMessage. Add TodoListMiddleware()."),
-        section=N_("section 1, write_todos is not built in on 0.7.32"),
-        why_not={N_("A ToolMessage \"Updated todo list ...\", and todos in the state"):
-                     N_("That is what you get once you pass middleware=[TodoListMiddleware()].")},
+        id="resume-without-context",
+        prompt=N_("Turn 2 paused before `submit_refund_request`. The reviewer's app resumes with "
+                  "`agent.invoke(Command(resume={\"decisions\": [{\"type\": \"approve\"}]}), config)`, without "
+                  "`context=`. What happens?"),
+        choices=(N_("The refund is submitted: the checkpoint restored turn 2's context"),
+                 N_("The tool runs with runtime.context None and raises; the thread still waits before tools"),
+                 N_("LangGraph refuses the resume before anything runs")),
+        answer=N_("The tool runs with runtime.context None and raises; the thread still waits before tools"),
+        explanation=N_("The context is not saved in the checkpoint: pass it on every invoke, resumes included, or "
+                       "continue with invoke(None, config, context=...)."),
+        section=N_("section 4, The approval (and notebook 10, Pitfalls)"),
+        why_not={N_("The refund is submitted: the checkpoint restored turn 2's context"):
+                     N_("The checkpoint holds the state (messages, refund_stage, quote), not the run's context.")},
     ),
     Question(
-        id="sub-agent-input",
-        prompt=N_("The parent calls `task(description=..., subagent_type=\"order-researcher\")`. What does the sub-agent's model receive?"),
-        choices=(N_("The parent's whole history, then the description"),
-                 N_("The user's last message and the description"),
-                 N_("Its own system prompt and the task description, nothing else")),
-        answer=N_("Its own system prompt and the task description, nothing else"),
-        explanation=N_("task starts the sub-agent with fresh messages (its prompt and the description); its other state, "
-                       "files included, is a copy of the parent's. Its last text and changed keys come back in one Command."),
-        section=N_("section 2, task: a sub-agent in its own context"),
+        id="lost-reply-approvals",
+        prompt=N_("Turn 2 with `simulate_outage(after_commit=True)`: the first submit commits and its reply is lost; "
+                  "the policy submits the same order and amount again, and the reviewer approves every pause. At the "
+                  "end, how many refund requests exist, and how many approvals were asked for?"),
+        choices=(N_("1 request, 1 approval"), N_("2 requests, 2 approvals"), N_("1 request, 2 approvals")),
+        answer=N_("1 request, 2 approvals"),
+        explanation=N_("The retry is a new tool call, so the gate pauses for it too; the service finds the same "
+                       "refund_key and returns the request it already has."),
+        section=N_("section 5, The same run after a lost reply"),
+        why_not={N_("1 request, 1 approval"): N_("The gate pauses for every gated call, and the retry is a new call."),
+                 N_("2 requests, 2 approvals"): N_("That is what a key from the tool call id would give (pitfall 2).")},
     ),
     Question(
-        id="stringifying-executor",
-        prompt=N_("A home-made tools node wraps every result as `ToolMessage(str(result))`. One step runs "
-                  "`write_todos`, `task` (whose sub-agent writes a note) and `write_file`, on `StateBackend`. Which "
-                  "state changes survive?"),
-        choices=(N_("All three"), N_("Only write_file's file"), N_("The plan and the note, not write_file's file"), N_("None")),
-        answer=N_("Only write_file's file"),
-        explanation=N_("write_todos and task carry their changes in a Command, which str() turns into text; write_file "
-                       "writes files through the backend, not through its return value."),
-        section=N_("section 3, What an executor that stringifies results breaks"),
-        why_not={N_("None"): N_("StateBackend writes the files channel directly, whatever the node does with the result."),
-                 N_("The plan and the note, not write_file's file"):
-                     N_("It is the other way round: the Commands are lost, the direct write is not.")},
+        id="guard-raises-valueerror",
+        prompt=N_("In exercise 11.1 your guard raises `ValueError(\"not confirmed\")` instead of "
+                  "`ConfirmationRequired`. The careless model submits before the customer's yes. What does the "
+                  "model get, with build_agent's middleware?"),
+        choices=(N_("An error ToolMessage with the code confirmation_required"),
+                 N_("An error ToolMessage with the text not confirmed"),
+                 N_("An error ToolMessage with the code internal_error: to the agent, a ValueError is a bug")),
+        answer=N_("An error ToolMessage with the code internal_error: to the agent, a ValueError is a bug"),
+        explanation=N_("error_mapping answers refusals only (a DomainError or a ToolRefusal); the ValueError goes on to "
+                       "answer_bugs, which answers it as a bug and logs it, so the customer is never asked to confirm."),
+        section=N_("section 8, Exercise 11.1: the missing guard"),
+        why_not={N_("An error ToolMessage with the code confirmation_required"):
+                     N_("Only a ToolRefusal with that code is mapped to it; error_mapping lets a ValueError through."),
+                 N_("An error ToolMessage with the text not confirmed"):
+                     N_("Neither middleware shows an exception's own message to the model.")},
     ),
     Question(
-        id="rejected-write",
-        prompt=N_("`create_deep_agent(..., interrupt_on={\"write_file\": True}, checkpointer=...)` pauses on a "
-                  "`write_file` call, and the reviewer sends `{\"decisions\": [{\"type\": \"reject\", \"message\": "
-                  "\"Ask the refund lead first.\"}]}`. What happens?"),
-        choices=(N_("The write runs, and the model is told it was rejected"),
-                 N_("The tool never runs; an error ToolMessage with the reason answers the call; no file exists"),
-                 N_("The call is left without an answer, and the run ends")),
-        answer=N_("The tool never runs; an error ToolMessage with the reason answers the call; no file exists"),
-        explanation=N_("HumanInTheLoopMiddleware writes the rejection itself in after_model, before the tools node, so "
-                       "the call has one answer and files stays empty."),
-        section=N_("section 4, interrupt_on: a person approves the write"),
-    ),
-    Question(
-        id="new-message-while-paused",
-        prompt=N_("A deep agent waits for approval of a `write_file` call, and the user sends a new message instead "
-                  "of a resume. What does the next run do with the waiting call?"),
-        choices=(N_("PatchToolCallsMiddleware answers it with an error ToolMessage, and the write does not happen"),
-                 N_("It runs the write first, then answers the new message"),
-                 N_("The next model request is rejected: the call has no ToolMessage")),
-        answer=N_("PatchToolCallsMiddleware answers it with an error ToolMessage, and the write does not happen"),
-        explanation=N_("Before each run, PatchToolCallsMiddleware answers every call that has no ToolMessage, so the "
-                       "history is valid; the pending approval is dropped."),
-        section=N_("section 5.2, Repairing an unanswered tool call"),
-        why_not={N_("The next model request is rejected: the call has no ToolMessage"):
-                     N_("That is plain create_agent (notebook 09, Pitfalls); the harness patches the history.")},
+        id="what-makes-row-3-pass",
+        prompt=N_("With the careless policy, row 3 (\"no write before the customer's yes\") fails although the reviewer "
+                  "approved a correct-looking call. Which change makes the row pass whatever the model does?"),
+        choices=(N_("A stricter system prompt: never submit before the customer says yes"),
+                 N_("Allowing only approve and reject in HumanInTheLoopMiddleware"),
+                 N_("A guard in the submit tool that refuses unless the customer wrote after the quote")),
+        answer=N_("A guard in the submit tool that refuses unless the customer wrote after the quote"),
+        explanation=N_("A prompt is a request to the model and the reviewer sees only the call, so only a check in "
+                       "code knows whether the customer confirmed."),
+        section=N_("section 7, A careless model, caught by the table"),
+        why_not={N_("Allowing only approve and reject in HumanInTheLoopMiddleware"):
+                     N_("The agent already allows only those; approval is not confirmation.")},
     ),
 )

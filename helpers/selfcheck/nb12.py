@@ -1,8 +1,6 @@
-"""Self-check questions for notebook 12 (streaming tool calls).
+"""Self-check questions for notebook 12 · the Deep Agents control plane.
 
-The two "predict the output" questions run after :data:`CODE_CONTEXT` (the imports of sections 1-2) and
-must print their answer; the others are proven by the verifiers in ``tests/selfcheck_verifiers/nb12.py``,
-which run the agent of section 2 with the scripted model.
+Each right answer is run on the pins (deepagents 0.7.32) by ``tests/test_selfcheck_questions.py``.
 """
 
 from __future__ import annotations
@@ -10,85 +8,71 @@ from __future__ import annotations
 from ..i18n import N_
 from .format import Question
 
-CODE_CONTEXT = '''
-from langchain.messages import AIMessageChunk
-from langchain_core.messages.tool import tool_call_chunk
-'''
-
 QUESTIONS = (
     Question(
-        id="cut-arguments-merge",
-        prompt=N_("A stream stops after these two chunks (the model hit its token limit). What does the merged "
-                  "message say?"),
-        code='''first = AIMessageChunk(content="", tool_call_chunks=[
-    tool_call_chunk(name="refund", args='{"order_id": "A1024", ', id="call_1", index=0)])
-second = AIMessageChunk(content="", tool_call_chunks=[
-    tool_call_chunk(name=None, args='"amount": 49', id=None, index=0)])
-total = first + second
-print(total.tool_calls[0]["args"] if total.tool_calls else "no tool call", len(total.invalid_tool_calls))''',
-        choices=("{'order_id': 'A1024', 'amount': 49} 0", "no tool call 1", "{'order_id': 'A1024'} 0",
-                 "{'order_id': 'A1024', 'amount': 49} 1"),
-        answer="{'order_id': 'A1024', 'amount': 49} 0",
-        explanation=N_("Each AIMessageChunk re-reads its calls with parse_partial_json, which completes the cut "
-                       "JSON: a valid call for 49, and no invalid call."),
-        section=N_("section 2, The money bug"),
-        why_not={"no tool call 1": N_("That is what invoke gives for the same reply: strict json.loads fails. "
-                                      "A stream goes through parse_partial_json instead.")},
+        id="write-todos-on-the-pins",
+        prompt=N_("`create_deep_agent(model=model)` with no extra middleware, on deepagents 0.7.32. The model calls "
+                  "`write_todos` with a plan. What comes back?"),
+        choices=(N_("A ToolMessage \"Updated todo list ...\", and todos in the state"),
+                 N_("An error ToolMessage (write_todos is not a valid tool), and no todos in the state"),
+                 N_("The run raises: the tool is unknown")),
+        answer=N_("An error ToolMessage (write_todos is not a valid tool), and no todos in the state"),
+        explanation=N_("On 0.7.32 write_todos is not built in (only the Codex profile adds it); ToolNode answers an "
+                       "unknown tool with an error ToolMessage. Add TodoListMiddleware()."),
+        section=N_("section 1, write_todos is not built in on 0.7.32"),
+        why_not={N_("A ToolMessage \"Updated todo list ...\", and todos in the state"):
+                     N_("That is what you get once you pass middleware=[TodoListMiddleware()].")},
     ),
     Question(
-        id="one-delta-alone",
-        prompt=N_('In `stream_mode="messages"` a consumer receives this second chunk of a reply on its own. '
-                  "What does it hold?"),
-        code='''delta = AIMessageChunk(content="", tool_call_chunks=[
-    tool_call_chunk(name=None, args=' "A1024"}', id=None, index=0)])
-print(len(delta.tool_calls), len(delta.invalid_tool_calls), delta.invalid_tool_calls[0]["name"])''',
-        choices=("0 1 None", "1 0 None", "0 0 None", "1 1 lookup_order"),
-        answer="0 1 None",
-        explanation=N_("A later piece has no name and its text is no JSON object: alone it is an invalid call. "
-                       "Add the chunks up per message id before reading calls."),
-        section=N_("section 5, What a consumer receives"),
+        id="sub-agent-input",
+        prompt=N_("The parent calls `task(description=..., subagent_type=\"order-researcher\")`. What does the sub-agent's model receive?"),
+        choices=(N_("The parent's whole history, then the description"),
+                 N_("The user's last message and the description"),
+                 N_("Its own system prompt and the task description, nothing else")),
+        answer=N_("Its own system prompt and the task description, nothing else"),
+        explanation=N_("task starts the sub-agent with fresh messages (its prompt and the description); its other state, "
+                       "files included, is a copy of the parent's. Its last text and changed keys come back in one Command."),
+        section=N_("section 2, task: a sub-agent in its own context"),
     ),
     Question(
-        id="when-the-cut-refund-runs",
-        prompt=N_("The model's reply is cut off inside the refund's arguments (finish_reason='length'). With no "
-                  "middleware, which runs of the `create_agent` agent send the refund?"),
-        choices=((N_('`stream(..., stream_mode="messages")` and `stream_mode="tools"`, not `invoke` or '
-                     '`stream_mode="updates"`')),
-                 N_("every run: the agent always merges the reply's chunks"),
-                 N_("no run: create_agent never runs a call from a reply whose finish_reason is 'length'"),
-                 N_("only `invoke`: streaming modes do not run tools")),
-        answer=N_('`stream(..., stream_mode="messages")` and `stream_mode="tools"`, not `invoke` or '
-                  '`stream_mode="updates"`'),
-        explanation=N_("Those two modes attach a streaming callback handler, so BaseChatModel._should_stream "
-                       "streams the model and parse_partial_json completes the cut call; create_agent never reads "
-                       "finish_reason."),
-        section=N_("section 2, Under create_agent"),
-        why_not={N_("no run: create_agent never runs a call from a reply whose finish_reason is 'length'"):
-                 N_("Nothing in create_agent reads finish_reason on these pins: that is the guard you add.")},
+        id="stringifying-executor",
+        prompt=N_("A home-made tools node wraps every result as `ToolMessage(str(result))`. One step runs "
+                  "`write_todos`, `task` (whose sub-agent writes a note) and `write_file`, on `StateBackend`. Which "
+                  "state changes survive?"),
+        choices=(N_("All three"), N_("Only write_file's file"), N_("The plan and the note, not write_file's file"), N_("None")),
+        answer=N_("Only write_file's file"),
+        explanation=N_("write_todos and task carry their changes in a Command, which str() turns into text; write_file "
+                       "writes files through the backend, not through its return value."),
+        section=N_("section 3, What an executor that stringifies results breaks"),
+        why_not={N_("None"): N_("StateBackend writes the files channel directly, whatever the node does with the result."),
+                 N_("The plan and the note, not write_file's file"):
+                     N_("It is the other way round: the Commands are lost, the direct write is not.")},
     ),
     Question(
-        id="where-the-guard-goes",
-        prompt=N_('A chat UI consumes `agent.stream(..., stream_mode="messages")`. Where does a check on '
-                  "`finish_reason` stop a cut-off refund from being sent?"),
-        choices=(N_("in the agent, before the tools node: e.g. an `after_model` middleware"),
-                 N_("in the UI loop: skip the chunks of a reply whose last chunk says 'length'"),
-                 N_("nowhere: a cut reply is always an invalid call, so it never runs")),
-        answer=N_("in the agent, before the tools node: e.g. an `after_model` middleware"),
-        explanation=N_("The tools node runs the merged reply whatever the consumer does with the chunks; only a "
-                       "check inside the agent, before tools run, stops it."),
-        section=N_("section 3, The guard"),
-        why_not={N_("in the UI loop: skip the chunks of a reply whose last chunk says 'length'"):
-                 N_("By the time the UI sees the last chunk the agent has the merged call, and it runs it anyway.")},
+        id="rejected-write",
+        prompt=N_("`create_deep_agent(..., interrupt_on={\"write_file\": True}, checkpointer=...)` pauses on a "
+                  "`write_file` call, and the reviewer sends `{\"decisions\": [{\"type\": \"reject\", \"message\": "
+                  "\"Ask the refund lead first.\"}]}`. What happens?"),
+        choices=(N_("The write runs, and the model is told it was rejected"),
+                 N_("The tool never runs; an error ToolMessage with the reason answers the call; no file exists"),
+                 N_("The call is left without an answer, and the run ends")),
+        answer=N_("The tool never runs; an error ToolMessage with the reason answers the call; no file exists"),
+        explanation=N_("HumanInTheLoopMiddleware writes the rejection itself in after_model, before the tools node, so "
+                       "the call has one answer and files stays empty."),
+        section=N_("section 4, interrupt_on: a person approves the write"),
     ),
     Question(
-        id="progress-mode",
-        prompt=N_("A tool calls `runtime.emit_output_delta('half done')`. Which stream mode of the agent delivers "
-                  "it?"),
-        choices=(N_('`"tools"`, as a tool-output-delta event'), N_('`"custom"`, like stream_writer data'),
-                 N_('`"messages"`, as an AIMessageChunk'), N_('`"updates"`, in the tools node\'s update')),
-        answer=N_('`"tools"`, as a tool-output-delta event'),
-        explanation=N_('emit_output_delta feeds the "tools" mode (between tool-started and tool-finished); '
-                       'runtime.stream_writer feeds "custom".'),
-        section=N_("section 6, A tool that streams its own progress"),
+        id="new-message-while-paused",
+        prompt=N_("A deep agent waits for approval of a `write_file` call, and the user sends a new message instead "
+                  "of a resume. What does the next run do with the waiting call?"),
+        choices=(N_("PatchToolCallsMiddleware answers it with an error ToolMessage, and the write does not happen"),
+                 N_("It runs the write first, then answers the new message"),
+                 N_("The next model request is rejected: the call has no ToolMessage")),
+        answer=N_("PatchToolCallsMiddleware answers it with an error ToolMessage, and the write does not happen"),
+        explanation=N_("Before each run, PatchToolCallsMiddleware answers every call that has no ToolMessage, so the "
+                       "history is valid; the pending approval is dropped."),
+        section=N_("section 5.2, Repairing an unanswered tool call"),
+        why_not={N_("The next model request is rejected: the call has no ToolMessage"):
+                     N_("That is plain create_agent (notebook 10, Pitfalls); the harness patches the history.")},
     ),
 )

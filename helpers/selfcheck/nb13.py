@@ -1,9 +1,8 @@
-"""Self-check questions for notebook 13 (wire formats and bind_tools).
+"""Self-check questions for notebook 13 (streaming tool calls).
 
-"strict-makes-required" is a "predict the output" question: its snippet runs after
-:data:`CODE_CONTEXT` (section 4's ``tag_order`` tool) and must print its answer. The others are proven
-by the verifiers in ``tests/selfcheck_verifiers/nb13.py``, which build the real request bodies with
-langchain-openai 1.7.4 and langchain-anthropic 1.7.10 (offline) or send one to the loopback server.
+The two "predict the output" questions run after :data:`CODE_CONTEXT` (the imports of sections 1-2) and
+must print their answer; the others are proven by the verifiers in ``tests/selfcheck_verifiers/nb13.py``,
+which run the agent of section 2 with the scripted model.
 """
 
 from __future__ import annotations
@@ -12,89 +11,84 @@ from ..i18n import N_
 from .format import Question
 
 CODE_CONTEXT = '''
-from typing import Any
-
-from langchain.tools import tool
-from langchain_core.utils.function_calling import convert_to_openai_tool
-
-
-@tool
-def tag_order(order_id: str, note: str | None = None, metadata: dict[str, Any] | None = None) -> str:
-    """Tag an order for the support team, with an optional note and free-form metadata."""
-    return f"tagged {order_id}"
+from langchain.messages import AIMessageChunk
+from langchain_core.messages.tool import tool_call_chunk
 '''
 
 QUESTIONS = (
     Question(
-        id="which-body-marks-the-error",
-        prompt=N_("A ToolMessage with `status=\"error\"` is sent by ChatOpenAI (chat.completions), ChatOpenAI "
-                  "(Responses API) and ChatAnthropic. In which request bodies is the failure marked by a field, "
-                  "not only by the text of the content?"),
-        choices=(N_("Only Anthropic's: `is_error: true` on the tool_result block"),
-                 N_("All three: each format has its own error field"),
-                 N_("Only the two OpenAI APIs: they keep `status: \"error\"`"),
-                 N_("None of them: every format keeps only the content")),
-        answer=N_("Only Anthropic's: `is_error: true` on the tool_result block"),
-        explanation=N_("OpenAI's two APIs keep only the content and the call id; ChatAnthropic sets is_error from "
-                       "status, so for OpenAI the content itself must say the call failed."),
-        section=N_("section 2, What survives the trip"),
-        why_not={N_("All three: each format has its own error field"):
-                     N_("_convert_message_to_dict keeps content, role and tool_call_id only; a "
-                        "function_call_output has output and call_id only."),
-                 N_("None of them: every format keeps only the content"):
-                     N_("ChatAnthropic's _merge_messages writes is_error = status == 'error'.")},
+        id="cut-arguments-merge",
+        prompt=N_("A stream stops after these two chunks (the model hit its token limit). What does the merged "
+                  "message say?"),
+        code='''first = AIMessageChunk(content="", tool_call_chunks=[
+    tool_call_chunk(name="refund", args='{"order_id": "A1024", ', id="call_1", index=0)])
+second = AIMessageChunk(content="", tool_call_chunks=[
+    tool_call_chunk(name=None, args='"amount": 49', id=None, index=0)])
+total = first + second
+print(total.tool_calls[0]["args"] if total.tool_calls else "no tool call", len(total.invalid_tool_calls))''',
+        choices=("{'order_id': 'A1024', 'amount': 49} 0", "no tool call 1", "{'order_id': 'A1024'} 0",
+                 "{'order_id': 'A1024', 'amount': 49} 1"),
+        answer="{'order_id': 'A1024', 'amount': 49} 0",
+        explanation=N_("Each AIMessageChunk re-reads its calls with parse_partial_json, which completes the cut "
+                       "JSON: a valid call for 49, and no invalid call."),
+        section=N_("section 2, The money bug"),
+        why_not={"no tool call 1": N_("That is what invoke gives for the same reply: strict json.loads fails. "
+                                      "A stream goes through parse_partial_json instead.")},
     ),
     Question(
-        id="portable-force",
-        prompt=N_("Your application must make the model call *some* tool, and runs on ChatOpenAI or ChatAnthropic "
-                  "depending on the customer. Which `bind_tools(tools, tool_choice=...)` forces a call on both?"),
-        choices=(N_('tool_choice="any"'), N_('tool_choice="required"'), N_("tool_choice=True"), N_('tool_choice="auto"')),
-        answer=N_('tool_choice="any"'),
-        explanation=N_('ChatOpenAI sends "any" as "required"; ChatAnthropic sends {"type": "any"}. Any other string '
-                       "is a tool name on ChatAnthropic."),
-        section=N_("section 4, bind_tools options"),
-        why_not={N_('tool_choice="required"'): N_('ChatAnthropic forces a tool named "required": {"type": "tool", '
-                                              '"name": "required"}.'),
-                 N_("tool_choice=True"): N_("ChatAnthropic raises ValueError: Unrecognized 'tool_choice' type."),
-                 N_('tool_choice="auto"'): N_("auto lets the model answer in text.")},
+        id="one-delta-alone",
+        prompt=N_('In `stream_mode="messages"` a consumer receives this second chunk of a reply on its own. '
+                  "What does it hold?"),
+        code='''delta = AIMessageChunk(content="", tool_call_chunks=[
+    tool_call_chunk(name=None, args=' "A1024"}', id=None, index=0)])
+print(len(delta.tool_calls), len(delta.invalid_tool_calls), delta.invalid_tool_calls[0]["name"])''',
+        choices=("0 1 None", "1 0 None", "0 0 None", "1 1 lookup_order"),
+        answer="0 1 None",
+        explanation=N_("A later piece has no name and its text is no JSON object: alone it is an invalid call. "
+                       "Add the chunks up per message id before reading calls."),
+        section=N_("section 5, What a consumer receives"),
     ),
     Question(
-        id="strict-makes-required",
-        prompt=N_("With `strict=True`, which fields of `tag_order` does the schema list as required?"),
-        code='schema = convert_to_openai_tool(tag_order, strict=True)["function"]["parameters"]\n'
-             'print(schema["required"])',
-        choices=("['order_id', 'note', 'metadata']", "['order_id']", "['order_id', 'note']", "[]"),
-        answer="['order_id', 'note', 'metadata']",
-        explanation=N_("Strict mode makes every property required (optional ones stay nullable), and the free-form "
-                       "metadata object gets additionalProperties: false, so only {} fits."),
-        section=N_("section 4, bind_tools options"),
-        why_not={"['order_id']": N_("That is the schema without strict: the optional fields are not required.")},
+        id="when-the-cut-refund-runs",
+        prompt=N_("The model's reply is cut off inside the refund's arguments (finish_reason='length'). With no "
+                  "middleware, which runs of the `create_agent` agent send the refund?"),
+        choices=((N_('`stream(..., stream_mode="messages")` and `stream_mode="tools"`, not `invoke` or '
+                     '`stream_mode="updates"`')),
+                 N_("every run: the agent always merges the reply's chunks"),
+                 N_("no run: create_agent never runs a call from a reply whose finish_reason is 'length'"),
+                 N_("only `invoke`: streaming modes do not run tools")),
+        answer=N_('`stream(..., stream_mode="messages")` and `stream_mode="tools"`, not `invoke` or '
+                  '`stream_mode="updates"`'),
+        explanation=N_("Those two modes attach a streaming callback handler, so BaseChatModel._should_stream "
+                       "streams the model and parse_partial_json completes the cut call; create_agent never reads "
+                       "finish_reason."),
+        section=N_("section 2, Under create_agent"),
+        why_not={N_("no run: create_agent never runs a call from a reply whose finish_reason is 'length'"):
+                 N_("Nothing in create_agent reads finish_reason on these pins: that is the guard you add.")},
     ),
     Question(
-        id="who-catches-a-lost-answer",
-        prompt=N_("The application lost the ToolMessage of the second of two calls and calls the model again. "
-                  "Where is the broken pairing first refused?"),
-        choices=(N_("By the provider, when the request arrives: the SDK raises (HTTP 400 for OpenAI)"),
-                 N_("By the integration's payload builder (`_get_request_payload`), before anything is sent"),
-                 N_("By `bind_tools`, which checks the history against the bound tools"),
-                 N_("Nowhere: the model simply ignores the unanswered call")),
-        answer=N_("By the provider, when the request arrives: the SDK raises (HTTP 400 for OpenAI)"),
-        explanation=N_("All three payload builders build the body without a check; only the provider applies the "
-                       "pairing rule, so check the body yourself or answer every call."),
-        section=N_("section 5, Who catches a broken pairing"),
-        why_not={N_("Nowhere: the model simply ignores the unanswered call"):
-                     N_("OpenAI refuses the request with HTTP 400; so does Anthropic for a tool_use without result.")},
+        id="where-the-guard-goes",
+        prompt=N_('A chat UI consumes `agent.stream(..., stream_mode="messages")`. Where does a check on '
+                  "`finish_reason` stop a cut-off refund from being sent?"),
+        choices=(N_("in the agent, before the tools node: e.g. an `after_model` middleware"),
+                 N_("in the UI loop: skip the chunks of a reply whose last chunk says 'length'"),
+                 N_("nowhere: a cut reply is always an invalid call, so it never runs")),
+        answer=N_("in the agent, before the tools node: e.g. an `after_model` middleware"),
+        explanation=N_("The tools node runs the merged reply whatever the consumer does with the chunks; only a "
+                       "check inside the agent, before tools run, stops it."),
+        section=N_("section 3, The guard"),
+        why_not={N_("in the UI loop: skip the chunks of a reply whose last chunk says 'length'"):
+                 N_("By the time the UI sees the last chunk the agent has the merged call, and it runs it anyway.")},
     ),
     Question(
-        id="server-tool-owes-nothing",
-        prompt=N_("A reply holds a `server_tool_call` content block (the provider's own web search) and its "
-                  "`server_tool_result`. How many ToolMessages does your application owe for it?"),
-        choices=(N_("None: it is not in `.tool_calls`, and its result is already in the message"),
-                 N_("One, with the server tool call's id"),
-                 N_("One with `status=\"error\"`, since the application did not run it")),
-        answer=N_("None: it is not in `.tool_calls`, and its result is already in the message"),
-        explanation=N_("The provider ran the tool and put the result in the same reply; a ToolMessage for its id "
-                       "would answer no call of yours: an orphan."),
-        section=N_("section 3, Standard content blocks"),
+        id="progress-mode",
+        prompt=N_("A tool calls `runtime.emit_output_delta('half done')`. Which stream mode of the agent delivers "
+                  "it?"),
+        choices=(N_('`"tools"`, as a tool-output-delta event'), N_('`"custom"`, like stream_writer data'),
+                 N_('`"messages"`, as an AIMessageChunk'), N_('`"updates"`, in the tools node\'s update')),
+        answer=N_('`"tools"`, as a tool-output-delta event'),
+        explanation=N_('emit_output_delta feeds the "tools" mode (between tool-started and tool-finished); '
+                       'runtime.stream_writer feeds "custom".'),
+        section=N_("section 6, A tool that streams its own progress"),
     ),
 )

@@ -1,8 +1,9 @@
-"""Self-check questions for notebook 14 (Structured output and tools).
+"""Self-check questions for notebook 14 (wire formats and bind_tools).
 
-"retry-status" is a "predict the output" question whose snippet runs after :data:`CODE_CONTEXT` (the
-notebook's setup: ``RefundDecision``, ``lookup_order``, ``question``); the others are proven by the
-verifiers in ``tests/selfcheck_verifiers/nb14.py``.
+"strict-makes-required" is a "predict the output" question: its snippet runs after
+:data:`CODE_CONTEXT` (section 4's ``tag_order`` tool) and must print its answer. The others are proven
+by the verifiers in ``tests/selfcheck_verifiers/nb14.py``, which build the real request bodies with
+langchain-openai 1.7.4 and langchain-anthropic 1.7.10 (offline) or send one to the loopback server.
 """
 
 from __future__ import annotations
@@ -11,117 +12,89 @@ from ..i18n import N_
 from .format import Question
 
 CODE_CONTEXT = '''
-from langchain.agents import create_agent
-from langchain.agents.structured_output import (
-    ProviderStrategy,
-    StructuredOutputValidationError,
-    ToolStrategy,
-)
+from typing import Any
+
 from langchain.tools import tool
-from pydantic import BaseModel, Field
-
-from helpers import scripted_model, tool_call
-
-
-class RefundDecision(BaseModel):
-    """The refund desk's decision on one order."""
-
-    order_id: str
-    approve: bool
-    amount: float = Field(ge=0)
+from langchain_core.utils.function_calling import convert_to_openai_tool
 
 
 @tool
-def lookup_order(order_id: str) -> str:
-    """Look up the status of one order by its id, e.g. A1024."""
-    return f"Order {order_id}: wireless headphones, 49.50, delivered damaged."
-
-
-question = {"role": "user", "content": "Decide on the refund for order A1024."}
+def tag_order(order_id: str, note: str | None = None, metadata: dict[str, Any] | None = None) -> str:
+    """Tag an order for the support team, with an optional note and free-form metadata."""
+    return f"tagged {order_id}"
 '''
 
 QUESTIONS = (
     Question(
-        id="where-the-run-ends",
-        prompt=N_("An agent built with `response_format=ToolStrategy(RefundDecision)` receives a valid "
-                  "`RefundDecision` tool call from the model. What is the last message of the run?"),
-        choices=(N_("A ToolMessage the agent wrote itself, answering the RefundDecision call"),
-                 N_("The AIMessage with the RefundDecision call; nothing answers it, the run just stops"),
-                 N_("A final AIMessage in text: the model is asked once more after the decision"),
-                 N_("An AIMessage whose text is the decision as JSON")),
-        answer=N_("A ToolMessage the agent wrote itself, answering the RefundDecision call"),
-        explanation=N_("The agent answers the synthetic call ('Returning structured response: ...') so pairing "
-                       "stays valid, and the run ends there without another model call."),
-        section=N_("section 1, ToolStrategy"),
-        why_not={N_("An AIMessage whose text is the decision as JSON"): N_("That is ProviderStrategy's last message."),
-                 N_("The AIMessage with the RefundDecision call; nothing answers it, the run just stops"):
-                     N_("An unanswered call would make the next request to the provider fail; the agent answers it.")},
+        id="which-body-marks-the-error",
+        prompt=N_("A ToolMessage with `status=\"error\"` is sent by ChatOpenAI (chat.completions), ChatOpenAI "
+                  "(Responses API) and ChatAnthropic. In which request bodies is the failure marked by a field, "
+                  "not only by the text of the content?"),
+        choices=(N_("Only Anthropic's: `is_error: true` on the tool_result block"),
+                 N_("All three: each format has its own error field"),
+                 N_("Only the two OpenAI APIs: they keep `status: \"error\"`"),
+                 N_("None of them: every format keeps only the content")),
+        answer=N_("Only Anthropic's: `is_error: true` on the tool_result block"),
+        explanation=N_("OpenAI's two APIs keep only the content and the call id; ChatAnthropic sets is_error from "
+                       "status, so for OpenAI the content itself must say the call failed."),
+        section=N_("section 2, What survives the trip"),
+        why_not={N_("All three: each format has its own error field"):
+                     N_("_convert_message_to_dict keeps content, role and tool_call_id only; a "
+                        "function_call_output has output and call_id only."),
+                 N_("None of them: every format keeps only the content"):
+                     N_("ChatAnthropic's _merge_messages writes is_error = status == 'error'.")},
     ),
     Question(
-        id="retry-status",
-        prompt=N_("The first decision breaks the schema (`amount=-5`), the second is valid. What does this print?"),
-        code='''model = scripted_model([
-    [tool_call("RefundDecision", {"order_id": "A1024", "approve": True, "amount": -5})],
-    [tool_call("RefundDecision", {"order_id": "A1024", "approve": True, "amount": 49.5})],
-])
-agent = create_agent(model, tools=[lookup_order], response_format=ToolStrategy(RefundDecision))
-messages = agent.invoke({"messages": [question]})["messages"]
-print(messages[2].status, len(model.requests))''',
-        choices=("success 2", "error 2", "error 1", "success 1"),
-        answer="success 2",
-        explanation=N_("The retry ToolMessage is built without a status, so it says 'success'; the model is "
-                       "asked again, 2 requests in all."),
-        section=N_("section 5.1, a retry message with status success"),
-        why_not={"error 2": N_("Tempting, it reports a validation error: but the agent never sets status='error'."),
-                 "error 1": N_("ToolStrategy retries (handle_errors=True by default); only handle_errors=False "
-                               "raises at once.")},
+        id="portable-force",
+        prompt=N_("Your application must make the model call *some* tool, and runs on ChatOpenAI or ChatAnthropic "
+                  "depending on the customer. Which `bind_tools(tools, tool_choice=...)` forces a call on both?"),
+        choices=(N_('tool_choice="any"'), N_('tool_choice="required"'), N_("tool_choice=True"), N_('tool_choice="auto"')),
+        answer=N_('tool_choice="any"'),
+        explanation=N_('ChatOpenAI sends "any" as "required"; ChatAnthropic sends {"type": "any"}. Any other string '
+                       "is a tool name on ChatAnthropic."),
+        section=N_("section 4, bind_tools options"),
+        why_not={N_('tool_choice="required"'): N_('ChatAnthropic forces a tool named "required": {"type": "tool", '
+                                              '"name": "required"}.'),
+                 N_("tool_choice=True"): N_("ChatAnthropic raises ValueError: Unrecognized 'tool_choice' type."),
+                 N_('tool_choice="auto"'): N_("auto lets the model answer in text.")},
     ),
     Question(
-        id="provider-strategy-prose",
-        prompt=N_("With `response_format=ProviderStrategy(RefundDecision)` the model's final reply is prose, "
-                  "not JSON. What happens?"),
-        choices=(N_("`invoke` raises StructuredOutputValidationError, and the model is not asked again"),
-                 N_("The agent answers with a retry message and asks the model again, up to recursion_limit"),
-                 N_("The run ends normally with structured_response None"),
-                 N_("The agent parses what it can and fills the missing fields with defaults")),
-        answer=N_("`invoke` raises StructuredOutputValidationError, and the model is not asked again"),
-        explanation=N_("With ProviderStrategy there is no tool call to answer with a retry: the model node raises."),
-        section=N_("section 5.3, ProviderStrategy raises at once"),
-        why_not={N_("The agent answers with a retry message and asks the model again, up to recursion_limit"):
-                     N_("That is ToolStrategy, whose retry answers the synthetic tool call.")},
+        id="strict-makes-required",
+        prompt=N_("With `strict=True`, which fields of `tag_order` does the schema list as required?"),
+        code='schema = convert_to_openai_tool(tag_order, strict=True)["function"]["parameters"]\n'
+             'print(schema["required"])',
+        choices=("['order_id', 'note', 'metadata']", "['order_id']", "['order_id', 'note']", "[]"),
+        answer="['order_id', 'note', 'metadata']",
+        explanation=N_("Strict mode makes every property required (optional ones stay nullable), and the free-form "
+                       "metadata object gets additionalProperties: false, so only {} fits."),
+        section=N_("section 4, bind_tools options"),
+        why_not={"['order_id']": N_("That is the schema without strict: the optional fields are not required.")},
     ),
     Question(
-        id="cut-function-calling",
-        prompt=N_("`ChatOpenAI(...).with_structured_output(RefundDecision, method=\"function_calling\", "
-                  "include_raw=True)` receives tool-call arguments cut at `max_tokens` "
-                  "(`finish_reason: \"length\"`). What does `invoke` do?"),
-        choices=(N_("It returns parsed None and parsing_error None: no error anywhere"),
-                 N_("It returns parsed None, with the JSON error in parsing_error"),
-                 N_("It raises LengthFinishReasonError, as method=\"json_schema\" does"),
-                 N_("It returns the call completed by parse_partial_json, with amount 4")),
-        answer=N_("It returns parsed None and parsing_error None: no error anywhere"),
-        explanation=N_("The cut arguments become an invalid tool call, the parser finds no tool call and returns "
-                       "None; only finish_reason says why."),
-        section=N_("section 5.4, a reply cut at max_tokens"),
-        why_not={N_("It raises LengthFinishReasonError, as method=\"json_schema\" does"):
-                     N_("Only json_schema goes through the OpenAI SDK's parse(), which raises."),
-                 N_("It returns the call completed by parse_partial_json, with amount 4"):
-                     N_("That happens to streamed chunks; invoke parses the arguments strictly.")},
+        id="who-catches-a-lost-answer",
+        prompt=N_("The application lost the ToolMessage of the second of two calls and calls the model again. "
+                  "Where is the broken pairing first refused?"),
+        choices=(N_("By the provider, when the request arrives: the SDK raises (HTTP 400 for OpenAI)"),
+                 N_("By the integration's payload builder (`_get_request_payload`), before anything is sent"),
+                 N_("By `bind_tools`, which checks the history against the bound tools"),
+                 N_("Nowhere: the model simply ignores the unanswered call")),
+        answer=N_("By the provider, when the request arrives: the SDK raises (HTTP 400 for OpenAI)"),
+        explanation=N_("All three payload builders build the body without a check; only the provider applies the "
+                       "pairing rule, so check the body yourself or answer every call."),
+        section=N_("section 5, Who catches a broken pairing"),
+        why_not={N_("Nowhere: the model simply ignores the unanswered call"):
+                     N_("OpenAI refuses the request with HTTP 400; so does Anthropic for a tool_use without result.")},
     ),
     Question(
-        id="strict-flags",
-        prompt=N_("`create_agent(ChatOpenAI(model=\"gpt-4.1\"), tools=[lookup_order], "
-                  "response_format=ProviderStrategy(RefundDecision))`: what does the request send with "
-                  "`strict: true`?"),
-        choices=(N_("Only the function tool lookup_order; the response schema is sent strict: false"),
-                 N_("Only the response schema RefundDecision"),
-                 N_("Both the function tool and the response schema"),
-                 N_("Neither: strict is sent only after bind_tools(..., strict=True) in your code")),
-        answer=N_("Only the function tool lookup_order; the response schema is sent strict: false"),
-        explanation=N_("create_agent binds OpenAI-compatible models with strict=True for ProviderStrategy, while "
-                       "the schema keeps ProviderStrategy's strict=None, sent as false."),
-        section=N_("section 4, strict differs between the schema and the tools"),
-        why_not={N_("Both the function tool and the response schema"):
-                     N_("Only ProviderStrategy(RefundDecision, strict=True) makes the schema strict too.")},
+        id="server-tool-owes-nothing",
+        prompt=N_("A reply holds a `server_tool_call` content block (the provider's own web search) and its "
+                  "`server_tool_result`. How many ToolMessages does your application owe for it?"),
+        choices=(N_("None: it is not in `.tool_calls`, and its result is already in the message"),
+                 N_("One, with the server tool call's id"),
+                 N_("One with `status=\"error\"`, since the application did not run it")),
+        answer=N_("None: it is not in `.tool_calls`, and its result is already in the message"),
+        explanation=N_("The provider ran the tool and put the result in the same reply; a ToolMessage for its id "
+                       "would answer no call of yours: an orphan."),
+        section=N_("section 3, Standard content blocks"),
     ),
 )

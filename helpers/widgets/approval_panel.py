@@ -22,7 +22,7 @@ Use it on any paused thread whose graph has a checkpointer::
     ``tools``: tools to check edited arguments against when the graph has no ``tools`` node;
     ``context``: the run's context, passed to every resume (LangGraph does not checkpoint it: an
     agent built with a ``context_schema`` whose tools read ``runtime.context`` needs it on each
-    ``invoke``, notebook 09); ``title``: the header (``None``: "Approval panel", in the edition's
+    ``invoke``, notebook 10); ``title``: the header (``None``: "Approval panel", in the edition's
     language). Raises ``ValueError`` without a checkpointer or a ``thread_id``.
 
 Methods (each is also a button; each returns a :class:`~helpers.widgets.engines.approval.PanelResult`

@@ -1,4 +1,4 @@
-"""The view of the stream stepper (notebook 12): an ``ipywidgets.VBox`` around :class:`StreamStepperEngine`.
+"""The view of the stream stepper (notebook 13): an ``ipywidgets.VBox`` around :class:`StreamStepperEngine`.
 
 Every control calls one engine method; the view only renders. Handlers never ``print``.
 """

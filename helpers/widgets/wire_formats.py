@@ -1,4 +1,4 @@
-"""The wire-format view (notebook 13): an ``ipywidgets.VBox`` around :class:`WireFormatsEngine`.
+"""The wire-format view (notebook 14): an ``ipywidgets.VBox`` around :class:`WireFormatsEngine`.
 
 One dropdown per tool call (answered, answered with an error, answer dropped), a ``tool_choice``
 dropdown and a ``parallel_tool_calls`` checkbox; below them the three request bodies side by side,

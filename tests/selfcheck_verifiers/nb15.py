@@ -1,72 +1,95 @@
 """Verifiers of notebook 15's self-check questions (``helpers/selfcheck/nb15.py``): see
-``tests/selfcheck_verifiers/__init__.py``. Each starts the course's MCP order server over stdio."""
+``tests/selfcheck_verifiers/__init__.py``. Each runs the behaviour on the pins: the scripted model
+inside ``create_agent``, and the real ``ChatOpenAI`` against an in-memory ``httpx`` transport (no
+socket), as notebook 15's sections 4 and 5.4 do."""
 
-import asyncio
 import json
 
-from langchain.agents import create_agent
-from langchain_mcp_adapters.tools import load_mcp_tools
+import httpx
+import pytest
+from langchain_core.messages import AIMessage, ToolMessage
 
-from helpers import scripted_model, tool_call
+from helpers.model.loopback_openai import LOOPBACK_KEY
 from tests.selfcheck_verifiers import pick
 from tests.selfcheck_verifiers.snippets import context_namespace
 
-
-def _client():
-    return context_namespace("15")["client"]
+DECISION = {"order_id": "A1024", "approve": True, "amount": 49.5}
 
 
-async def _session_call(name, args):
-    async with _client().session("orders") as session:
-        tools = {t.name: t for t in await load_mcp_tools(session)}
-        return await tools[name].ainvoke(tool_call(name, args, id="call_q"))
+def verify_where_the_run_ends(q):
+    ns = context_namespace("15")
+    model = ns["scripted_model"]([[ns["tool_call"]("RefundDecision", DECISION)]])
+    agent = ns["create_agent"](model, tools=[ns["lookup_order"]],
+                               response_format=ns["ToolStrategy"](ns["RefundDecision"]))
+    messages = agent.invoke({"messages": [ns["question"]]})["messages"]
+    call = messages[1].tool_calls[0]
+    assert isinstance(messages[-1], ToolMessage) and messages[-1].tool_call_id == call["id"]
+    assert messages[-1].text.startswith("Returning structured response")
+    assert len(model.requests) == 1  # not asked once more
+    return pick(q, "agent wrote itself")
 
 
-def verify_where_structured_content(q):
-    async def run():
-        tools = await _client().get_tools()
-        model = scripted_model([[tool_call("lookup_order", {"order_id": "A1024"})], "done"])
-        agent = create_agent(model, tools=tools)
-        result = await agent.ainvoke({"messages": [{"role": "user", "content": "A1024?"}]})
-        return result["messages"][2], model.requests[1].payload()
-
-    message, payload = asyncio.run(run())
-    assert message.artifact["structured_content"]["order_id"] == "A1024"
-    sent = json.dumps(payload)
-    assert "structured_content" not in sent and "artifact" not in sent
-    assert isinstance(payload["messages"][-1]["content"], (str, list))
-    return pick(q, "ToolMessage.artifact")
+def verify_provider_strategy_prose(q):
+    ns = context_namespace("15")
+    model = ns["scripted_model"](["I would refund 49.50.", "never played"])
+    agent = ns["create_agent"](model, tools=[ns["lookup_order"]],
+                               response_format=ns["ProviderStrategy"](ns["RefundDecision"]))
+    with pytest.raises(ns["StructuredOutputValidationError"]):
+        agent.invoke({"messages": [ns["question"]]})
+    assert len(model.requests) == 1
+    return pick(q, "raises StructuredOutputValidationError")
 
 
-def verify_bare_dict(q):
-    message = asyncio.run(_session_call("order_summary", {"order_id": "A1024"}))
-    assert message.status == "success" and message.artifact is None
-    structured = asyncio.run(_session_call("lookup_order", {"order_id": "A1024"}))
-    assert structured.artifact is not None  # dict[str, Any] does give structured content
-    return pick(q, "None: FastMCP")
+def _stand_in(reply, bodies=None):
+    """A real ChatOpenAI whose provider is ``reply(body) -> (message, finish_reason)``, in memory
+    (an ``httpx.MockTransport``; no socket); each request body is appended to ``bodies``."""
+    from langchain_openai import ChatOpenAI
+
+    def answer(request):
+        body = json.loads(request.content)
+        if bodies is not None:
+            bodies.append(body)
+        message, finish_reason = reply(body)
+        choice = {"index": 0, "finish_reason": finish_reason, "message": {"role": "assistant", **message}}
+        return httpx.Response(200, json={"id": "chatcmpl-1", "object": "chat.completion", "created": 0,
+                                         "choices": [choice],
+                                         "usage": {"prompt_tokens": 5, "completion_tokens": 5, "total_tokens": 10}})
+
+    return ChatOpenAI(model="gpt-4.1", api_key=LOOPBACK_KEY, max_retries=0,
+                      http_client=httpx.Client(transport=httpx.MockTransport(answer)))
 
 
-def verify_who_validates(q):
-    async def run():
-        tools = {t.name: t for t in await _client().get_tools()}
-        lookup = tools["lookup_order"]
-        passed_on = lookup._parse_input({"order_id": 1024}, "call_q")
-        return passed_on, await lookup.ainvoke(tool_call("lookup_order", {"order_id": 1024}, id="call_q"))
-
-    passed_on, message = asyncio.run(run())
-    assert passed_on == {"order_id": 1024}  # the client did not validate or convert
-    assert message.status == "error" and "validation error for lookup_orderArguments" in message.text
-    return pick(q, "The server rejects")
+def _cut_provider(message):
+    return _stand_in(lambda body: (message, "length"))
 
 
-def verify_processes_per_call(q):
-    async def run():
-        tools = {t.name: t for t in await _client().get_tools()}
-        answered = []
-        for _ in range(3):
-            reply = await tools["server_stats"].ainvoke(tool_call("server_stats", {}, id="call_q"))
-            answered.append(reply.artifact["structured_content"]["calls_answered"])
-        return answered
+def verify_cut_function_calling(q):
+    import openai
 
-    assert asyncio.run(run()) == [1, 1, 1]  # each process answered only its one call
-    return pick(q, "Three")
+    ns = context_namespace("15")
+    cut = '{"order_id": "A1024", "approve": true, "amount": 4'
+    call = {"id": "call_1", "type": "function", "function": {"name": "RefundDecision", "arguments": cut}}
+    structured = _cut_provider({"content": None, "tool_calls": [call]}).with_structured_output(
+        ns["RefundDecision"], method="function_calling", include_raw=True)
+    out = structured.invoke("Decide on the refund for order A1024.")
+    assert out["parsed"] is None and out["parsing_error"] is None
+    assert isinstance(out["raw"], AIMessage) and out["raw"].invalid_tool_calls
+    # the tempting wrong choice: json_schema does raise
+    as_json = _cut_provider({"content": cut}).with_structured_output(
+        ns["RefundDecision"], method="json_schema", include_raw=True)
+    with pytest.raises(openai.LengthFinishReasonError):
+        as_json.invoke("Decide on the refund for order A1024.")
+    return pick(q, "no error anywhere")
+
+
+def verify_strict_flags(q):
+    ns = context_namespace("15")
+    bodies = []
+    model = _stand_in(lambda body: ({"content": json.dumps(DECISION)}, "stop"), bodies)
+    agent = ns["create_agent"](model, tools=[ns["lookup_order"]],
+                               response_format=ns["ProviderStrategy"](ns["RefundDecision"]))
+    result = agent.invoke({"messages": [ns["question"]]})
+    assert result["structured_response"] == ns["RefundDecision"](**DECISION)
+    assert [t["function"].get("strict") for t in bodies[0]["tools"]] == [True]
+    assert bodies[0]["response_format"]["json_schema"]["strict"] is False
+    return pick(q, "Only the function tool")

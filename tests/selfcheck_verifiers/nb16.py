@@ -1,63 +1,72 @@
 """Verifiers of notebook 16's self-check questions (``helpers/selfcheck/nb16.py``): see
-``tests/selfcheck_verifiers/__init__.py``. Each runs the notebook's own cells (setup, tools, the
-gullible model) and the behaviour the question asks about."""
+``tests/selfcheck_verifiers/__init__.py``. Each starts the course's MCP order server over stdio."""
+
+import asyncio
+import json
 
 from langchain.agents import create_agent
-from langchain.agents.middleware import ToolCallLimitMiddleware
-from langchain_core.callbacks import BaseCallbackHandler
-from langchain_core.messages import HumanMessage
+from langchain_mcp_adapters.tools import load_mcp_tools
 
 from helpers import scripted_model, tool_call
 from tests.selfcheck_verifiers import pick
-from tests.selfcheck_verifiers.snippets import notebook_cells_namespace
-
-_SETUP = ("import langsmith.utils", "NOTE = ", "def gullible(")
+from tests.selfcheck_verifiers.snippets import context_namespace
 
 
-def _refund_messages(out):
-    return [m for m in out["messages"] if m.type == "tool" and m.name == "refund"]
+def _client():
+    return context_namespace("16")["client"]
 
 
-def verify_hidden_tool_still_runs(q):
-    ns = notebook_cells_namespace("16", *_SETUP, "class HideWritesAfterLookup")
-    model = scripted_model([ns["gullible"]] * 6, strict_tool_names=False)
-    ns["run"]([ns["lookup_order"], ns["refund"]], [ns["HideWritesAfterLookup"]()], model=model)
-    assert model.requests[1].tool_names == ["lookup_order"]  # refund was not offered ...
-    assert ns["refunds_done"] == [("B2048", 1000.0), ("A1024", 1000.0)]  # ... and ran anyway
-    return pick(q, "tools node runs it")
+async def _session_call(name, args):
+    async with _client().session("orders") as session:
+        tools = {t.name: t for t in await load_mcp_tools(session)}
+        return await tools[name].ainvoke(tool_call(name, args, id="call_q"))
 
 
-def verify_refused_call_counts(q):
-    ns = notebook_cells_namespace("16", *_SETUP, "def refund_checked")
-    out = ns["run"]([ns["lookup_order"], ns["refund_checked"]],
-                    [ToolCallLimitMiddleware(tool_name="refund", run_limit=1)])
-    first, second = _refund_messages(out)
-    assert first.content.startswith("Refused") and first.status == "success"
-    assert second.status == "error" and "limit exceeded" in second.content
-    return pick(q, "limit is exceeded")
+def verify_where_structured_content(q):
+    async def run():
+        tools = await _client().get_tools()
+        model = scripted_model([[tool_call("lookup_order", {"order_id": "A1024"})], "done"])
+        agent = create_agent(model, tools=tools)
+        result = await agent.ainvoke({"messages": [{"role": "user", "content": "A1024?"}]})
+        return result["messages"][2], model.requests[1].payload()
+
+    message, payload = asyncio.run(run())
+    assert message.artifact["structured_content"]["order_id"] == "A1024"
+    sent = json.dumps(payload)
+    assert "structured_content" not in sent and "artifact" not in sent
+    assert isinstance(payload["messages"][-1]["content"], (str, list))
+    return pick(q, "ToolMessage.artifact")
 
 
-def verify_ownership_misses_amount(q):
-    ns = notebook_cells_namespace("16", *_SETUP, "def refund_owned")
-    ns["run"]([ns["lookup_order"], ns["refund_owned"]])
-    assert ns["refunds_done"] == [("A1024", 1000.0)]
-    return pick(q, "1000 on A1024")
+def verify_bare_dict(q):
+    message = asyncio.run(_session_call("order_summary", {"order_id": "A1024"}))
+    assert message.status == "success" and message.artifact is None
+    structured = asyncio.run(_session_call("lookup_order", {"order_id": "A1024"}))
+    assert structured.artifact is not None  # dict[str, Any] does give structured content
+    return pick(q, "None: FastMCP")
 
 
-def verify_end_event_id(q):
-    ns = notebook_cells_namespace("16", *_SETUP)
-    seen = {}
+def verify_who_validates(q):
+    async def run():
+        tools = {t.name: t for t in await _client().get_tools()}
+        lookup = tools["lookup_order"]
+        passed_on = lookup._parse_input({"order_id": 1024}, "call_q")
+        return passed_on, await lookup.ainvoke(tool_call("lookup_order", {"order_id": 1024}, id="call_q"))
 
-    class Keywords(BaseCallbackHandler):
-        def on_tool_start(self, serialized, input_str, **kwargs):
-            seen["start"] = kwargs.get("tool_call_id")
+    passed_on, message = asyncio.run(run())
+    assert passed_on == {"order_id": 1024}  # the client did not validate or convert
+    assert message.status == "error" and "validation error for lookup_orderArguments" in message.text
+    return pick(q, "The server rejects")
 
-        def on_tool_end(self, output, **kwargs):
-            seen["end"] = kwargs.get("tool_call_id")
-            seen["output"] = output.tool_call_id
 
-    model = scripted_model([[tool_call("lookup_order", {"order_id": "A1024"})], "Done."])
-    create_agent(model, [ns["lookup_order"]]).invoke(
-        {"messages": [HumanMessage("Where is A1024?")]}, config={"callbacks": [Keywords()]})
-    assert seen == {"start": "call_1", "end": None, "output": "call_1"}, seen
-    return pick(q, "Only inside its output")
+def verify_processes_per_call(q):
+    async def run():
+        tools = {t.name: t for t in await _client().get_tools()}
+        answered = []
+        for _ in range(3):
+            reply = await tools["server_stats"].ainvoke(tool_call("server_stats", {}, id="call_q"))
+            answered.append(reply.artifact["structured_content"]["calls_answered"])
+        return answered
+
+    assert asyncio.run(run()) == [1, 1, 1]  # each process answered only its one call
+    return pick(q, "Three")

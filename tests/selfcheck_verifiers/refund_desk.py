@@ -1,4 +1,4 @@
-"""Fixtures shared by the verifiers of notebooks 09 and 10: the signed-in customer, a gated refund tool."""
+"""Fixtures shared by the verifiers of notebooks 09, 10 and 11: the signed-in customer, a gated refund tool."""
 
 from dataclasses import dataclass
 
@@ -14,7 +14,7 @@ from helpers.domain import RefundService, refund_key
 
 @dataclass(frozen=True)
 class Customer:
-    """The signed-in customer and the refund service of one run (the context of notebooks 09/10)."""
+    """The signed-in customer and the refund service of one run (the context of notebooks 09-11)."""
 
     user_id: str
     refunds: RefundService

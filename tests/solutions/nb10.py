@@ -1,221 +1,111 @@
-"""Reference solutions and known-wrong answers for exercise 10.1 (``helpers.exercises.nb10.CONFIRMATION_GUARD``).
-
-The tools are written the way the notebook's learner writes them: ``@tool("submit_refund_request")``, a guard,
-then ``submit_to_service`` (copied from notebook 10 section 1).
-"""
+"""Reference solutions, known-wrong and crashing answers for exercise 10.1
+(``helpers.exercises.nb10.CHECK_DECISIONS``: check a batched resume before you send it)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from langchain.messages import HumanMessage, ToolMessage
-from langchain.tools import ToolRuntime, tool
-from langgraph.types import Command
-
-from helpers.domain import refund_key
-from helpers.error_contract import ToolRefusal
-from helpers.exercises.nb10 import CheckContext
 from helpers.exercises.registry import AnswerSet, KnownWrong
 
 
-class ConfirmationRequired(ToolRefusal):
-    """The customer has not confirmed this quote yet (as in the notebook, section 2)."""
-
-    code = "confirmation_required"
-
-
-def submit_to_service(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
-    """Notebook 10 section 1: create the request once per (user, order, amount)."""
-    ctx = runtime.context
-    request = ctx.refunds.submit(order_id, amount, user_id=ctx.user_id, idempotency_key=refund_key(order_id, amount))
-    return Command(update={
-        "refund_stage": "submitted",
-        "messages": [ToolMessage(f"Refund request {request.request_id} submitted for {order_id} "
-                                 f"({request.amount:.2f}).", tool_call_id=runtime.tool_call_id)],
-    })
+def check_decisions(request, decisions):
+    """Reference: one decision per call, each allowed by its review config, an edit keeps its tool."""
+    actions, configs = request["action_requests"], request["review_configs"]
+    if not isinstance(decisions, list) or len(decisions) != len(actions):
+        return [f"{len(actions)} gated call(s) need exactly {len(actions)} decision(s), in call order"]
+    problems = []
+    for number, (action, config, decision) in enumerate(zip(actions, configs, decisions), start=1):
+        kind = decision.get("type") if isinstance(decision, dict) else None
+        if kind not in config["allowed_decisions"]:
+            problems.append(f"call {number}: {kind!r} is not one of {config['allowed_decisions']}")
+        elif kind == "edit" and (decision.get("edited_action") or {}).get("name") != action["name"]:
+            problems.append(f"call {number}: an edit must keep the tool {action['name']}")
+    return problems
 
 
-def _customer_turns(runtime: ToolRuntime[Any]) -> int:
-    return sum(isinstance(m, HumanMessage) for m in runtime.state["messages"])
+def check_decisions_by_name(request, decisions):
+    """Reference: the review config looked up by the action's name (one config per gated tool)."""
+    allowed = {c["action_name"]: set(c["allowed_decisions"]) for c in request["review_configs"]}
+    actions = request["action_requests"]
+    if len(decisions) != len(actions):
+        return ["one decision per gated call"]
+    bad = []
+    for action, decision in zip(actions, decisions):
+        if decision.get("type") not in allowed[action["name"]]:
+            bad.append(f"{decision.get('type')} is not allowed for {action['name']}")
+        elif decision["type"] == "edit" and decision["edited_action"]["name"] != action["name"]:
+            bad.append("an edit may not change the tool")
+    return bad
 
 
-@tool("submit_refund_request")
-def guarded_submit_refund_request(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
-    """Submit a refund REQUEST for the signed-in customer's order, once the customer confirmed the quote."""
-    quote = runtime.state.get("quote")
-    if quote is None:
-        raise ConfirmationRequired("no quote was shown to the customer yet: quote it and ask first")
-    if (quote["order_id"], quote["amount"]) != (order_id, amount):
-        raise ConfirmationRequired(
-            f"the customer was quoted {quote['amount']:.2f} for {quote['order_id']}, not {amount} for {order_id}")
-    if _customer_turns(runtime) <= quote["turn"]:
-        raise ConfirmationRequired("the customer has not answered the quote yet: ask and wait for the answer")
-    return submit_to_service(order_id, amount, runtime)
+def wrong_counts_only(request, decisions):
+    return [] if len(decisions) == len(request["action_requests"]) else ["wrong number of decisions"]
 
 
-@tool("submit_refund_request")
-def guarded_with_error_message(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command | ToolMessage:
-    """Also right: answer the call with an error ToolMessage instead of raising."""
-    quote = runtime.state.get("quote") or {}
-    confirmed = (quote.get("order_id"), quote.get("amount")) == (order_id, amount) and \
-        _customer_turns(runtime) > quote.get("turn", 10**9)
-    if not confirmed:
-        return ToolMessage('{"error": "confirmation_required"}', tool_call_id=runtime.tool_call_id, status="error")
-    return submit_to_service(order_id, amount, runtime)
+def wrong_any_known_type(request, decisions):
+    """Wrong: accepts any of the four decision types, whatever the gate allows."""
+    if len(decisions) != len(request["action_requests"]):
+        return ["wrong number of decisions"]
+    return [f"unknown {d['type']}" for d in decisions if d["type"] not in ("approve", "edit", "reject", "respond")]
 
 
-@tool("submit_refund_request")
-def wrong_unguarded(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
-    """Wrong: no guard at all (the notebook's section 1 tool)."""
-    return submit_to_service(order_id, amount, runtime)
+def wrong_first_only(request, decisions):
+    """Wrong: checks the number, then only the first decision."""
+    if len(decisions) != len(request["action_requests"]):
+        return ["wrong number of decisions"]
+    if decisions[0]["type"] not in request["review_configs"][0]["allowed_decisions"]:
+        return ["first decision not allowed"]
+    return []
 
 
-@tool("submit_refund_request")
-def wrong_stage_only(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
-    """Wrong: 'a quote was made' is not 'the customer answered it' (the quote sets the stage in the same turn)."""
-    if runtime.state.get("refund_stage") != "quoted":
-        raise ConfirmationRequired("quote first")
-    return submit_to_service(order_id, amount, runtime)
+def wrong_trusts_edits(request, decisions):
+    """Wrong: never looks at what an edit runs."""
+    if len(decisions) != len(request["action_requests"]):
+        return ["wrong number of decisions"]
+    return [f"{d['type']} not allowed" for d, c in zip(decisions, request["review_configs"])
+            if d["type"] not in c["allowed_decisions"]]
 
 
-@tool("submit_refund_request")
-def wrong_no_turn_check(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
-    """Wrong: checks the quote's order and amount but not that the customer answered it."""
-    quote = runtime.state.get("quote")
-    if quote is None or (quote["order_id"], quote["amount"]) != (order_id, amount):
-        raise ConfirmationRequired("not the quoted refund")
-    return submit_to_service(order_id, amount, runtime)
+def wrong_refuses_edits(request, decisions):
+    """Wrong: refuses every edit, even one that keeps the tool."""
+    problems = check_decisions(request, decisions)
+    return problems + [f"no edits: {d['type']}" for d in decisions if d.get("type") == "edit"]
 
 
-@tool("submit_refund_request")
-def wrong_turn_only(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
-    """Wrong: checks that the customer answered some quote, not that it was this order and amount."""
-    quote = runtime.state.get("quote")
-    if quote is None or _customer_turns(runtime) <= quote["turn"]:
-        raise ConfirmationRequired("not confirmed")
-    return submit_to_service(order_id, amount, runtime)
+def wrong_everything_is_a_problem(request, decisions):
+    return ["not checked"]
 
 
-@tool("submit_refund_request")
-def wrong_two_customer_messages(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
-    """Wrong: 'the customer answered' read as 'the thread holds at least 2 customer messages' (issue 16)."""
-    quote = runtime.state.get("quote")
-    if quote is None or (quote["order_id"], quote["amount"]) != (order_id, amount) or _customer_turns(runtime) < 2:
-        raise ConfirmationRequired("not confirmed")
-    return submit_to_service(order_id, amount, runtime)
+def wrong_clears_the_decisions(request, decisions):
+    """Wrong: empties the list it was given (the app would then send no decision at all)."""
+    problems = check_decisions(request, decisions)
+    decisions.clear()
+    return problems
 
 
-_YES_WORDS = ("yes", "go ahead", "please do", "i confirm")
+def crashing_reads_every_edit(request, decisions):
+    return [d["edited_action"]["name"] for d in decisions]
 
 
-@tool("submit_refund_request")
-def wrong_yes_in_last_message(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
-    """Wrong: 'the customer confirmed' read as 'the last customer message holds a yes-word' (issue 16)."""
-    quote = runtime.state.get("quote")
-    said = [m.content for m in runtime.state["messages"] if isinstance(m, HumanMessage)][-1:]
-    if quote is None or (quote["order_id"], quote["amount"]) != (order_id, amount) or \
-            not any(word in str(said).lower() for word in _YES_WORDS):
-        raise ConfirmationRequired("not confirmed")
-    return submit_to_service(order_id, amount, runtime)
-
-
-@tool("submit_refund_request")
-def wrong_always_refuses(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
-    """Wrong: refuses every submit, so no refund ever happens."""
-    raise ConfirmationRequired("please confirm")
-
-
-@tool("submit_refund_request")
-def wrong_returns_text(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command | str:
-    """Wrong: refuses with a plain string, which becomes a *successful* ToolMessage."""
-    quote = runtime.state.get("quote")
-    if quote is None or (quote["order_id"], quote["amount"]) != (order_id, amount) or \
-            _customer_turns(runtime) <= quote["turn"]:
-        return "Please confirm first."
-    return submit_to_service(order_id, amount, runtime)
-
-
-@tool("submit_refund_request")
-def wrong_raises_value_error(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
-    """Wrong: the right guard, but it refuses with a ValueError, which the error mapping lets end the run."""
-    quote = runtime.state.get("quote")
-    if quote is None or (quote["order_id"], quote["amount"]) != (order_id, amount) or \
-            _customer_turns(runtime) <= quote["turn"]:
-        raise ValueError("the customer has not confirmed this quote")
-    return submit_to_service(order_id, amount, runtime)
-
-
-@tool
-def wrong_name(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
-    """Wrong: decorated without the name, so the tool is called 'wrong_name' and the model never finds it."""
-    return guarded_submit_refund_request.func(order_id, amount, runtime)
-
-
-@tool("submit_refund_request")
-def crashing_key_error(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
-    """Crashes: reads runtime.state["quote"] without checking that a quote exists (KeyError ends the run)."""
-    quote = runtime.state["quote"]
-    if _customer_turns(runtime) <= quote["turn"] or (quote["order_id"], quote["amount"]) != (order_id, amount):
-        raise ConfirmationRequired("not confirmed")
-    return submit_to_service(order_id, amount, runtime)
-
-
-_CASE = {
-    "careful": "careful model: after the customer's yes the refund goes through once",
-    "schema": "the model still sees submit_refund_request(order_id, amount)",
-    "same turn": "careless model: a submit in the same turn as the quote is refused",
-    "no quote": "a submit with no quote in the thread is refused",
-    "other order": "a yes to one order's quote does not cover another order",
-    "other amount": "a yes to 120.00 does not cover 100.00",
-    "careless two turns": "careless model: refused before the yes, submitted after it",
-    "lost reply": "a retry after a lost reply is not refused, and makes no second refund",
-    "third message": "careless model: a quote and submit in the customer's third message are refused",
-    "yes before quote": "a yes written before any quote does not confirm it",
-}
-
-
-def _cases(*keys: str) -> tuple[str, ...]:
-    return tuple(_CASE[k] for k in keys)
-
-
-def answer_from(body):
-    """A submit_refund_request tool whose body is ``body()`` (for the contract test's hostile answers)."""
-
-    @tool("submit_refund_request")
-    def hostile(order_id: str, amount: float, runtime: ToolRuntime[CheckContext]) -> Command:
-        """Create a refund request for an order."""
-        return body()
-
-    return hostile
-
-
-CONFIRMATION_GUARD = AnswerSet(
-    solutions={"raises ConfirmationRequired": guarded_submit_refund_request,
-               "returns an error ToolMessage": guarded_with_error_message},
+CHECK_DECISIONS = AnswerSet(
+    solutions={"review configs by position": check_decisions, "review configs by tool name": check_decisions_by_name},
     wrong={
-        "unguarded": KnownWrong(wrong_unguarded, fails=_cases("same turn", "no quote", "other order", "other amount",
-                                                              "careless two turns", "third message",
-                                                              "yes before quote"), status="fail"),
-        "stage only": KnownWrong(wrong_stage_only, fails=_cases("same turn", "other order", "other amount",
-                                                                "careless two turns", "third message",
-                                                                "yes before quote"), status="fail"),
-        "no turn check": KnownWrong(wrong_no_turn_check, fails=_cases("same turn", "careless two turns",
-                                                                      "third message", "yes before quote"),
-                                    status="fail"),
-        "at least 2 customer messages": KnownWrong(wrong_two_customer_messages, fails=_cases("third message"),
-                                                   status="fail"),
-        "a yes-word in the last message": KnownWrong(wrong_yes_in_last_message, fails=_cases("yes before quote"),
-                                                     status="fail"),
-        "turn only": KnownWrong(wrong_turn_only, fails=_cases("other order", "other amount"), status="fail"),
-        "always refuses": KnownWrong(wrong_always_refuses, fails=_cases("careful", "careless two turns", "lost reply"),
+        "counts only": KnownWrong(wrong_counts_only, fails=("a decision the gate does not allow is refused",
+                                                             "a misspelt decision type is refused",
+                                                             "an edit that changes the tool is refused"),
+                                  status="fail"),
+        "any known type": KnownWrong(wrong_any_known_type, fails=("a decision the gate does not allow is refused",
+                                                                   "the second decision is checked too"),
                                      status="fail"),
-        "refuses with text": KnownWrong(wrong_returns_text, fails=_cases("same turn"), status="fail"),
-        "refuses with ValueError": KnownWrong(wrong_raises_value_error, fails=_cases(
-            "same turn", "no quote", "other order", "other amount", "careless two turns", "third message",
-            "yes before quote"), status="fail"),
-        "wrong name": KnownWrong(wrong_name, fails=_cases("schema"), status="fail"),
+        "first decision only": KnownWrong(wrong_first_only, fails=("the second decision is checked too",),
+                                          status="fail"),
+        "trusts edits": KnownWrong(wrong_trusts_edits, fails=("an edit that changes the tool is refused",),
+                                   status="fail"),
+        "refuses every edit": KnownWrong(wrong_refuses_edits, fails=("an edit that keeps the tool is safe",),
+                                         status="fail"),
+        "everything is a problem": KnownWrong(wrong_everything_is_a_problem,
+                                              fails=("one approval for one call is safe",), status="fail"),
+        "clears the decisions": KnownWrong(wrong_clears_the_decisions,
+                                           fails=("one approval for one call is safe",), status="fail"),
     },
-    crashing={"KeyError without a quote": crashing_key_error},
-    stub_names={"SupportContext": CheckContext},
-    answer_from=answer_from,
+    crashing={"reads every decision's edited_action": crashing_reads_every_edit},
+    answer_from=lambda body: lambda request, decisions: body(),
 )

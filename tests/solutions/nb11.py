@@ -1,149 +1,221 @@
-"""Reference solutions and known-wrong answers for exercise 11.1 (``helpers.exercises.nb11.POLICY_APPROVAL``)."""
+"""Reference solutions and known-wrong answers for exercise 11.1 (``helpers.exercises.nb11.CONFIRMATION_GUARD``).
+
+The tools are written the way the notebook's learner writes them: ``@tool("submit_refund_request")``, a guard,
+then ``submit_to_service`` (copied from notebook 11 section 1).
+"""
 
 from __future__ import annotations
 
-from deepagents import FilesystemPermission, create_deep_agent
-from deepagents.backends.utils import validate_path
-from langchain.agents.middleware import InterruptOnConfig
+from typing import Any
 
+from langchain.messages import HumanMessage, ToolMessage
+from langchain.tools import ToolRuntime, tool
+from langgraph.types import Command
+
+from helpers.domain import refund_key
+from helpers.error_contract import ToolRefusal
+from helpers.exercises.nb11 import CheckContext
 from helpers.exercises.registry import AnswerSet, KnownWrong
 
 
-def with_permissions(model, checkpointer):
-    """Reference: an interrupt-mode permission rule; deepagents turns it into interrupt_on entries."""
-    rule = FilesystemPermission(operations=["write"], paths=["/policies/**"], mode="interrupt")
-    return create_deep_agent(model=model, permissions=[rule], checkpointer=checkpointer)
+class ConfirmationRequired(ToolRefusal):
+    """The customer has not confirmed this quote yet (as in the notebook, section 2)."""
+
+    code = "confirmation_required"
 
 
-def _is_policy(request) -> bool:
-    """The path as the file tools store it (validate_path), a leading '//' read as '/' (as deepagents'
-    permission rules read it), tested for the /policies/ folder."""
-    try:
-        path = validate_path(str(request.tool_call["args"].get("file_path", "")))
-    except ValueError:
-        return False  # a traversal or a Windows path: the file tool refuses it and writes nothing
-    return ("/" + path.lstrip("/")).startswith("/policies/")
+def submit_to_service(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Notebook 11 section 1: create the request once per (user, order, amount)."""
+    ctx = runtime.context
+    request = ctx.refunds.submit(order_id, amount, user_id=ctx.user_id, idempotency_key=refund_key(order_id, amount))
+    return Command(update={
+        "refund_stage": "submitted",
+        "messages": [ToolMessage(f"Refund request {request.request_id} submitted for {order_id} "
+                                 f"({request.amount:.2f}).", tool_call_id=runtime.tool_call_id)],
+    })
 
 
-def _starts_with_policies(request) -> bool:
-    return str(request.tool_call["args"].get("file_path", "")).startswith("/policies/")
+def _customer_turns(runtime: ToolRuntime[Any]) -> int:
+    return sum(isinstance(m, HumanMessage) for m in runtime.state["messages"])
 
 
-def _mentions_policies(request) -> bool:
-    return "policies" in str(request.tool_call["args"].get("file_path", ""))
+@tool("submit_refund_request")
+def guarded_submit_refund_request(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Submit a refund REQUEST for the signed-in customer's order, once the customer confirmed the quote."""
+    quote = runtime.state.get("quote")
+    if quote is None:
+        raise ConfirmationRequired("no quote was shown to the customer yet: quote it and ask first")
+    if (quote["order_id"], quote["amount"]) != (order_id, amount):
+        raise ConfirmationRequired(
+            f"the customer was quoted {quote['amount']:.2f} for {quote['order_id']}, not {amount} for {order_id}")
+    if _customer_turns(runtime) <= quote["turn"]:
+        raise ConfirmationRequired("the customer has not answered the quote yet: ask and wait for the answer")
+    return submit_to_service(order_id, amount, runtime)
 
 
-def _normpath_only(request) -> bool:
-    import posixpath
-
-    return posixpath.normpath(str(request.tool_call["args"].get("file_path", ""))).startswith("/policies/")
-
-
-def with_when_predicate(model, checkpointer):
-    """Reference: interrupt_on for both writing tools, with a `when` predicate on the path."""
-    gate = InterruptOnConfig(allowed_decisions=["approve", "reject"], when=_is_policy)
-    return create_deep_agent(model=model, interrupt_on={"write_file": gate, "edit_file": gate}, checkpointer=checkpointer)
-
-
-def wrong_subscripts_the_request(model, checkpointer):
-    """Wrong: the `when` predicate treats the ToolCallRequest as the tool call dict (a TypeError at the pause)."""
-    gate = InterruptOnConfig(allowed_decisions=["approve", "reject"],
-                             when=lambda call: call["args"]["file_path"].startswith("/policies/"))
-    return create_deep_agent(model=model, interrupt_on={"write_file": gate, "edit_file": gate}, checkpointer=checkpointer)
+@tool("submit_refund_request")
+def guarded_with_error_message(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command | ToolMessage:
+    """Also right: answer the call with an error ToolMessage instead of raising."""
+    quote = runtime.state.get("quote") or {}
+    confirmed = (quote.get("order_id"), quote.get("amount")) == (order_id, amount) and \
+        _customer_turns(runtime) > quote.get("turn", 10**9)
+    if not confirmed:
+        return ToolMessage('{"error": "confirmation_required"}', tool_call_id=runtime.tool_call_id, status="error")
+    return submit_to_service(order_id, amount, runtime)
 
 
-def _gated_by(when):
-    gate = InterruptOnConfig(allowed_decisions=["approve", "reject"], when=when)
-    return {"write_file": gate, "edit_file": gate}
+@tool("submit_refund_request")
+def wrong_unguarded(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Wrong: no guard at all (the notebook's section 1 tool)."""
+    return submit_to_service(order_id, amount, runtime)
 
 
-def wrong_raw_prefix(model, checkpointer):
-    """Wrong (the reference before issue 16): tests the raw path, so 'policies/returns.md' is written unseen."""
-    return create_deep_agent(model=model, interrupt_on=_gated_by(_starts_with_policies), checkpointer=checkpointer)
+@tool("submit_refund_request")
+def wrong_stage_only(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Wrong: 'a quote was made' is not 'the customer answered it' (the quote sets the stage in the same turn)."""
+    if runtime.state.get("refund_stage") != "quoted":
+        raise ConfirmationRequired("quote first")
+    return submit_to_service(order_id, amount, runtime)
 
 
-def wrong_normpath_only(model, checkpointer):
-    """Wrong: normalises with posixpath.normpath but adds no leading '/' (relative paths and '//' slip through)."""
-    return create_deep_agent(model=model, interrupt_on=_gated_by(_normpath_only), checkpointer=checkpointer)
+@tool("submit_refund_request")
+def wrong_no_turn_check(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Wrong: checks the quote's order and amount but not that the customer answered it."""
+    quote = runtime.state.get("quote")
+    if quote is None or (quote["order_id"], quote["amount"]) != (order_id, amount):
+        raise ConfirmationRequired("not the quoted refund")
+    return submit_to_service(order_id, amount, runtime)
 
 
-def wrong_substring(model, checkpointer):
-    """Wrong: any path that mentions 'policies' pauses (drafts about policies too)."""
-    return create_deep_agent(model=model, interrupt_on=_gated_by(_mentions_policies), checkpointer=checkpointer)
+@tool("submit_refund_request")
+def wrong_turn_only(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Wrong: checks that the customer answered some quote, not that it was this order and amount."""
+    quote = runtime.state.get("quote")
+    if quote is None or _customer_turns(runtime) <= quote["turn"]:
+        raise ConfirmationRequired("not confirmed")
+    return submit_to_service(order_id, amount, runtime)
 
 
-def wrong_no_gate(model, checkpointer):
-    """Wrong: nothing is gated."""
-    return create_deep_agent(model=model, checkpointer=checkpointer)
+@tool("submit_refund_request")
+def wrong_two_customer_messages(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Wrong: 'the customer answered' read as 'the thread holds at least 2 customer messages' (issue 16)."""
+    quote = runtime.state.get("quote")
+    if quote is None or (quote["order_id"], quote["amount"]) != (order_id, amount) or _customer_turns(runtime) < 2:
+        raise ConfirmationRequired("not confirmed")
+    return submit_to_service(order_id, amount, runtime)
 
 
-def wrong_every_write(model, checkpointer):
-    """Wrong: every write_file pauses (drafts too) and edit_file is not gated."""
-    return create_deep_agent(model=model, interrupt_on={"write_file": True}, checkpointer=checkpointer)
+_YES_WORDS = ("yes", "go ahead", "please do", "i confirm")
 
 
-def wrong_write_only(model, checkpointer):
-    """Wrong: the path is checked, but edit_file is forgotten."""
-    gate = InterruptOnConfig(allowed_decisions=["approve", "reject"], when=_is_policy)
-    return create_deep_agent(model=model, interrupt_on={"write_file": gate}, checkpointer=checkpointer)
+@tool("submit_refund_request")
+def wrong_yes_in_last_message(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Wrong: 'the customer confirmed' read as 'the last customer message holds a yes-word' (issue 16)."""
+    quote = runtime.state.get("quote")
+    said = [m.content for m in runtime.state["messages"] if isinstance(m, HumanMessage)][-1:]
+    if quote is None or (quote["order_id"], quote["amount"]) != (order_id, amount) or \
+            not any(word in str(said).lower() for word in _YES_WORDS):
+        raise ConfirmationRequired("not confirmed")
+    return submit_to_service(order_id, amount, runtime)
 
 
-def wrong_reads_too(model, checkpointer):
-    """Wrong: reads of policy files pause as well."""
-    rule = FilesystemPermission(operations=["read", "write"], paths=["/policies/**"], mode="interrupt")
-    return create_deep_agent(model=model, permissions=[rule], checkpointer=checkpointer)
+@tool("submit_refund_request")
+def wrong_always_refuses(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Wrong: refuses every submit, so no refund ever happens."""
+    raise ConfirmationRequired("please confirm")
 
 
-def wrong_returns_nothing(model, checkpointer):
-    """Wrong: builds the agent but forgets to return it."""
-    create_deep_agent(model=model, interrupt_on={"write_file": True}, checkpointer=checkpointer)
+@tool("submit_refund_request")
+def wrong_returns_text(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command | str:
+    """Wrong: refuses with a plain string, which becomes a *successful* ToolMessage."""
+    quote = runtime.state.get("quote")
+    if quote is None or (quote["order_id"], quote["amount"]) != (order_id, amount) or \
+            _customer_turns(runtime) <= quote["turn"]:
+        return "Please confirm first."
+    return submit_to_service(order_id, amount, runtime)
 
 
-def wrong_no_checkpointer(model, checkpointer):
-    """Wrong: no checkpointer, so the pause can never be resumed (the check says so before resuming)."""
-    gate = InterruptOnConfig(allowed_decisions=["approve", "reject"], when=_is_policy)
-    return create_deep_agent(model=model, interrupt_on={"write_file": gate, "edit_file": gate})
+@tool("submit_refund_request")
+def wrong_raises_value_error(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Wrong: the right guard, but it refuses with a ValueError, which the error mapping lets end the run."""
+    quote = runtime.state.get("quote")
+    if quote is None or (quote["order_id"], quote["amount"]) != (order_id, amount) or \
+            _customer_turns(runtime) <= quote["turn"]:
+        raise ValueError("the customer has not confirmed this quote")
+    return submit_to_service(order_id, amount, runtime)
 
 
-def crashing_approve_only(model, checkpointer):
-    """Crashes on reject: only 'approve' is allowed, so HumanInTheLoopMiddleware raises ValueError."""
-    gate = InterruptOnConfig(allowed_decisions=["approve"], when=_is_policy)
-    return create_deep_agent(model=model, interrupt_on={"write_file": gate, "edit_file": gate}, checkpointer=checkpointer)
+@tool
+def wrong_name(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Wrong: decorated without the name, so the tool is called 'wrong_name' and the model never finds it."""
+    return guarded_submit_refund_request.func(order_id, amount, runtime)
 
 
-def crashing_bad_argument(model, checkpointer):
-    """Crashes at once: a misspelt create_deep_agent argument."""
-    return create_deep_agent(model=model, interupt_on={"write_file": True}, checkpointer=checkpointer)
+@tool("submit_refund_request")
+def crashing_key_error(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Crashes: reads runtime.state["quote"] without checking that a quote exists (KeyError ends the run)."""
+    quote = runtime.state["quote"]
+    if _customer_turns(runtime) <= quote["turn"] or (quote["order_id"], quote["amount"]) != (order_id, amount):
+        raise ConfirmationRequired("not confirmed")
+    return submit_to_service(order_id, amount, runtime)
 
 
-_PAUSE, _APPROVE, _REJECT, _EDIT, _READ, _DRAFT, _SPELLING, _LOOKALIKE = (
-    "a write under /policies/ pauses before anything is written",
-    "approved: the policy file is written",
-    "rejected: the policy file is not written",
-    "an edit of a policy file pauses too",
-    "reading a policy file does not pause",
-    "a write under /drafts/ does not pause",
-    "a relative or non-canonical spelling of a policy path pauses too",
-    "a path that only looks like a policy does not pause",
-)
+_CASE = {
+    "careful": "careful model: after the customer's yes the refund goes through once",
+    "schema": "the model still sees submit_refund_request(order_id, amount)",
+    "same turn": "careless model: a submit in the same turn as the quote is refused",
+    "no quote": "a submit with no quote in the thread is refused",
+    "other order": "a yes to one order's quote does not cover another order",
+    "other amount": "a yes to 120.00 does not cover 100.00",
+    "careless two turns": "careless model: refused before the yes, submitted after it",
+    "lost reply": "a retry after a lost reply is not refused, and makes no second refund",
+    "third message": "careless model: a quote and submit in the customer's third message are refused",
+    "yes before quote": "a yes written before any quote does not confirm it",
+}
 
-POLICY_APPROVAL = AnswerSet(
-    solutions={"permissions": with_permissions, "interrupt_on with when": with_when_predicate},
+
+def _cases(*keys: str) -> tuple[str, ...]:
+    return tuple(_CASE[k] for k in keys)
+
+
+def answer_from(body):
+    """A submit_refund_request tool whose body is ``body()`` (for the contract test's hostile answers)."""
+
+    @tool("submit_refund_request")
+    def hostile(order_id: str, amount: float, runtime: ToolRuntime[CheckContext]) -> Command:
+        """Create a refund request for an order."""
+        return body()
+
+    return hostile
+
+
+CONFIRMATION_GUARD = AnswerSet(
+    solutions={"raises ConfirmationRequired": guarded_submit_refund_request,
+               "returns an error ToolMessage": guarded_with_error_message},
     wrong={
-        "no gate": KnownWrong(wrong_no_gate, fails=(_PAUSE, _APPROVE, _REJECT, _EDIT, _SPELLING), status="fail"),
-        "every write": KnownWrong(wrong_every_write, fails=(_EDIT, _DRAFT, _SPELLING, _LOOKALIKE), status="fail"),
-        "write_file only": KnownWrong(wrong_write_only, fails=(_EDIT, _SPELLING), status="fail"),
-        "reads too": KnownWrong(wrong_reads_too, fails=(_READ,), status="fail"),
-        "returns nothing": KnownWrong(wrong_returns_nothing, fails=(_PAUSE, _APPROVE, _REJECT, _EDIT, _READ, _DRAFT,
-                                                                    _SPELLING, _LOOKALIKE), status="fail"),
-        "no checkpointer": KnownWrong(wrong_no_checkpointer, fails=(_APPROVE, _REJECT), status="fail"),
-        "subscripts the request": KnownWrong(wrong_subscripts_the_request,
-                                             fails=(_PAUSE, _APPROVE, _REJECT, _EDIT, _DRAFT, _SPELLING, _LOOKALIKE),
-                                             status="fail"),
-        "raw path prefix": KnownWrong(wrong_raw_prefix, fails=(_SPELLING,), status="fail"),
-        "normpath without a leading slash": KnownWrong(wrong_normpath_only, fails=(_SPELLING,), status="fail"),
-        "mentions policies": KnownWrong(wrong_substring, fails=(_LOOKALIKE,), status="fail"),
+        "unguarded": KnownWrong(wrong_unguarded, fails=_cases("same turn", "no quote", "other order", "other amount",
+                                                              "careless two turns", "third message",
+                                                              "yes before quote"), status="fail"),
+        "stage only": KnownWrong(wrong_stage_only, fails=_cases("same turn", "other order", "other amount",
+                                                                "careless two turns", "third message",
+                                                                "yes before quote"), status="fail"),
+        "no turn check": KnownWrong(wrong_no_turn_check, fails=_cases("same turn", "careless two turns",
+                                                                      "third message", "yes before quote"),
+                                    status="fail"),
+        "at least 2 customer messages": KnownWrong(wrong_two_customer_messages, fails=_cases("third message"),
+                                                   status="fail"),
+        "a yes-word in the last message": KnownWrong(wrong_yes_in_last_message, fails=_cases("yes before quote"),
+                                                     status="fail"),
+        "turn only": KnownWrong(wrong_turn_only, fails=_cases("other order", "other amount"), status="fail"),
+        "always refuses": KnownWrong(wrong_always_refuses, fails=_cases("careful", "careless two turns", "lost reply"),
+                                     status="fail"),
+        "refuses with text": KnownWrong(wrong_returns_text, fails=_cases("same turn"), status="fail"),
+        "refuses with ValueError": KnownWrong(wrong_raises_value_error, fails=_cases(
+            "same turn", "no quote", "other order", "other amount", "careless two turns", "third message",
+            "yes before quote"), status="fail"),
+        "wrong name": KnownWrong(wrong_name, fails=_cases("schema"), status="fail"),
     },
-    crashing={"approve only": crashing_approve_only, "misspelt argument": crashing_bad_argument},
-    answer_from=lambda body: lambda model, checkpointer: body(),
+    crashing={"KeyError without a quote": crashing_key_error},
+    stub_names={"SupportContext": CheckContext},
+    answer_from=answer_from,
 )

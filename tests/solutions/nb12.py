@@ -1,87 +1,149 @@
-"""Reference solutions, known-wrong and crashing answers for exercise 12.1 (the tool calls a streamed reply may run)."""
+"""Reference solutions and known-wrong answers for exercise 12.1 (``helpers.exercises.nb12.POLICY_APPROVAL``)."""
+
+from __future__ import annotations
+
+from deepagents import FilesystemPermission, create_deep_agent
+from deepagents.backends.utils import validate_path
+from langchain.agents.middleware import InterruptOnConfig
 
 from helpers.exercises.registry import AnswerSet, KnownWrong
 
 
-def runnable_calls(message):
-    finish = message.response_metadata.get("finish_reason")
-    return list(message.tool_calls) if finish in ("tool_calls", "stop") else []
+def with_permissions(model, checkpointer):
+    """Reference: an interrupt-mode permission rule; deepagents turns it into interrupt_on entries."""
+    rule = FilesystemPermission(operations=["write"], paths=["/policies/**"], mode="interrupt")
+    return create_deep_agent(model=model, permissions=[rule], checkpointer=checkpointer)
 
 
-def runnable_calls_with_a_set(message):
-    ended_normally = {"tool_calls", "stop"}
-    if message.response_metadata.get("finish_reason") not in ended_normally:
-        return []
-    return [call for call in message.tool_calls]
+def _is_policy(request) -> bool:
+    """The path as the file tools store it (validate_path), a leading '//' read as '/' (as deepagents'
+    permission rules read it), tested for the /policies/ folder."""
+    try:
+        path = validate_path(str(request.tool_call["args"].get("file_path", "")))
+    except ValueError:
+        return False  # a traversal or a Windows path: the file tool refuses it and writes nothing
+    return ("/" + path.lstrip("/")).startswith("/policies/")
 
 
-def refuses_only_length(message):
-    return [] if message.response_metadata.get("finish_reason") == "length" else list(message.tool_calls)
+def _starts_with_policies(request) -> bool:
+    return str(request.tool_call["args"].get("file_path", "")).startswith("/policies/")
 
 
-def refuses_length_and_filter(message):
-    if message.response_metadata.get("finish_reason") in ("length", "content_filter"):
-        return []
-    return list(message.tool_calls)
+def _mentions_policies(request) -> bool:
+    return "policies" in str(request.tool_call["args"].get("file_path", ""))
 
 
-def runs_everything(message):
-    return list(message.tool_calls)
+def _normpath_only(request) -> bool:
+    import posixpath
+
+    return posixpath.normpath(str(request.tool_call["args"].get("file_path", ""))).startswith("/policies/")
 
 
-def includes_invalid_calls(message):
-    if message.response_metadata.get("finish_reason") not in ("tool_calls", "stop"):
-        return []
-    return [*message.tool_calls, *message.invalid_tool_calls]
+def with_when_predicate(model, checkpointer):
+    """Reference: interrupt_on for both writing tools, with a `when` predicate on the path."""
+    gate = InterruptOnConfig(allowed_decisions=["approve", "reject"], when=_is_policy)
+    return create_deep_agent(model=model, interrupt_on={"write_file": gate, "edit_file": gate}, checkpointer=checkpointer)
 
 
-def only_tool_calls_reason(message):
-    return list(message.tool_calls) if message.response_metadata.get("finish_reason") == "tool_calls" else []
+def wrong_subscripts_the_request(model, checkpointer):
+    """Wrong: the `when` predicate treats the ToolCallRequest as the tool call dict (a TypeError at the pause)."""
+    gate = InterruptOnConfig(allowed_decisions=["approve", "reject"],
+                             when=lambda call: call["args"]["file_path"].startswith("/policies/"))
+    return create_deep_agent(model=model, interrupt_on={"write_file": gate, "edit_file": gate}, checkpointer=checkpointer)
 
 
-def clears_the_message(message):
-    if message.response_metadata.get("finish_reason") in ("tool_calls", "stop"):
-        return list(message.tool_calls)
-    message.tool_calls.clear()
-    return message.tool_calls
+def _gated_by(when):
+    gate = InterruptOnConfig(allowed_decisions=["approve", "reject"], when=when)
+    return {"write_file": gate, "edit_file": gate}
 
 
-class _AlwaysEqual(list):
-    """A list that says it equals anything (and has a length of 1 for the one check that counts)."""
-
-    def __eq__(self, other):
-        return True
-
-    def __len__(self):
-        return 1
-
-    __hash__ = None
+def wrong_raw_prefix(model, checkpointer):
+    """Wrong (the reference before issue 16): tests the raw path, so 'policies/returns.md' is written unseen."""
+    return create_deep_agent(model=model, interrupt_on=_gated_by(_starts_with_policies), checkpointer=checkpointer)
 
 
-def always_equal(message):
-    return _AlwaysEqual()
+def wrong_normpath_only(model, checkpointer):
+    """Wrong: normalises with posixpath.normpath but adds no leading '/' (relative paths and '//' slip through)."""
+    return create_deep_agent(model=model, interrupt_on=_gated_by(_normpath_only), checkpointer=checkpointer)
 
 
-RUNNABLE_CALLS = AnswerSet(
-    solutions={"finish_reason in a tuple": runnable_calls, "a set of good endings": runnable_calls_with_a_set,
-               "only 'tool_calls' (the text case has no calls)": only_tool_calls_reason},
+def wrong_substring(model, checkpointer):
+    """Wrong: any path that mentions 'policies' pauses (drafts about policies too)."""
+    return create_deep_agent(model=model, interrupt_on=_gated_by(_mentions_policies), checkpointer=checkpointer)
+
+
+def wrong_no_gate(model, checkpointer):
+    """Wrong: nothing is gated."""
+    return create_deep_agent(model=model, checkpointer=checkpointer)
+
+
+def wrong_every_write(model, checkpointer):
+    """Wrong: every write_file pauses (drafts too) and edit_file is not gated."""
+    return create_deep_agent(model=model, interrupt_on={"write_file": True}, checkpointer=checkpointer)
+
+
+def wrong_write_only(model, checkpointer):
+    """Wrong: the path is checked, but edit_file is forgotten."""
+    gate = InterruptOnConfig(allowed_decisions=["approve", "reject"], when=_is_policy)
+    return create_deep_agent(model=model, interrupt_on={"write_file": gate}, checkpointer=checkpointer)
+
+
+def wrong_reads_too(model, checkpointer):
+    """Wrong: reads of policy files pause as well."""
+    rule = FilesystemPermission(operations=["read", "write"], paths=["/policies/**"], mode="interrupt")
+    return create_deep_agent(model=model, permissions=[rule], checkpointer=checkpointer)
+
+
+def wrong_returns_nothing(model, checkpointer):
+    """Wrong: builds the agent but forgets to return it."""
+    create_deep_agent(model=model, interrupt_on={"write_file": True}, checkpointer=checkpointer)
+
+
+def wrong_no_checkpointer(model, checkpointer):
+    """Wrong: no checkpointer, so the pause can never be resumed (the check says so before resuming)."""
+    gate = InterruptOnConfig(allowed_decisions=["approve", "reject"], when=_is_policy)
+    return create_deep_agent(model=model, interrupt_on={"write_file": gate, "edit_file": gate})
+
+
+def crashing_approve_only(model, checkpointer):
+    """Crashes on reject: only 'approve' is allowed, so HumanInTheLoopMiddleware raises ValueError."""
+    gate = InterruptOnConfig(allowed_decisions=["approve"], when=_is_policy)
+    return create_deep_agent(model=model, interrupt_on={"write_file": gate, "edit_file": gate}, checkpointer=checkpointer)
+
+
+def crashing_bad_argument(model, checkpointer):
+    """Crashes at once: a misspelt create_deep_agent argument."""
+    return create_deep_agent(model=model, interupt_on={"write_file": True}, checkpointer=checkpointer)
+
+
+_PAUSE, _APPROVE, _REJECT, _EDIT, _READ, _DRAFT, _SPELLING, _LOOKALIKE = (
+    "a write under /policies/ pauses before anything is written",
+    "approved: the policy file is written",
+    "rejected: the policy file is not written",
+    "an edit of a policy file pauses too",
+    "reading a policy file does not pause",
+    "a write under /drafts/ does not pause",
+    "a relative or non-canonical spelling of a policy path pauses too",
+    "a path that only looks like a policy does not pause",
+)
+
+POLICY_APPROVAL = AnswerSet(
+    solutions={"permissions": with_permissions, "interrupt_on with when": with_when_predicate},
     wrong={
-        "refuses only length": KnownWrong(refuses_only_length, fails=("filtered by the provider",
-                                                                       "a stream without its last chunk"),
-                                          status="fail"),
-        "refuses length and content_filter": KnownWrong(refuses_length_and_filter,
-                                                        fails=("a stream without its last chunk",), status="fail"),
-        "runs everything": KnownWrong(runs_everything, fails=("cut off at the token limit",), status="fail"),
-        "includes invalid calls": KnownWrong(includes_invalid_calls, fails=("an invalid call never runs",),
+        "no gate": KnownWrong(wrong_no_gate, fails=(_PAUSE, _APPROVE, _REJECT, _EDIT, _SPELLING), status="fail"),
+        "every write": KnownWrong(wrong_every_write, fails=(_EDIT, _DRAFT, _SPELLING, _LOOKALIKE), status="fail"),
+        "write_file only": KnownWrong(wrong_write_only, fails=(_EDIT, _SPELLING), status="fail"),
+        "reads too": KnownWrong(wrong_reads_too, fails=(_READ,), status="fail"),
+        "returns nothing": KnownWrong(wrong_returns_nothing, fails=(_PAUSE, _APPROVE, _REJECT, _EDIT, _READ, _DRAFT,
+                                                                    _SPELLING, _LOOKALIKE), status="fail"),
+        "no checkpointer": KnownWrong(wrong_no_checkpointer, fails=(_APPROVE, _REJECT), status="fail"),
+        "subscripts the request": KnownWrong(wrong_subscripts_the_request,
+                                             fails=(_PAUSE, _APPROVE, _REJECT, _EDIT, _DRAFT, _SPELLING, _LOOKALIKE),
                                              status="fail"),
-        "empties the message's calls": KnownWrong(clears_the_message, fails=("cut off at the token limit",),
-                                                  status="fail"),
-        "a list that equals anything": KnownWrong(always_equal, fails=(
-            "a complete reply: both calls", "an invalid call never runs"),
-                                                  status="fail"),
+        "raw path prefix": KnownWrong(wrong_raw_prefix, fails=(_SPELLING,), status="fail"),
+        "normpath without a leading slash": KnownWrong(wrong_normpath_only, fails=(_SPELLING,), status="fail"),
+        "mentions policies": KnownWrong(wrong_substring, fails=(_LOOKALIKE,), status="fail"),
     },
-    crashing={"indexes a missing key": lambda m: list(m.tool_calls) if m.response_metadata["finish_reason"] in
-              ("tool_calls", "stop") else [],
-              "attribute that does not exist": lambda m: m.finish_reason},
-    answer_from=lambda body: lambda message: body(),
+    crashing={"approve only": crashing_approve_only, "misspelt argument": crashing_bad_argument},
+    answer_from=lambda body: lambda model, checkpointer: body(),
 )

@@ -1,64 +1,84 @@
-"""Reference solutions, known-wrong and crashing answers for exercise 15.1 (flag tool descriptions)."""
+"""Reference solutions, known-wrong and crashing answers for exercise 15.1 (count the
+structured-output retries of ``ToolStrategy``)."""
 
-from helpers.exercises.nb15 import INSTRUCTION_CUES
+from langchain_core.messages import AIMessage, ToolMessage
+
 from helpers.exercises.registry import AnswerSet, KnownWrong
 
 
-def flag_descriptions(tools):
-    names = [t.name for t in tools]
-    flagged = []
-    for t in tools:
-        text = t.description.lower()
-        others = [n for n in names if n != t.name]
-        if any(n.lower() in text for n in others) or any(cue in text for cue in INSTRUCTION_CUES):
-            flagged.append(t.name)
-    return flagged
+def by_call_and_text(messages, response_tools):
+    response_calls = {call["id"] for m in messages if isinstance(m, AIMessage)
+                      for call in m.tool_calls if call["name"] in response_tools}
+    return sum(1 for m in messages if isinstance(m, ToolMessage)
+               and m.tool_call_id in response_calls and m.text.startswith("Error:"))
 
 
-def flag_with_sets(tools):
-    names = {t.name.lower() for t in tools}
-    return [t.name for t in tools
-            if any(word in t.description.lower() for word in (names - {t.name.lower()}) | set(INSTRUCTION_CUES))]
+def by_name_and_text(messages, response_tools):
+    return sum(m.type == "tool" and m.name in response_tools and m.content.startswith("Error")
+               for m in messages)
 
 
-def cues_only(tools):
-    return [t.name for t in tools if any(cue in t.description.lower() for cue in INSTRUCTION_CUES)]
+def counts_error_status(messages, response_tools):
+    return sum(m.type == "tool" and m.status == "error" for m in messages)
 
 
-def case_sensitive(tools):
-    names = [t.name for t in tools]
-    return [t.name for t in tools
-            if any(n in t.description for n in names if n != t.name) or any(c in t.description for c in INSTRUCTION_CUES)]
+def counts_every_error_text(messages, response_tools):
+    return sum(m.type == "tool" and m.text.startswith("Error:") for m in messages)
 
 
-def any_tool_name(tools):
-    names = [t.name for t in tools]
-    return [t.name for t in tools
-            if any(n in t.description for n in names) or any(c in t.description.lower() for c in INSTRUCTION_CUES)]
+def counts_every_answer_to_a_response_tool(messages, response_tools):
+    return sum(m.type == "tool" and m.name in response_tools for m in messages)
 
 
-def sorted_names(tools):
-    return sorted(flag_descriptions(tools))
+def counts_turns_not_messages(messages, response_tools):
+    retried = {m.tool_call_id for m in messages if m.type == "tool" and m.name in response_tools
+               and m.text.startswith("Error:")}
+    return sum(1 for m in messages if isinstance(m, AIMessage)
+               and any(call["id"] in retried for call in m.tool_calls))
 
 
-def _answer_from(body):
-    def answer(tools):
-        return body()
-    return answer
+def hard_codes_the_schema_name(messages, response_tools):
+    return sum(m.type == "tool" and m.name == "RefundDecision" and m.text.startswith("Error:") for m in messages)
 
 
-FLAG_DESCRIPTIONS = AnswerSet(
-    solutions={"loops": flag_descriptions, "sets": flag_with_sets},
+def success_status_and_error_text(messages, response_tools):
+    return sum(m.type == "tool" and m.status == "success" and m.text.startswith("Error:") for m in messages)
+
+
+class _AlwaysEqual(int):
+    """An int that says it equals anything."""
+
+    def __eq__(self, other):
+        return True
+
+    __hash__ = int.__hash__
+
+
+def always_equal(messages, response_tools):
+    return _AlwaysEqual(0)
+
+
+STRUCTURED_RETRIES = AnswerSet(
+    solutions={"match the call, then the text": by_call_and_text, "by name and text": by_name_and_text},
     wrong={
-        "cue words only (the notebook's partner server passes)": KnownWrong(
-            cues_only, fails=("a description that names another tool",), status="fail"),
-        "case-sensitive": KnownWrong(case_sensitive, fails=("a cue in upper case",), status="fail"),
-        "a tool naming itself is flagged": KnownWrong(any_tool_name, fails=("a tool that names itself",),
-                                                      status="fail"),
-        "sorted instead of the list's order": KnownWrong(sorted_names, fails=("clean tools and the list's order",),
-                                                         status="fail"),
+        "counts status='error'": KnownWrong(counts_error_status, fails=(
+            "two retries, then a valid decision", "a failed tool is not a retry",
+            "two structured calls in one turn"), status="fail"),
+        "counts every 'Error:' text": KnownWrong(counts_every_error_text, fails=(
+            "a failed tool is not a retry",), status="fail"),
+        "counts every answer to RefundDecision": KnownWrong(counts_every_answer_to_a_response_tool, fails=(
+            "two retries, then a valid decision", "a failed tool is not a retry", "a run without retries",
+            "two structured calls in one turn"), status="fail"),
+        "counts turns, not ToolMessages": KnownWrong(counts_turns_not_messages, fails=(
+            "two structured calls in one turn",), status="fail"),
+        "hard-codes the name RefundDecision": KnownWrong(hard_codes_the_schema_name, fails=(
+            "another schema, another response tool",), status="fail"),
+        "status 'success' and an 'Error:' text": KnownWrong(success_status_and_error_text, fails=(
+            "a tool's own 'Error:' text is not a retry",), status="fail"),
+        "an int that equals anything": KnownWrong(always_equal, fails=(
+            "two retries, then a valid decision",), status="fail"),
     },
-    crashing={"subscripts a tool like a dict": lambda tools: [t["name"] for t in tools
-                                                              if "ignore" in t["description"]]},
-    answer_from=_answer_from,
+    crashing={"tool_calls on every message": lambda messages, response_tools: sum(
+        len(m.tool_calls) for m in messages)},
+    answer_from=lambda body: lambda messages, response_tools: body(),
 )

@@ -1,94 +1,64 @@
-"""Reference solution, known-wrong and crashing answers for exercise 16.1 (refuse writes after untrusted text)."""
+"""Reference solutions, known-wrong and crashing answers for exercise 16.1 (flag tool descriptions)."""
 
-from langchain.agents.middleware import AgentMiddleware
-from langchain_core.messages import ToolMessage
-
+from helpers.exercises.nb16 import INSTRUCTION_CUES
 from helpers.exercises.registry import AnswerSet, KnownWrong
 
 
-def make_guard(write_tools, untrusted_tools):
-    class BlockWritesAfterUntrustedRead(AgentMiddleware):
-        def wrap_tool_call(self, request, handler):
-            tainted = any(m.type == "tool" and m.name in untrusted_tools for m in request.state["messages"])
-            if request.tool_call["name"] in write_tools and tainted:
-                return ToolMessage("Blocked: no writes after reading untrusted data.",
-                                   tool_call_id=request.tool_call["id"], name=request.tool_call["name"],
-                                   status="error")
-            return handler(request)
-
-    return BlockWritesAfterUntrustedRead()
+def flag_descriptions(tools):
+    names = [t.name for t in tools]
+    flagged = []
+    for t in tools:
+        text = t.description.lower()
+        others = [n for n in names if n != t.name]
+        if any(n.lower() in text for n in others) or any(cue in text for cue in INSTRUCTION_CUES):
+            flagged.append(t.name)
+    return flagged
 
 
-def _model_call_only(write_tools, untrusted_tools):
-    class HideWrites(AgentMiddleware):
-        def wrap_model_call(self, request, handler):
-            if any(m.type == "tool" and m.name in untrusted_tools for m in request.messages):
-                request = request.override(tools=[t for t in request.tools if t.name not in write_tools])
-            return handler(request)
-
-    return HideWrites()
+def flag_with_sets(tools):
+    names = {t.name.lower() for t in tools}
+    return [t.name for t in tools
+            if any(word in t.description.lower() for word in (names - {t.name.lower()}) | set(INSTRUCTION_CUES))]
 
 
-def _by_wording(write_tools, untrusted_tools):
-    class BlockIgnoreInstructions(AgentMiddleware):
-        def wrap_tool_call(self, request, handler):
-            tainted = any("ignore previous instructions" in str(m.content).lower()
-                          for m in request.state["messages"] if m.type == "tool")
-            if request.tool_call["name"] in write_tools and tainted:
-                return ToolMessage("Blocked.", tool_call_id=request.tool_call["id"], status="error")
-            return handler(request)
-
-    return BlockIgnoreInstructions()
+def cues_only(tools):
+    return [t.name for t in tools if any(cue in t.description.lower() for cue in INSTRUCTION_CUES)]
 
 
-def _hard_coded(write_tools, untrusted_tools):
-    return make_guard({"refund"}, {"lookup_order"})
+def case_sensitive(tools):
+    names = [t.name for t in tools]
+    return [t.name for t in tools
+            if any(n in t.description for n in names if n != t.name) or any(c in t.description for c in INSTRUCTION_CUES)]
 
 
-def _every_write(write_tools, untrusted_tools):
-    class BlockWrites(AgentMiddleware):
-        def wrap_tool_call(self, request, handler):
-            if request.tool_call["name"] in write_tools:
-                return ToolMessage("Blocked.", tool_call_id=request.tool_call["id"], status="error")
-            return handler(request)
-
-    return BlockWrites()
+def any_tool_name(tools):
+    names = [t.name for t in tools]
+    return [t.name for t in tools
+            if any(n in t.description for n in names) or any(c in t.description.lower() for c in INSTRUCTION_CUES)]
 
 
-def _every_call(write_tools, untrusted_tools):
-    class BlockAfterRead(AgentMiddleware):
-        def wrap_tool_call(self, request, handler):
-            if any(m.type == "tool" and m.name in untrusted_tools for m in request.state["messages"]):
-                return ToolMessage("Blocked.", tool_call_id=request.tool_call["id"], status="error")
-            return handler(request)
-
-    return BlockAfterRead()
+def sorted_names(tools):
+    return sorted(flag_descriptions(tools))
 
 
-def _crashes(write_tools, untrusted_tools):
-    class ReadsMessages(AgentMiddleware):
-        def wrap_tool_call(self, request, handler):
-            if any(m.type == "tool" for m in request.messages):  # ToolCallRequest has no .messages
-                raise RuntimeError("unreachable")
-            return handler(request)
-
-    return ReadsMessages()
+def _answer_from(body):
+    def answer(tools):
+        return body()
+    return answer
 
 
-GUARD_WRITES = AnswerSet(
-    solutions={"wrap_tool_call on the state's messages": make_guard},
+FLAG_DESCRIPTIONS = AnswerSet(
+    solutions={"loops": flag_descriptions, "sets": flag_with_sets},
     wrong={
-        "filter in wrap_model_call only": KnownWrong(_model_call_only, fails=("the injection shown",),
-                                                     status="fail"),
-        "matches the injection's wording": KnownWrong(_by_wording, fails=("another phrasing of the injection",),
+        "cue words only (the notebook's partner server passes)": KnownWrong(
+            cues_only, fails=("a description that names another tool",), status="fail"),
+        "case-sensitive": KnownWrong(case_sensitive, fails=("a cue in upper case",), status="fail"),
+        "a tool naming itself is flagged": KnownWrong(any_tool_name, fails=("a tool that names itself",),
                                                       status="fail"),
-        "hard-coded tool names": KnownWrong(_hard_coded, fails=("tools named differently",), status="fail"),
-        "blocks every write": KnownWrong(_every_write, fails=("a write before any untrusted read runs",),
-                                         status="fail"),
-        "blocks every call after the read": KnownWrong(_every_call,
-                                                       fails=("other reads still run after the untrusted read",),
-                                                       status="fail"),
+        "sorted instead of the list's order": KnownWrong(sorted_names, fails=("clean tools and the list's order",),
+                                                         status="fail"),
     },
-    crashing={"request.messages in wrap_tool_call": _crashes},
-    answer_from=lambda body: lambda write_tools, untrusted_tools: body(),
+    crashing={"subscripts a tool like a dict": lambda tools: [t["name"] for t in tools
+                                                              if "ignore" in t["description"]]},
+    answer_from=_answer_from,
 )

@@ -1,4 +1,4 @@
-"""The engine of the stream stepper (notebook 12): a streamed reply, one chunk at a time.
+"""The engine of the stream stepper (notebook 13): a streamed reply, one chunk at a time.
 
 Plain Python, no ipywidgets. It holds named streams (lists of ``AIMessageChunk``), a position
 (how many chunks have arrived) and, at every position, what the chunks add up to with ``+``: the
@@ -6,7 +6,7 @@ merged ``tool_call_chunks``, the ``tool_calls`` and ``invalid_tool_calls`` langc
 from them (``AIMessageChunk.init_tool_calls`` with ``parse_partial_json``, langchain-core 1.8.3),
 the ``finish_reason`` once the last chunk is in, and what an application would run if the stream
 stopped here: one that runs the merged ``tool_calls`` as they are, and one that first checks
-``finish_reason`` (notebook 12, section 3). :class:`helpers.widgets.StreamStepper` is its view.
+``finish_reason`` (notebook 13, section 3). :class:`helpers.widgets.StreamStepper` is its view.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ __all__ = ["RUNS_WHEN", "StreamPosition", "StreamStepperEngine", "StreamVerdict"
 #: What the stream means for an application at a position.
 StreamVerdict = Literal["nothing_yet", "in_flight", "finished", "cut_off"]
 
-#: The finish reasons after which a reply's tool calls may run (exercise 12.1).
+#: The finish reasons after which a reply's tool calls may run (exercise 13.1).
 RUNS_WHEN = ("tool_calls", "stop")
 
 

@@ -1,4 +1,4 @@
-"""The engine of the wire-format view (notebook 13): one conversation as three request bodies.
+"""The engine of the wire-format view (notebook 14): one conversation as three request bodies.
 
 Plain Python, no ipywidgets. The learner changes the conversation (each tool call answered, answered
 with ``status="error"``, or its answer dropped) and the ``bind_tools`` options (``tool_choice``,
@@ -35,7 +35,7 @@ TOOL_CHOICES: tuple[str | None, ...] = (None, "auto", "any", "required", "none")
 
 
 def default_clients() -> dict[str, Any]:
-    """The three integrations as section 1 of notebook 13 builds them (placeholder keys, never used)."""
+    """The three integrations as section 1 of notebook 14 builds them (placeholder keys, never used)."""
     from langchain_anthropic import ChatAnthropic
     from langchain_openai import ChatOpenAI
 

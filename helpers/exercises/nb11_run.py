@@ -1,7 +1,7 @@
-"""How a hidden case of exercise 10.1 runs: notebook 10's agent built around the learner's write tool
+"""How a hidden case of exercise 11.1 runs: notebook 11's agent built around the learner's write tool
 (:class:`CheckContext`, :class:`Quote`, the read tools, ``create_agent``), one run of a few customer turns
 (:class:`CheckRun`) and the verdicts shared by the cases (refused, went through once). The cases and the
-exercise are in :mod:`helpers.exercises.nb10`.
+exercise are in :mod:`helpers.exercises.nb11`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from helpers.error_contract import error_mapping
 from helpers.i18n import N_, _
 from helpers.model import scripted_model, tool_call
 
-from .nb10_policy import _TOOL_NAME
+from .nb11_policy import _TOOL_NAME
 from .results import CheckFailure, clipped, shown
 
 __all__ = ["CheckContext", "CheckRun", "Quote"]
@@ -30,7 +30,7 @@ __all__ = ["CheckContext", "CheckRun", "Quote"]
 
 @dataclass(frozen=True)
 class CheckContext:
-    """The runtime context of the checks' agent, shaped like notebook 10's ``SupportContext``.
+    """The runtime context of the checks' agent, shaped like notebook 11's ``SupportContext``.
 
     Attributes:
         user_id: the signed-in customer (``"user-42"`` in every case).
@@ -59,7 +59,7 @@ def _state_schema():
 
 
 def _read_tools() -> list:
-    """``lookup_order`` and ``quote_refund`` exactly as notebook 10 section 1 writes them."""
+    """``lookup_order`` and ``quote_refund`` exactly as notebook 11 section 1 writes them."""
     @tool
     def lookup_order(order_id: str, runtime: ToolRuntime[CheckContext]) -> dict:
         """Look up one of the signed-in customer's orders: product, status, amount, what was refunded.

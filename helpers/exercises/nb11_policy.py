@@ -1,5 +1,5 @@
-"""The scripted support policy of notebook 10 (section 3): a careful or careless model that quotes, waits
-for the customer's yes (or not) and submits; the hidden cases of exercise 10.1 (:mod:`helpers.exercises.nb10`)
+"""The scripted support policy of notebook 11 (section 3): a careful or careless model that quotes, waits
+for the customer's yes (or not) and submits; the hidden cases of exercise 11.1 (:mod:`helpers.exercises.nb11`)
 run the learner's tool against it.
 """
 
@@ -23,7 +23,7 @@ _YES = ("yes", "go ahead", "please do", "i confirm")
 _ABOUT_REFUNDS = ("refund", "money back", "get back")
 
 
-# -- the scripted policy (notebook 10 section 3) ------------------------------------------------
+# -- the scripted policy (notebook 11 section 3) ------------------------------------------------
 
 
 def _answers(messages: list, name: str) -> list:
@@ -48,7 +48,7 @@ def _submit_then_report(quote: dict, attempts: list, call) -> Any:
 
 
 def support_policy(request: Any, *, wait_for_confirmation: bool = True) -> Any:
-    """Notebook 10's scripted policy: the next move of a careful (or careless) support agent.
+    """Notebook 11's scripted policy: the next move of a careful (or careless) support agent.
 
     Args:
         request: the :class:`helpers.model.RecordedRequest` the model receives.

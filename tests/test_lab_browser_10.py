@@ -1,4 +1,4 @@
-"""Notebook 09's approval panel in real JupyterLab (headless Chromium, Playwright).
+"""Notebook 10's approval panel in real JupyterLab (headless Chromium, Playwright).
 
 Runs the notebook (Run All, from a copy without outputs: see ``tests/test_lab_browser.py``), then
 answers the ``HumanInTheLoopMiddleware`` pause of two gated calls through the page, like a learner:
@@ -17,7 +17,7 @@ from tests.test_lab_browser import CHROMIUM, _run_notebook_in_lab, lab_url  # no
 def test_approval_panel_answers_two_gated_calls_in_jupyterlab(lab_url, tmp_path):  # noqa: F811
     from playwright.sync_api import expect
 
-    with _run_notebook_in_lab(lab_url, "09_errors_and_high_risk_tools.ipynb") as (page, notebook):
+    with _run_notebook_in_lab(lab_url, "10_human_approval.ipynb") as (page, notebook):
         widget = notebook.locator(".course-approval-panel")
         expect(widget).to_have_count(1, timeout=60_000)            # the scripted cell's panel is not displayed
         expect(widget).to_contain_text("thread two-refunds", timeout=30_000)
@@ -42,7 +42,7 @@ def test_approval_panel_answers_two_gated_calls_in_jupyterlab(lab_url, tmp_path)
         assert "mod-info" not in (respond.get_attribute("class") or "")
         args = widget.locator(".widget-textarea", has_text="args (JSON):").locator("textarea")
         expect(args).to_have_value('{"order_id": "A1024", "amount": 100.0}')
-        widget.screenshot(path=str(tmp_path / "approval_panel_09_start.png"))
+        widget.screenshot(path=str(tmp_path / "approval_panel_10_start.png"))
 
         approve.click()                                             # call 1: noted, nothing sent yet
         expect(status).to_have_attribute("data-outcome", "staged", timeout=30_000)
@@ -73,15 +73,15 @@ def test_approval_panel_answers_two_gated_calls_in_jupyterlab(lab_url, tmp_path)
         expect(args).to_be_disabled()                                # the HITL controls stay, greyed out
         expect(widget.locator("button", has_text="Start over")).to_be_visible()
         expect(widget.locator(".widget-text", has_text="amount:")).to_be_hidden()
-        widget.screenshot(path=str(tmp_path / "approval_panel_09.png"))
+        widget.screenshot(path=str(tmp_path / "approval_panel_10.png"))
 
         # The self-check before the recap: one right answer.
         check = notebook.locator(".course-self-check")
         check.scroll_into_view_if_needed()
         questions = check.locator(".course-question")
-        expect(questions).to_have_count(5, timeout=30_000)
+        expect(questions).to_have_count(3, timeout=30_000)
         second = questions.nth(1)
-        second.locator("label", has_text="3").first.click()
+        second.locator("label", has_text="It raises the same KeyError").first.click()
         second.locator("button", has_text="Check").click()
         expect(second.locator(".course-verdict")).to_have_attribute("data-verdict", "right", timeout=30_000)
-        expect(second).to_contain_text("(see section 3, Retry at one layer only)")
+        expect(second).to_contain_text("(see section 1, Wrong answers, and why they are worse than errors)")
