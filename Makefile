@@ -118,8 +118,9 @@ zh: $(STAMP)
 	$(OFFLINE) $(BIN)/python -m helpers.translation build $(ZH_FLAGS)
 
 ## The message catalog (helpers/i18n.py): extract the strings wrapped in _() (babel.cfg), merge them into the
-## Chinese .po (new ones untranslated, changed ones fuzzy), compile the .mo. Translate, then run it again.
+## Chinese .po (new and changed ones untranslated: no fuzzy guesses), compile the .mo. Translate, then run it again.
+## Exercise titles and case names are marked by helpers/translation/extract.py (babel.cfg), hence PYTHONPATH.
 catalogs: $(STAMP)
-	$(BIN)/pybabel extract -F babel.cfg -k N_ --sort-by-file --no-wrap -o helpers/locale/course.pot helpers
-	$(BIN)/pybabel update -i helpers/locale/course.pot -d helpers/locale -D course -l zh_CN --no-wrap --ignore-obsolete
+	PYTHONPATH=$(CURDIR) $(BIN)/pybabel extract -F babel.cfg -k N_ --sort-by-file --no-wrap -o helpers/locale/course.pot helpers
+	$(BIN)/pybabel update -i helpers/locale/course.pot -d helpers/locale -D course -l zh_CN --no-wrap --ignore-obsolete --no-fuzzy-matching
 	$(BIN)/pybabel compile -d helpers/locale -D course -l zh_CN

@@ -200,9 +200,15 @@ def progress_rows(progress: Progress | None = None, *,
             rows.append(ProgressRow(stem, "-", "-", score))
         for number, e in enumerate(entries):
             record = progress.exercises.get(e.id)
-            rows.append(ProgressRow(stem, f"{e.id} {e.title}", "yes" if record and record.solved else "no",
+            rows.append(ProgressRow(stem, f"{e.id} {_title(e.title)}", "yes" if record and record.solved else "no",
                                     score if number == 0 else ""))
     return rows
+
+
+def _title(title: str) -> str:
+    """An exercise's title in the edition's language (marked for the catalog by
+    ``helpers/translation/extract.py``; the registry keeps the English)."""
+    return _(title) if title else title
 
 
 def _about(question_id: str) -> str:
@@ -226,7 +232,7 @@ def next_step(progress: Progress | None = None, *,
         key = notebook_key(stem)
         for e in EXERCISES:
             if e.notebook_key == key and not (e.id in progress.exercises and progress.exercises[e.id].solved):
-                return NextStep("exercise", stem, f"{e.id} ({e.title})")
+                return NextStep("exercise", stem, f"{e.id} ({_title(e.title)})")
         answers = progress.self_checks.get(key, {})
         for number, question in enumerate(questions.get(key, ()), 1):
             if question not in answers:

@@ -2,7 +2,9 @@
 
 Each notebook must be executed top to bottom in one run, carry no error outputs except in cells
 marked to raise, contain no machine paths, memory addresses, secrets or widget state, start with a
-``#`` title, and follow the ``NN_topic.ipynb`` naming. Code lines are at most :data:`MAX_CODE_LINE`
+``#`` title, and follow the ``NN_topic.ipynb`` naming. Both editions are checked: the English
+notebooks in ``notebooks/`` and the Chinese ones the build writes to ``notebooks/zh/`` (issue 22),
+discovered by :func:`edition_notebooks`, so a notebook of either edition is covered without a list. Code lines are at most :data:`MAX_CODE_LINE`
 characters (what JupyterLab shows at 1280 px with the file browser open), and no output says a
 verdict with an emoji alone (it shows as an empty box without an emoji font): PASS / FAIL in words.
 """
@@ -15,7 +17,22 @@ from pathlib import Path
 
 import pytest
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+NOTEBOOK_ROOT = Path(__file__).resolve().parent.parent / "notebooks"
+#: The folders of the editions under the notebooks folder: English at the top, Chinese in ``zh/``.
+EDITION_FOLDERS = ("", "zh")
+
+
+def edition_notebooks(root: Path = NOTEBOOK_ROOT) -> list[Path]:
+    """Every ``.ipynb`` of every edition under ``root`` (English first, then ``zh/``), each sorted."""
+    return [path for folder in EDITION_FOLDERS for path in sorted((root / folder).glob("*.ipynb"))]
+
+
+def _id(path: Path) -> str:
+    """A notebook's test id: its path under the notebooks folder (``01_x.ipynb``, ``zh/01_x.ipynb``)."""
+    return path.relative_to(NOTEBOOK_ROOT).as_posix() if path.is_relative_to(NOTEBOOK_ROOT) else path.name
+
+
+NOTEBOOKS = edition_notebooks()
 SUSPICIOUS = {
     "machine path": re.compile(r"(?<![\w:/.])/(?:root|home|tmp|var|usr|opt|private|Users)/[^\s'\"]+"),
     "windows path": re.compile(r"\b[A-Z]:\\\\"),
@@ -50,11 +67,38 @@ def _load(path: Path) -> dict:
 
 
 def test_there_are_notebooks():
-    names = [p.name for p in NOTEBOOKS]
+    names = [_id(p) for p in NOTEBOOKS]
     assert "00_start_here.ipynb" in names and "01_function_to_tool.ipynb" in names
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_the_chinese_edition_is_checked_too(tmp_path):
+    """On a copy: notebooks in ``notebooks/zh/`` are discovered, and each check catches a problem in
+    one (a machine path in an output, cells not run in order, an emoji verdict, a missing link)."""
+    root = tmp_path / "notebooks"
+    (root / "zh").mkdir(parents=True)
+    english = NOTEBOOK_ROOT / "01_function_to_tool.ipynb"
+    for folder in (root, root / "zh"):
+        (folder / english.name).write_bytes(english.read_bytes())
+    found = edition_notebooks(root)
+    assert found == [root / english.name, root / "zh" / english.name]
+    copy = found[1]
+    test_executed_top_to_bottom_in_one_run(copy)
+    test_no_machine_specific_or_secret_text(copy)
+    nb = _load(copy)
+    code = next(c for c in nb["cells"] if c["cell_type"] == "code" and c.get("outputs"))
+    code["outputs"].append({"output_type": "stream", "name": "stdout", "text": "saved to /home/ada/work \u2705\n"})
+    code["execution_count"] += 100
+    nb["cells"][0]["source"] = "# 01 · 标题\n\n见 [notebook 02](02_tool_calls_are_requests.ipynb)。"
+    copy.write_text(json.dumps(nb), encoding="utf-8")
+    for check, says in ((test_no_machine_specific_or_secret_text, "machine path in output: /home/ada/work"),
+                        (test_executed_top_to_bottom_in_one_run, "are not one run from the top"),
+                        (test_local_notebook_links_resolve, "link to missing notebook 02_tool_calls_are_requests"),
+                        (test_verdicts_are_words_not_emoji, "say PASS / FAIL in words")):
+        with pytest.raises(AssertionError, match=re.escape(says)):
+            check(copy)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
 def test_name_and_title(path):
     assert re.fullmatch(r"\d\d_[a-z0-9]+(?:_[a-z0-9]+)*\.ipynb", path.name), "name must be NN_snake_case_topic.ipynb"
     nb = _load(path)
@@ -69,7 +113,8 @@ def execution_problem(nb: dict, name: str) -> str | None:
     code = [c for c in nb["cells"] if c["cell_type"] == "code" and "".join(c["source"]).strip()]
     if not code:
         return f"{name} has no code cells"
-    rerun = f"python -m helpers.notebooks notebooks/{name} (make notebooks NB=notebooks/{name})"
+    rerun = ("the build: make zh (python -m helpers.translation build)" if name.startswith("zh/") else
+             f"python -m helpers.notebooks notebooks/{name} (make notebooks NB=notebooks/{name})")
     counts = [c.get("execution_count") for c in code]
     if all(count is None for count in counts) and not any(c.get("outputs") for c in code):
         return (f"{name} was committed without outputs: strict nbval passes such a notebook (it has nothing to "
@@ -79,9 +124,9 @@ def execution_problem(nb: dict, name: str) -> str | None:
     return None
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
 def test_executed_top_to_bottom_in_one_run(path):
-    problem = execution_problem(_load(path), path.name)
+    problem = execution_problem(_load(path), _id(path))
     assert problem is None, problem
 
 
@@ -96,7 +141,7 @@ def test_a_notebook_without_outputs_is_named_with_the_command():
     assert "execution counts [2, 1]" in execution_problem({"cells": [cell(2, out), cell(1, out)]}, "12_x.ipynb")
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
 def test_no_error_outputs_unless_marked(path):
     for index, cell in enumerate(_load(path)["cells"]):
         if cell["cell_type"] != "code":
@@ -110,7 +155,7 @@ def test_no_error_outputs_unless_marked(path):
                 assert output["name"] != "stderr" or marked, f"cell {index} wrote to stderr: {''.join(output['text'])[:200]}"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
 def test_no_machine_specific_or_secret_text(path):
     for index, cell in enumerate(_load(path)["cells"]):
         for output in cell.get("outputs", []):
@@ -120,7 +165,7 @@ def test_no_machine_specific_or_secret_text(path):
                 assert not match, f"cell {index}: {label} in output: {match.group(0)[:80]}"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
 def test_no_widget_state_and_no_timing_metadata(path):
     nb = _load(path)
     assert "widgets" not in nb["metadata"], "widget state is stored: re-execute with `make notebooks`"
@@ -128,7 +173,7 @@ def test_no_widget_state_and_no_timing_metadata(path):
         assert "execution" not in cell.get("metadata", {}), "timing metadata is stored"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
 def test_local_notebook_links_resolve(path):
     for cell in _load(path)["cells"]:
         if cell["cell_type"] == "markdown":
@@ -136,13 +181,18 @@ def test_local_notebook_links_resolve(path):
                 assert (path.parent / target).exists(), f"link to missing notebook {target}"
 
 
-def test_every_notebook_is_listed_in_start_here():
-    start = "".join("".join(c["source"]) for c in _load(NOTEBOOKS[0])["cells"])
-    for path in NOTEBOOKS[1:]:
-        assert f"({path.name})" in start, f"{path.name} is not in the course map of 00_start_here"
+@pytest.mark.parametrize("folder", EDITION_FOLDERS, ids=lambda f: f or "en")
+def test_every_notebook_is_listed_in_start_here(folder):
+    """Each edition's 00_start_here lists the notebooks of its own folder."""
+    notebooks = [p for p in NOTEBOOKS if p.parent == NOTEBOOK_ROOT / folder]
+    if folder and not notebooks:
+        pytest.skip(f"notebooks/{folder}/ is not built yet (make zh)")
+    start = "".join("".join(c["source"]) for c in _load(notebooks[0])["cells"])
+    for path in notebooks[1:]:
+        assert f"({path.name})" in start, f"{_id(path)} is not in the course map of 00_start_here"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
 def test_code_lines_fit_the_screen(path):
     long_lines = [f"cell {index}: {len(line)} characters: {line[:60]}..."
                   for index, cell in enumerate(_load(path)["cells"]) if cell["cell_type"] == "code"
@@ -151,7 +201,7 @@ def test_code_lines_fit_the_screen(path):
                             "(ruff format --line-length 100, then wrap by hand):\n" + "\n".join(long_lines))
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
 def test_verdicts_are_words_not_emoji(path):
     for index, cell in enumerate(_load(path)["cells"]):
         texts = ["".join(cell["source"])] if cell["cell_type"] == "code" else []

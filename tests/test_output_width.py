@@ -18,7 +18,7 @@ their width was not measured; a CJK font's glyphs are about twice as wide as Lat
 
 What is checked: every line of a committed output a learner sees as text (stream output, and
 ``text/plain`` when no richer mimetype that JupyterLab would render instead is present) in
-notebooks 00-16. A line is **column-aligned** when, after its indentation, two pieces of text are
+notebooks 00-16, of both editions (``notebooks/zh`` too). A line is **column-aligned** when, after its indentation, two pieces of text are
 separated by a run of two or more spaces (``edit('abc')  -> refused  The amount ...``,
 ``plain run:            {...}``): that is how the course pads columns (``f"{x:<12}"``,
 :func:`helpers.display.fit_row`). Indentation inside a string (after an escaped ``\\n`` in JSON or a
@@ -44,6 +44,8 @@ from helpers.display_text import OUTPUT_WIDTH, fit_row, text_width
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+#: The Chinese edition's notebooks (``make zh``; issue 22): the same code, so the same cell ids and rows.
+ZH_NOTEBOOKS = sorted((ROOT / "notebooks" / "zh").glob("[0-9][0-9]_*.ipynb"))
 #: Mimetypes JupyterLab renders in place of ``text/plain`` when an output has them.
 _RICHER = ("text/html", "text/markdown", "text/latex", "image/png", "image/jpeg", "image/svg+xml",
            "application/vnd.jupyter.widget-view+json")
@@ -109,7 +111,8 @@ def _pending(notebook: Path, cell_id: str, line: str) -> bool:
     return line.strip().startswith(NOT_YET_FIXED.get((_topic(notebook), cell_id), ()) or ("\0",))
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda path: path.stem[:2])
+@pytest.mark.parametrize("notebook", NOTEBOOKS + ZH_NOTEBOOKS,
+                         ids=lambda path: ("zh/" if path.parent.name == "zh" else "") + path.stem[:2])
 def test_column_aligned_output_fits_1280px(notebook):
     """No committed column-aligned output line is wider than OUTPUT_WIDTH (107) columns."""
     wide = [f"{notebook.name} {cell_id}: {width} columns > {OUTPUT_WIDTH}: {line[:80]}..."

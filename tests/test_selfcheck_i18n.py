@@ -2,13 +2,13 @@
 
 A question module marks each learner-facing text with ``N_()``; :func:`helpers.selfcheck.translated`
 passes those texts through ``_()`` when :func:`helpers.selfcheck.questions_for` hands the questions
-out, so the static rendering and the widget show them in the edition's language. These tests compile
-``translations/zh/po-fragments/c-selfcheck.po`` (the fragment that holds the questions' Chinese) into
-a temporary catalog and check:
+out, so the static rendering and the widget show them in the edition's language. These tests use
+the course's catalog as shipped (``helpers/locale``) and check:
 
 * every text that :func:`translated` translates is marked with ``N_()`` in its module, every marked
-  text is one that it translates, and each has a Chinese msgstr that keeps its inline code spans (a
-  new question without translation fails, naming notebook and question id);
+  text is one that it translates, and its Chinese msgstr keeps its inline code spans (a new question
+  whose texts are not marked fails, naming notebook and question id; that every marked text has a
+  msgstr is the course-wide check, ``tests/test_zh_fresh.py``);
 * under ``use("zh-CN")`` a notebook's questions render in Chinese, in the static view and in the
   widget, the choices in the same order as in English, and answers check the same;
 * the English edition is unchanged.
@@ -24,24 +24,23 @@ from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_file
-from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from helpers import i18n
 from helpers.selfcheck import Question, available_notebooks, questions_for, self_check, shown_choices, translated
+from helpers.translation.catalog import po_path
 from helpers.widgets.engines.self_check import SelfCheckEngine
 from helpers.widgets.self_check_view import static_view
 
 ROOT = Path(__file__).resolve().parent.parent
-FRAGMENT = ROOT / "translations" / "zh" / "po-fragments" / "c-selfcheck.po"
 #: Question modules not marked yet: notebook 09's is being split on another branch (mark it there).
 NOT_MARKED_YET = {"09"}
 COVERED = [number for number in available_notebooks() if number not in NOT_MARKED_YET]
 
 
 def _catalog() -> dict[str, str]:
-    with FRAGMENT.open("rb") as po:
-        return {m.id: m.string for m in read_po(po, locale="zh_CN") if m.id}
+    with po_path().open("rb") as po:
+        return {m.id: m.string for m in read_po(po) if isinstance(m.id, str) and m.id}
 
 
 CHINESE = _catalog()
@@ -62,20 +61,7 @@ def _spans(text: str) -> Counter:
     return Counter(re.findall(r"`[^`]*`", text))
 
 
-@pytest.fixture
-def zh_catalog(tmp_path, monkeypatch):
-    """The fragment compiled to ``<tmp>/zh_CN/LC_MESSAGES/course.mo``, used as the course's catalog."""
-    folder = tmp_path / "zh_CN" / "LC_MESSAGES"
-    folder.mkdir(parents=True)
-    with FRAGMENT.open("rb") as po, (folder / f"{i18n.DOMAIN}.mo").open("wb") as mo:
-        write_mo(mo, read_po(po, locale="zh_CN"))
-    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
-    i18n.translations.cache_clear()
-    yield
-    i18n.translations.cache_clear()
-
-
-# -- the fragment covers every marked text --------------------------------------------------------
+# -- every shown text is marked --------------------------------------------------------
 
 
 def _marked(number: str) -> set[str]:
@@ -110,34 +96,31 @@ def _problems(number: str, questions, marked: set[str]) -> list[str]:
             where = f"nb{number} {question.id}: {text[:70]!r}"
             if text not in marked:
                 problems.append(f"{where} is shown but not marked with N_()")
-            elif not CHINESE.get(text):
-                problems.append(f"{where} has no msgstr in {FRAGMENT.name}")
-            elif _spans(CHINESE[text]) != _spans(text):
+            elif CHINESE.get(text) and _spans(CHINESE[text]) != _spans(text):
                 problems.append(f"{where}: the msgstr changes its inline code spans")
     return problems + [f"nb{number}: {text[:70]!r} is marked with N_() but never translated where it is shown"
                        for text in sorted(marked - shown)]
 
 
 @pytest.mark.parametrize("number", COVERED)
-def test_every_shown_text_is_marked_and_has_a_chinese_msgstr(number):
+def test_every_shown_text_is_marked_and_keeps_its_code_spans_in_chinese(number):
     problems = _problems(number, _module_questions(number), _marked(number))
     assert not problems, "\n".join(problems)
 
 
-def test_the_fragment_holds_only_marked_texts():
-    marked = set().union(*map(_marked, COVERED))
-    assert set(CHINESE) - marked == set(), "msgids no question marks any more: remove them"
-
-
-def test_a_new_question_without_translation_is_named():
+def test_an_unmarked_new_question_and_a_dropped_code_span_are_named():
     new = Question(id="brand-new", prompt="Which id pairs a result with its call?",
                    choices=("tool_call_id", "the tool's name"), answer="tool_call_id",
                    explanation="Only the id pairs them.", section="section 1, tool_call_id pairs a result")
     unmarked = _problems("03", (*_module_questions("03"), new), _marked("03"))
     assert len(unmarked) == 6 and all(line.startswith("nb03 brand-new: ") and line.endswith("not marked with N_()")
                                       for line in unmarked)
-    untranslated = _problems("03", (new,), set(_translated_texts(new)))
-    assert len(untranslated) == 6 and all(f"has no msgstr in {FRAGMENT.name}" in line for line in untranslated)
+    assert _problems("03", (new,), set(_translated_texts(new))) == [], "marked: the catalog check takes over"
+    spans = next(q for q in _module_questions("03") if "`" in q.prompt)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(CHINESE, spans.prompt, re.sub(r"`[^`]*`", "x", CHINESE[spans.prompt]))
+        assert _problems("03", _module_questions("03"), _marked("03")) == [
+            f"nb03 {spans.id}: {spans.prompt[:70]!r}: the msgstr changes its inline code spans"]
     broken = _problems("03", _module_questions("03"), _marked("03") | {"x"})
     assert broken == ["nb03: 'x' is marked with N_() but never translated where it is shown"]
     predict = Question(id="prose-output", prompt="What does this print?", code="print(1)",
@@ -150,8 +133,9 @@ def test_a_new_question_without_translation_is_named():
 
 def test_no_printed_output_is_translated_by_a_catalog():
     """A "predict" choice left unmarked (program output) must not be a msgid of any catalog: ``_()``
-    would translate it. Checks this fragment and, once it exists, the course's merged catalog."""
-    catalogs = [FRAGMENT, *sorted((ROOT / "helpers" / "locale").glob("*/LC_MESSAGES/*.po"))]
+    would translate it."""
+    catalogs = sorted((ROOT / "helpers" / "locale").glob("*/LC_MESSAGES/*.po"))
+    assert catalogs
     msgids = set()
     for path in catalogs:
         with path.open("rb") as po:
@@ -166,7 +150,6 @@ def test_no_printed_output_is_translated_by_a_catalog():
 # -- the Chinese edition -----------------------------------------------------------------------
 
 
-@pytest.mark.usefixtures("zh_catalog")
 def test_notebook_03_renders_in_chinese_in_the_static_view_and_the_widget():
     english = questions_for("03")
     with i18n.use("zh-CN"):
@@ -192,7 +175,6 @@ def test_notebook_03_renders_in_chinese_in_the_static_view_and_the_widget():
     assert all("模型服务商" in option for option in widget.pickers[first.id].options)
 
 
-@pytest.mark.usefixtures("zh_catalog")
 @pytest.mark.parametrize("number", COVERED)
 def test_both_editions_show_the_choices_in_one_order_and_check_answers_alike(number):
     english = questions_for(number)
@@ -228,7 +210,6 @@ def test_the_order_is_seeded_by_the_english_texts():
             assert shown_choices(number, reversed_text) == tuple(c[::-1] for c in shown_choices(number, question))
 
 
-@pytest.mark.usefixtures("zh_catalog")
 def test_the_english_edition_is_unchanged():
     with i18n.use("en"):
         for number in COVERED:

@@ -1,58 +1,24 @@
 """The widgets in the Chinese edition (issue 22): Chinese labels and messages, the same behaviour.
 
-The catalog is compiled from this branch's fragment, ``translations/zh/po-fragments/c-widgets.po``,
-into a temporary folder (``helpers.i18n.LOCALE_DIR`` points there), so the tests do not depend on
-the course's merged catalog. Headless: the views are built and driven through their plain methods.
-
-* The approval panel (notebook 08's graph) and the reducer playground (notebook 07) are played
-  once in each edition: the Chinese one shows Chinese labels and messages, and sends the same
-  resumes, reaches the same outcomes and leaves the same state as the English one.
-* Every string the widget modules wrap (``_``, ``N_``, ``ngettext``, extracted with Babel's
-  ``extract_python``) has a Chinese ``msgstr`` in the fragment that keeps its ``{placeholders}``.
+Uses the course's catalog as shipped (``helpers/locale``). Headless: the views are built and driven
+through their plain methods. The approval panel (notebook 08's graph) and the reducer playground
+(notebook 07) are played once in each edition: the Chinese one shows Chinese labels and messages,
+and sends the same resumes, reaches the same outcomes and leaves the same state as the English one.
+That every wrapped widget string has a msgstr keeping its ``{placeholders}`` is the course-wide
+check, ``tests/test_zh_fresh.py::test_the_message_catalog_is_complete_and_compiled``.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from pathlib import Path
 
-import pytest
-from babel.messages.extract import extract_python
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from langgraph.checkpoint.memory import InMemorySaver
 
 from helpers import i18n
 from helpers.exercises import nb08
 from helpers.widgets import ApprovalPanel, ReducerPlayground
 
-ROOT = Path(__file__).resolve().parent.parent
-FRAGMENT = ROOT / "translations" / "zh" / "po-fragments" / "c-widgets.po"
-WIDGETS = ROOT / "helpers" / "widgets"
-#: Owned by the self-check helper: its strings are in that branch's fragment.
-NOT_OURS = {WIDGETS / "self_check_view.py", WIDGETS / "engines" / "self_check.py"}
-#: A ``str.format`` placeholder (``{{...}}`` is a literal brace pair, not one).
-PLACEHOLDER = re.compile(r"(?<!\{)\{[a-z_]+\}(?!\})")
 TWO_ORDERS = {"items": [{"order_id": "A1024", "amount": 450.0}, {"order_id": "A1030", "amount": 150.0}]}
-
-
-def _catalog():
-    with FRAGMENT.open("rb") as handle:
-        return read_po(handle)
-
-
-@pytest.fixture
-def zh_catalog(tmp_path, monkeypatch):
-    """``helpers.i18n`` reads a Chinese catalog compiled from this branch's fragment."""
-    folder = tmp_path / "zh_CN" / "LC_MESSAGES"
-    folder.mkdir(parents=True)
-    with (folder / f"{i18n.DOMAIN}.mo").open("wb") as handle:
-        write_mo(handle, _catalog())
-    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
-    i18n.translations.cache_clear()
-    yield
-    i18n.translations.cache_clear()
 
 
 # -- the approval panel -----------------------------------------------------------------------------
@@ -75,7 +41,7 @@ def _play_panel(edition):
     return panel, results, steps, shown
 
 
-def test_approval_panel_in_chinese_shows_chinese_and_sends_the_same(zh_catalog):
+def test_approval_panel_in_chinese_shows_chinese_and_sends_the_same():
     en_panel, en_results, en_steps, en_shown = _play_panel("en")
     zh_panel, zh_results, zh_steps, zh_shown = _play_panel("zh-CN")
 
@@ -124,7 +90,7 @@ def _play_playground(edition):
     return labels, results, shown, first_run, summaries
 
 
-def test_reducer_playground_in_chinese_shows_chinese_and_runs_the_same(zh_catalog):
+def test_reducer_playground_in_chinese_shows_chinese_and_runs_the_same():
     en_labels, en_results, en_shown, en_first, en_summaries = _play_playground("en")
     zh_labels, zh_results, zh_shown, zh_first, zh_summaries = _play_playground("zh-CN")
 
@@ -143,49 +109,3 @@ def test_reducer_playground_in_chinese_shows_chinese_and_runs_the_same(zh_catalo
     assert "data-verdict='STEP REFUSED'" in zh_first and "data-verdict='STEP REFUSED'" in en_first
     assert zh_summaries[1].startswith("operator.add: 两种写入顺序结果不同")
     assert en_summaries[1].startswith("operator.add: the two write orders DIFFER")
-
-
-# -- the catalog is complete --------------------------------------------------------------------------
-
-def _wrapped() -> list[tuple[str, int, str | tuple[str, str]]]:
-    """Every string the widget modules wrap: ``(file, line, msgid or (singular, plural))``."""
-    found = []
-    for path in sorted(WIDGETS.rglob("*.py")):
-        if path in NOT_OURS:
-            continue
-        with path.open("rb") as handle:
-            for line, function, message, _comments in extract_python(handle, ["_", "N_", "ngettext"], [], {}):
-                parts = message if isinstance(message, tuple) else (message,)
-                parts = parts[:2] if function == "ngettext" else parts[:1]
-                if any(part is None for part in parts):  # _(NAME): the constant was marked with N_
-                    continue
-                found.append((str(path.relative_to(ROOT)), line, parts if len(parts) == 2 else parts[0]))
-    return found
-
-
-def test_every_wrapped_widget_string_has_a_chinese_translation():
-    catalog = _catalog()
-    wrapped = _wrapped()
-    assert len(wrapped) > 200  # the extraction sees the wrapped strings (it would see none if it broke)
-    problems = []
-    for path, line, msgid in wrapped:
-        key = msgid if isinstance(msgid, str) else msgid[0]
-        message = catalog.get(key)
-        strings = message.string if message is not None else None
-        text = strings[0] if isinstance(strings, tuple) else strings
-        if not text:
-            problems.append(f"{path}:{line}: no msgstr for {msgid!r}")
-            continue
-        for source in (msgid,) if isinstance(msgid, str) else msgid:
-            if set(PLACEHOLDER.findall(source)) != set(PLACEHOLDER.findall(text)):
-                problems.append(f"{path}:{line}: the msgstr of {source!r} changes its placeholders: {text!r}")
-    assert not problems, "\n".join(problems)
-
-
-def test_the_fragment_parses_and_holds_only_wrapped_strings():
-    catalog = _catalog()
-    assert catalog.charset.lower() == "utf-8" and catalog.num_plurals == 1
-    wrapped = {msgid if isinstance(msgid, str) else msgid[0] for _path, _line, msgid in _wrapped()}
-    stale = [message.id for message in catalog if message.id and
-             (message.id if isinstance(message.id, str) else message.id[0]) not in wrapped]
-    assert not stale, f"msgids no widget module wraps any more: {stale}"

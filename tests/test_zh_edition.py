@@ -24,7 +24,7 @@ from helpers.notebooks import execute_notebook, kernel_env
 from helpers.progress import progress_table
 from helpers.progress_store import Progress, score_line
 from helpers.translation.build import build, built_from, compose, recorded_hash
-from helpers.translation.catalog import catalog_problems, compiled, extracted, po_path
+from helpers.translation.catalog import catalog_problems, compiled, extracted, extracted_at, po_path
 from helpers.translation.check import build_problems, translation_problems
 from helpers.translation.source import Term, cell_hash, format_blocks, markdown_cells, parse_blocks
 
@@ -134,6 +134,36 @@ def test_catalog_problems_name_each_gap(tmp_path):
     assert not any("course.mo" in p for p in catalog_problems(po, sources={"Check"}))
     po.write_text(po.read_text(encoding="utf-8").replace("检查", "核对"), encoding="utf-8")
     assert catalog_problems(po, sources={"Check"})[-1].startswith("course.mo: stale")
+
+
+def test_a_new_untranslated_string_is_named_with_file_and_line(tmp_path):
+    """The course-wide check (``tests/test_zh_fresh.py``) on a copy of a helpers tree: a new ``_()``
+    string, an exercise's title and a case's name (``helpers/translation/extract.py``; the ``N_`` hint
+    nested in the case is still found), a dropped placeholder and a message no code marks any more
+    are each named with the source line."""
+    exercises = tmp_path / "helpers" / "exercises"
+    exercises.mkdir(parents=True)
+    (exercises / "nb01.py").write_text(
+        'from helpers.i18n import N_, _\n\nprint(_("Check"))\nprint(_("{count} new checks").format(count=2))\n'
+        'EX = Exercise("01.9", "a new title", [\n    Case("a new case", print, N_("a new hint"))])\n',
+        encoding="utf-8")
+    sources = extracted_at(tmp_path / "helpers")
+    assert sources == {"Check": ["helpers/exercises/nb01.py:3"], "{count} new checks": ["helpers/exercises/nb01.py:4"],
+                       "a new title": ["helpers/exercises/nb01.py:5"], "a new case": ["helpers/exercises/nb01.py:6"],
+                       "a new hint": ["helpers/exercises/nb01.py:6"]}
+    po = tmp_path / "course.po"
+    po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
+                  '#: helpers/exercises/nb01.py:3\nmsgid "Check"\nmsgstr "检查"\n\n'
+                  '#: helpers/exercises/nb01.py:4\nmsgid "{count} new checks"\nmsgstr "新的检查"\n\n'
+                  '#: helpers/exercises/nb01.py:6\nmsgid "a new hint"\nmsgstr "新的提示"\n\n'
+                  '#: helpers/old.py:9\nmsgid "Gone"\nmsgstr "没了"\n', encoding="utf-8")
+    po.with_suffix(".mo").write_bytes(compiled(po))
+    assert catalog_problems(po, sources) == [
+        ("course.po: the translation of '{count} new checks' changes its placeholders: '新的检查' "
+         "(helpers/exercises/nb01.py:4)"),
+        "course.po: translates 'Gone', which no code marks any more (make catalogs) (helpers/old.py:9)",
+        "course.po: lacks 'a new case' (helpers/exercises/nb01.py:6) (make catalogs, then translate it)",
+        "course.po: lacks 'a new title' (helpers/exercises/nb01.py:5) (make catalogs, then translate it)"]
 
 
 # -- the translation format and the freshness checks ------------------------------------------------

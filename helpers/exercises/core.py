@@ -67,7 +67,7 @@ from .diagnose import (
     style_problem,
     sync_call_of_async_tool,
 )
-from .results import DEFAULT_UNSOLVED_HINT, CaseResult, CheckFailure, CheckResult, Verdict, bounded
+from .results import DEFAULT_UNSOLVED_HINT, CaseResult, CheckFailure, CheckResult, Verdict, bounded, shown_text
 
 __all__ = ["DEFAULT_NONE_HINT", "DEFAULT_TIMEOUT", "Case", "CaseResult", "CheckFailure", "CheckResult", "Exercise",
            "Verdict"]
@@ -350,7 +350,7 @@ class Exercise:
                 return CaseResult(case.name, "error",
                                   _("your code raised NotImplementedError: a branch is not finished yet"))
         if isinstance(exc, AssertionError) and raised_by_checker(exc, self._checker_files):
-            message = _safe_str(exc) or case.hint or _("the result is not what this case expects")
+            message = _safe_str(exc) or shown_text(case.hint) or _("the result is not what this case expects")
             advice = exc.advice if isinstance(exc, CheckFailure) and isinstance(exc.advice, str) else ""
             return CaseResult(case.name, "fail", bounded(message), advice=bounded(advice))
         if isinstance(exc, AssertionError):

@@ -33,7 +33,7 @@ from ..widgets.text import inline_code
 from .deadline import CheckTimeout
 
 __all__ = ["MAX_FEEDBACK", "MAX_SHOWN", "CaseResult", "CheckFailure", "CheckResult", "Verdict", "bounded", "clipped",
-           "shown"]
+           "shown", "shown_text"]
 
 #: The outcome of one case: passed, failed a hidden check (with a hint), or the answer raised / hung.
 Verdict = Literal["pass", "fail", "error"]
@@ -48,6 +48,14 @@ _LOOK_AHEAD = 4
 _WORD = {"pass": N_("PASS"), "fail": N_("FAIL"), "error": N_("ERROR"), "todo": N_("TO DO")}
 _COLOUR = {"pass": "#1a7f37", "fail": "#cf222e", "error": "#8250df", "todo": "#57606a"}
 DEFAULT_UNSOLVED_HINT = N_("replace the `raise NotImplementedError` and run the check again")
+
+
+def shown_text(text: str) -> str:
+    """A checker's own text as the learner reads it: ``text`` through the catalog (:func:`helpers.i18n._`),
+    for the texts kept in English in the objects and translated only where they are shown: an exercise's
+    title, a case's name and hint, an ``unsolved_hint`` (marked with ``N_()`` or by
+    ``helpers/translation/extract.py``). ``""`` stays ``""`` (gettext would give the catalog's header)."""
+    return _(text) if text else text
 
 
 def bounded(text: str, limit: int = MAX_FEEDBACK) -> str:
@@ -282,9 +290,9 @@ class CheckResult:
     def summary(self) -> str:
         """One line: ``Exercise 01.1 (title): 3/4 checks passed``, ``... all N checks passed``,
         ``... not solved yet - <hint>`` or ``... <notice>``."""
-        head = _("Exercise {id} ({title})").format(id=self.exercise_id, title=self.title)
+        head = _("Exercise {id} ({title})").format(id=self.exercise_id, title=shown_text(self.title))
         if not self.solved:
-            return _("{head}: not solved yet - {hint}").format(head=head, hint=_(self.unsolved_hint))
+            return _("{head}: not solved yet - {hint}").format(head=head, hint=shown_text(self.unsolved_hint))
         if self.notice:
             return f"{head}: {self.notice}"
         good = sum(r.passed for r in self.results)
@@ -312,7 +320,7 @@ class CheckResult:
         for status, members in rows:
             text = members[0].feedback
             if len(members) == 1 and members[0].hint:
-                text = _("{text} (hint: {hint})").format(text=text, hint=members[0].hint)
+                text = _("{text} (hint: {hint})").format(text=text, hint=shown_text(members[0].hint))
             elif any(m.feedback != text for m in members):
                 others = len(members) - 1
                 text += ngettext(" (the other {others} check failed for the same reason)",
@@ -321,6 +329,7 @@ class CheckResult:
         return out
 
     def _label(self, names: list[str]) -> str:
+        names = [shown_text(name) for name in names]
         if len(names) == 1:
             return names[0]
         if len(names) == len(self.results):
@@ -339,8 +348,9 @@ class CheckResult:
     def _repr_markdown_(self) -> str:
         box = '<div class="course-check" style="overflow-wrap: break-word; line-height: 1.5">'
         if not self.solved:
-            head = _("Exercise {id} ({title}): not solved yet").format(id=self.exercise_id, title=self.title)
-            return f"{box}{_badge('todo')} <strong>{_inline(head)}</strong> - {_inline(_(self.unsolved_hint))}</div>"
+            head = _("Exercise {id} ({title}): not solved yet").format(id=self.exercise_id,
+                                                                       title=shown_text(self.title))
+            return f"{box}{_badge('todo')} <strong>{_inline(head)}</strong> - {_inline(shown_text(self.unsolved_hint))}</div>"
         if self.notice:
             return f"{box}{_badge('error')} <strong>{_inline(self.summary())}</strong></div>"
         lines = [box, f"<div><strong>{_inline(self.summary())}</strong></div>",

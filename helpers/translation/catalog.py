@@ -1,15 +1,19 @@
 """The message catalog's freshness: every wrapped string translated, nothing fuzzy, the ``.mo`` compiled
 from today's ``.po``. Uses Babel 2.19 (``babel.messages``), the library ``make catalogs`` runs.
 
-:func:`catalog_problems` lists, one line each: a string wrapped in ``_()`` / ``N_()`` / ``ngettext()`` in
-``helpers/`` (extracted with the method map of ``babel.cfg``) that the ``.po`` lacks; a message that
-is untranslated or fuzzy; a ``.mo`` that is missing or differs from what ``pybabel compile`` makes of
-the ``.po``.
+:func:`catalog_problems` lists, one line each and naming the source lines: a string wrapped in
+``_()`` / ``N_()`` / ``ngettext()`` in ``helpers/`` (or marked by the extra keywords of ``babel.cfg``:
+exercise titles and case names) that the ``.po`` lacks; a message that is untranslated or fuzzy; a
+translation that drops or adds a ``{placeholder}``; a message no source wraps any more; a ``.mo``
+that is missing or differs from what ``pybabel compile`` makes of the ``.po``. This is the one
+course-wide completeness check (``tests/test_zh_fresh.py``); the per-area i18n tests check behaviour.
 """
 
 from __future__ import annotations
 
 import io
+import re
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from babel.messages.extract import extract_from_dir
@@ -19,10 +23,12 @@ from babel.messages.pofile import read_po
 
 from ..i18n import DOMAIN, LOCALE_DIR
 
-__all__ = ["BABEL_CFG", "catalog_problems", "compiled", "extracted", "po_path"]
+__all__ = ["BABEL_CFG", "PLACEHOLDER", "catalog_problems", "compiled", "extracted", "extracted_at", "po_path"]
 
-#: Babel's extraction configuration (which files hold wrapped strings).
+#: Babel's extraction configuration (which files hold wrapped strings, and the extra keywords).
 BABEL_CFG = LOCALE_DIR.parent.parent / "babel.cfg"
+#: A ``str.format`` field (``{name}``, ``{cid!r}``, ``{}``); ``{{`` / ``}}`` are literal braces.
+PLACEHOLDER = re.compile(r"(?<!\{)\{([^{}]*)\}(?!\})")
 
 
 def po_path(language: str = "zh_CN", locale_dir: Path = LOCALE_DIR) -> Path:
@@ -30,15 +36,22 @@ def po_path(language: str = "zh_CN", locale_dir: Path = LOCALE_DIR) -> Path:
     return Path(locale_dir) / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def extracted(root: Path = LOCALE_DIR.parent, cfg: Path = BABEL_CFG) -> set[str]:
-    """The msgids wrapped in ``_()`` / ``N_()`` / ``ngettext()`` under ``root`` (both forms of a plural)."""
+def extracted_at(root: Path = LOCALE_DIR.parent, cfg: Path = BABEL_CFG) -> dict[str, list[str]]:
+    """Every msgid marked under ``root`` (both forms of a plural) -> where: ``["helpers/x.py:12", ...]``
+    (paths start with ``root``'s folder name, as ``pybabel extract ... helpers`` writes them)."""
     with open(cfg, encoding="utf-8") as handle:
         method_map, options_map = parse_mapping_cfg(handle)
-    found: set[str] = set()
-    for _file, _line, message, _comments, _context in extract_from_dir(
+    found: dict[str, list[str]] = {}
+    for file, line, message, _comments, _context in extract_from_dir(
             str(root), method_map, options_map, keywords={"_": None, "N_": None, "ngettext": (1, 2)}):
-        found.update([message] if isinstance(message, str) else [m for m in message if m])
+        for text in [message] if isinstance(message, str) else [m for m in message if m]:
+            found.setdefault(text, []).append(f"{Path(root).name}/{Path(file).as_posix()}:{line}")
     return found
+
+
+def extracted(root: Path = LOCALE_DIR.parent, cfg: Path = BABEL_CFG) -> set[str]:
+    """The msgids marked under ``root`` (:func:`extracted_at` without the places)."""
+    return set(extracted_at(root, cfg))
 
 
 def compiled(po: Path) -> bytes:
@@ -50,16 +63,25 @@ def compiled(po: Path) -> bytes:
     return out.getvalue()
 
 
-def catalog_problems(po: Path | None = None, sources: set[str] | None = None) -> list[str]:
-    """What is wrong with the catalog ``po`` (default: the Chinese one), one line each.
+def _at(places: Iterable[str]) -> str:
+    places = list(places)
+    return f" ({', '.join(places)})" if places else ""
+
+
+def catalog_problems(po: Path | None = None, sources: Mapping[str, list[str]] | set[str] | None = None) -> list[str]:
+    """What is wrong with the catalog ``po`` (default: the Chinese one), one line each, with the source
+    lines the ``.po`` (or the extraction) records for the message.
 
     Args:
         po: the ``.po``; its ``.mo`` is the file beside it.
-        sources: the wrapped strings (default: :func:`extracted` from the checkout).
+        sources: the marked strings, with or without their places (default: :func:`extracted_at` of
+            the checkout).
     """
     po = po_path() if po is None else Path(po)
     if not po.is_file():
         return [f"{po.name}: missing (make catalogs)"]
+    sources = extracted_at() if sources is None else sources
+    where = sources if isinstance(sources, Mapping) else {}
     with open(po, "rb") as handle:
         catalog = read_po(handle)
     problems = []
@@ -70,12 +92,18 @@ def catalog_problems(po: Path | None = None, sources: set[str] | None = None) ->
         ids = [message.id] if isinstance(message.id, str) else list(message.id)
         have.update(ids)
         strings = [message.string] if isinstance(message.string, str) else list(message.string)
+        at = _at(f"{file}:{line}" for file, line in message.locations)
         if message.fuzzy:
-            problems.append(f"{po.name}: fuzzy (check the translation, then drop the flag): {ids[0]!r}")
+            problems.append(f"{po.name}: fuzzy (check the translation, then drop the flag): {ids[0]!r}{at}")
         elif not all(strings):
-            problems.append(f"{po.name}: untranslated: {ids[0]!r}")
-    for missing in sorted((extracted() if sources is None else sources) - have):
-        problems.append(f"{po.name}: lacks {missing!r} (make catalogs, then translate it)")
+            problems.append(f"{po.name}: untranslated: {ids[0]!r}{at}")
+        elif any(set(PLACEHOLDER.findall(s)) != set(PLACEHOLDER.findall(ids[-1])) for s in strings):
+            problems.append(f"{po.name}: the translation of {ids[-1]!r} changes its placeholders: "
+                            f"{strings[0]!r}{at}")
+        if not set(ids) & set(sources):
+            problems.append(f"{po.name}: translates {ids[0]!r}, which no code marks any more (make catalogs){at}")
+    for missing in sorted(set(sources) - have):
+        problems.append(f"{po.name}: lacks {missing!r}{_at(where.get(missing, []))} (make catalogs, then translate it)")
     mo = po.with_suffix(".mo")
     if not mo.is_file() or mo.read_bytes() != compiled(po):
         problems.append(f"{mo.name}: stale or missing: not compiled from today's {po.name} (make catalogs)")
