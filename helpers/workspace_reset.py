@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from .files import special_kind
+from .i18n import _
 from .workspace_files import (
     Unreadable,
     WorkspaceError,
@@ -113,11 +114,11 @@ def _reset(chosen: list[str], workspace: Path, course: Path, course_files: dict[
         course_bytes = read_bytes(source)
         if is_link_to(copy, source):
             write_atomically(copy, course_bytes)  # replaces the link itself; its target is the course's
-            lines.append(f"{name}: {SYNC_VERB[NotebookState.LINKED]}")
+            lines.append(f"{name}: {_(SYNC_VERB[NotebookState.LINKED])}")
         elif os.path.exists(copy) and read_bytes(copy) == course_bytes:
-            lines.append(f"{name}: already the course version")
+            lines.append(_("{name}: already the course version").format(name=name))
         elif os.path.lexists(copy):
-            was = classify(name, source, copy, manifest.notebooks.get(name)).state.value
+            was = _(classify(name, source, copy, manifest.notebooks.get(name)).state.value)
             tmp = stage(copy, course_bytes)  # first, so a read-only workspace fails before anything moves
             try:
                 kept = backup(workspace, copy)
@@ -127,13 +128,14 @@ def _reset(chosen: list[str], workspace: Path, course: Path, course_files: dict[
                 raise
             where = kept.relative_to(workspace).as_posix()
             if not installed:
-                lines.append(f"{name}: not reset, you saved it while reset ran; your copy from before is kept as "
-                             f"{where} (run the reset again to take the course version)")
+                lines.append(_("{name}: not reset, you saved it while reset ran; your copy from before is kept as "
+                               "{where} (run the reset again to take the course version)").format(name=name, where=where))
                 continue
-            lines.append(f"{name}: replaced your copy ({was}) with the course version; your copy is kept as {where}")
+            lines.append(_("{name}: replaced your copy ({was}) with the course version; your copy is kept as {where}").format(
+                name=name, was=was, where=where))
         else:
             write_atomically(copy, course_bytes)
-            lines.append(f"{name}: copied the course version (there was no copy)")
+            lines.append(_("{name}: copied the course version (there was no copy)").format(name=name))
         manifest.notebooks[name] = sources_hash(source)
     manifest.save()
     return lines
