@@ -234,8 +234,9 @@ def _status_lines(workspace: Path) -> list[str]:
     lines = [_("workspace: {folder}").format(folder=workspace)
              + ("" if os.path.isdir(workspace) else _(" (not created yet: `make lab` creates it)"))]
     if damage is not None:
-        lines.append(f"the manifest {MANIFEST_NAME} is damaged ({damage}): `sync` keeps it as "
-                     f"{MANIFEST_NAME}.damaged and rebuilds it; nothing is overwritten")
+        lines.append(_("the manifest {manifest} is damaged ({damage}): `sync` keeps it as "
+                       "{manifest}.damaged and rebuilds it; nothing is overwritten").format(
+                           manifest=MANIFEST_NAME, damage=damage))
     width = max((len(e.name) for e in entries), default=0)
     for entry in entries:
         what = {Action.COPY: _("sync copies it"), Action.UPDATE: _("sync updates it")}.get(entry.action, advice(entry))

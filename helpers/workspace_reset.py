@@ -52,8 +52,10 @@ def resolve_names(requests: Iterable[str], course: Path | None = None) -> list[s
         else:
             matches = [n for n in available if n == f"{stem}.ipynb"] or [n for n in available if n.startswith(stem)]
         if len(matches) != 1:
-            problem = "matches no course notebook" if not matches else f"matches {len(matches)} notebooks"
-            raise WorkspaceError(f"{shown(request)} {problem}; the course notebooks are: {', '.join(available)}")
+            problem = _("matches no course notebook") if not matches else _("matches {count} notebooks").format(
+                count=len(matches))
+            raise WorkspaceError(_("{request} {problem}; the course notebooks are: {names}").format(
+                request=shown(request), problem=problem, names=", ".join(available)))
         if matches[0] not in names:
             names.append(matches[0])
     return names
@@ -88,8 +90,9 @@ def reset(names: Sequence[str] | None, workspace: Path | None = None, course: Pa
                              "again (nothing was changed)")
     for name in chosen:
         if (why := _hash_problem(course_files[name])) is not None:
-            raise WorkspaceError(f"the course's notebooks/{name} is not a readable notebook ({why}): after a "
-                                 "`git pull`, look for merge-conflict markers (`git status`); nothing was changed")
+            raise WorkspaceError(_("the course's notebooks/{name} is not a readable notebook ({why}): after a "
+                                   "`git pull`, look for merge-conflict markers (`git status`); nothing was "
+                                   "changed").format(name=name, why=why))
     with locked(workspace):
         problem = replaced_problem(workspace)
         if problem is not None:
