@@ -74,6 +74,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from .i18n import _, use, write_marker
 from .workspace_files import (
     MANIFEST_NAME,
     REPLACED_DIR,
@@ -90,8 +91,11 @@ from .workspace_guard import LOCK_NAME, checked, locked, open_manifest
 from .workspace_migration import migrate
 from .workspace_place import (
     COURSE_ROOT,
+    EDITION,
+    EDITION_ENV,
     NOTEBOOK_DIR,
     WORKSPACE_DIR,
+    chosen_edition,
     in_workspace,
     shown_folder,
     workspace_problem,
@@ -193,23 +197,25 @@ def _sync(workspace: Path, course: Path) -> list[str]:
             try:
                 if not _unchanged_since(entry, copy, source, manifest.notebooks.get(entry.name)):
                     discard(tmp)
-                    lines.append(f"{entry.name}: kept, you saved it while sync ran (run `make lab` again to see "
-                                 "its state)")
+                    lines.append(_("{name}: kept, you saved it while sync ran (run `make lab` again to see "
+                                   "its state)").format(name=entry.name))
                     continue
                 os.replace(tmp, copy)
             except BaseException:
                 discard(tmp)
                 raise
             manifest.notebooks[entry.name] = sources_hash(source)
-            lines.append(f"{entry.name}: {SYNC_VERB[entry.state]}")
+            lines.append(f"{entry.name}: {_(SYNC_VERB[entry.state])}")
         elif entry.state is NotebookState.UNTOUCHED:
             manifest.notebooks[entry.name] = sources_hash(course_files[entry.name])
-            lines.append(f"{entry.name}: up to date")
+            lines.append(_("{name}: up to date").format(name=entry.name))
         elif entry.state is NotebookState.COURSE_UNREADABLE:
-            lines.append(f"{entry.name}: not updated, {entry.state.value}: {advice(entry)}")
+            lines.append(_("{name}: not updated, {state}: {advice}").format(
+                name=entry.name, state=_(entry.state.value), advice=advice(entry)))
         else:
             what = advice(entry)
-            lines.append(f"{entry.name}: kept, {entry.state.value}" + (f": {what}" if what else ""))
+            lines.append(_("{name}: kept, {state}").format(name=entry.name, state=_(entry.state.value))
+                         + (f": {what}" if what else ""))
     manifest.notebooks = {n: h for n, h in manifest.notebooks.items() if n in course_files}
     manifest.save()
     return lines
@@ -218,16 +224,23 @@ def _sync(workspace: Path, course: Path) -> list[str]:
 # -- command line -----------------------------------------------------------------------------
 
 
+def _course() -> Path:
+    """The course notebooks of the edition this command works on: ``notebooks/``, or ``notebooks/zh/``."""
+    return NOTEBOOK_DIR / "zh" if EDITION == "zh-CN" else NOTEBOOK_DIR
+
+
 def _status_lines(workspace: Path) -> list[str]:
-    entries, damage = status(workspace, NOTEBOOK_DIR)
-    lines = [f"workspace: {workspace}" + ("" if os.path.isdir(workspace) else " (not created yet: `make lab` creates it)")]
+    entries, damage = status(workspace, _course())
+    lines = [_("workspace: {folder}").format(folder=workspace)
+             + ("" if os.path.isdir(workspace) else _(" (not created yet: `make lab` creates it)"))]
     if damage is not None:
-        lines.append(f"the manifest {MANIFEST_NAME} is damaged ({damage}): `sync` keeps it as "
-                     f"{MANIFEST_NAME}.damaged and rebuilds it; nothing is overwritten")
+        lines.append(_("the manifest {manifest} is damaged ({damage}): `sync` keeps it as "
+                       "{manifest}.damaged and rebuilds it; nothing is overwritten").format(
+                           manifest=MANIFEST_NAME, damage=damage))
     width = max((len(e.name) for e in entries), default=0)
     for entry in entries:
-        what = {Action.COPY: "sync copies it", Action.UPDATE: "sync updates it"}.get(entry.action, advice(entry))
-        lines.append(f"  {entry.name:<{width}}  {entry.state.value}" + (f" ({what})" if what else ""))
+        what = {Action.COPY: _("sync copies it"), Action.UPDATE: _("sync updates it")}.get(entry.action, advice(entry))
+        lines.append(f"  {entry.name:<{width}}  {_(entry.state.value)}" + (f" ({what})" if what else ""))
     return lines
 
 
@@ -241,7 +254,20 @@ def _os_error_line(exc: OSError) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry (see the module docstring). Returns 0, or 1 when a request cannot be done
-    (then one ``error: ...`` line on stderr, never a traceback)."""
+    (then one ``error: ...`` line on stderr, never a traceback).
+
+    ``COURSE_LANG=zh`` works on the Chinese edition: its course notebooks are ``notebooks/zh/``, its
+    workspace the ``zh/`` folder of the workspace (marked Chinese, :func:`helpers.i18n.write_marker`,
+    so its kernels speak Chinese), and the messages are in Chinese."""
+    if chosen_edition(os.environ.get(EDITION_ENV)) is None:
+        print(f"error: {EDITION_ENV}={os.environ[EDITION_ENV]!r} names no edition of the course: use zh (the "
+              "Chinese edition) or en, or leave it unset", file=sys.stderr)
+        return 1
+    with use(EDITION):
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="python -m helpers.workspace",
                                      description="The learner's copy of the course notebooks (see `make lab`).")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -262,17 +288,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "path":
             print(workspace)
             return 0
+        if EDITION != "en" and not course_notebooks(_course()):
+            raise WorkspaceError(_("the Chinese edition is not built yet ({folder} has no notebooks): run `make zh`, "
+                                   "or unset {variable} for the English edition").format(
+                                       folder=shown_folder(_course()), variable=EDITION_ENV))
         if args.command == "status":
             lines = _status_lines(workspace)
         elif args.command == "sync":
-            lines = [f"workspace: {workspace}", *("  " + line for line in sync(workspace, NOTEBOOK_DIR))]
+            lines = [_("workspace: {folder}").format(folder=workspace),
+                     *("  " + line for line in sync(workspace, _course()))]
+            write_marker(workspace, EDITION)
         else:
             if args.notebooks == ["all"]:  # `make reset NB=all`
                 args.notebooks, args.all = [], True
             if bool(args.notebooks) == args.all:
                 parser.error("reset wants notebook names (e.g. `reset 03`) or --all (one of the two)")
-            lines = [f"workspace: {workspace}",
-                     *("  " + line for line in reset(None if args.all else args.notebooks, workspace, NOTEBOOK_DIR))]
+            lines = [_("workspace: {folder}").format(folder=workspace),
+                     *("  " + line for line in reset(None if args.all else args.notebooks, workspace, _course()))]
     except WorkspaceError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .filelock import LockTimeout, NotALockFile, exclusive
+from .i18n import _
 from .workspace_files import MANIFEST_NAME, Manifest, WorkspaceError, course_notebooks, sources_hash
 from .workspace_place import WORKSPACE_DIR, shown_folder, workspace_problem
 from .workspace_state import NotebookState, entries
@@ -34,10 +35,11 @@ def locked(workspace: Path) -> Iterator[None]:
         with exclusive(workspace / LOCK_NAME):
             yield
     except LockTimeout:
-        raise WorkspaceError("another `make lab` or `make reset` is changing the workspace right now; "
-                             "run this again when it has finished (nothing was changed)") from None
+        raise WorkspaceError(_("another `make lab` or `make reset` is changing the workspace right now; "
+                               "run this again when it has finished (nothing was changed)")) from None
     except NotALockFile as exc:
-        raise WorkspaceError(f"in the workspace {exc}: remove it, then try again (nothing was changed)") from None
+        raise WorkspaceError(_("in the workspace {problem}: remove it, then try again (nothing was changed)").format(
+            problem=exc)) from None
 
 
 def checked(workspace: Path | str | None, course: Path | str | None) -> Path:
@@ -69,6 +71,7 @@ def open_manifest(workspace: Path, course: Path) -> tuple[Manifest, list[str]]:
     for entry in entries(workspace, course, rebuilt):
         if entry.state is NotebookState.UNTOUCHED:
             rebuilt.notebooks[entry.name] = sources_hash(course_files[entry.name])
-    return rebuilt, [f"the manifest {MANIFEST_NAME} was damaged ({manifest.damage}); kept as {kept.name} and "
-                     "rebuilt from your notebooks: a copy equal to the course version counts as not edited, "
-                     "any other as yours (nothing was overwritten)"]
+    return rebuilt, [_("the manifest {manifest} was damaged ({damage}); kept as {kept} and "
+                       "rebuilt from your notebooks: a copy equal to the course version counts as not edited, "
+                       "any other as yours (nothing was overwritten)").format(
+                           manifest=MANIFEST_NAME, damage=manifest.damage, kept=kept.name)]

@@ -26,6 +26,7 @@ import json
 import os
 from pathlib import Path
 
+from .i18n import _
 from .progress_store import FILE_NAME, update_file
 from .renumbering import FORMAT_BEFORE_SPLIT, RENAMED, SPLIT_INTO, SPLIT_NOTEBOOK
 from .workspace_files import Manifest, backup, replaced_problem
@@ -44,11 +45,12 @@ def _rename(workspace: Path, manifest: Manifest, old: str, new: str) -> list[str
     if _is_file(old_path):
         if not os.path.lexists(new_path):
             os.rename(old_path, new_path)  # atomic; keeps every byte: edits, outputs
-            lines.append(f"{old}: renamed {new} (the course renumbered it; your edits and outputs are in it)")
+            lines.append(_("{old}: renamed {new} (the course renumbered it; your edits and outputs are in it)").format(
+                old=old, new=new))
         elif replaced_problem(workspace) is None:
             kept = backup(workspace, old_path).relative_to(workspace).as_posix()
-            lines.append(f"{old}: the course renumbered it to {new}, which you have already; your old copy is "
-                         f"kept as {kept}")
+            lines.append(_("{old}: the course renumbered it to {new}, which you have already; your old copy is "
+                           "kept as {kept}").format(old=old, new=new, kept=kept))
             manifest.notebooks.pop(old, None)
             return lines
     if old in manifest.notebooks and not os.path.lexists(old_path) and new not in manifest.notebooks \
@@ -65,12 +67,12 @@ def _keep_split(workspace: Path, manifest: Manifest) -> list[str]:
         return []
     problem = replaced_problem(workspace)
     if problem is not None:
-        return [f"{SPLIT_NOTEBOOK}: left where it is ({problem}); the course split it into "
-                f"{' and '.join(SPLIT_INTO)}"]
+        return [_("{name}: left where it is ({problem}); the course split it into {first} and {second}").format(
+            name=SPLIT_NOTEBOOK, problem=problem, first=SPLIT_INTO[0], second=SPLIT_INTO[1])]
     kept = backup(workspace, path).relative_to(workspace).as_posix()
     manifest.notebooks.pop(SPLIT_NOTEBOOK, None)
-    return [f"{SPLIT_NOTEBOOK}: the course split it into {' and '.join(SPLIT_INTO)}; your copy (edits and "
-            f"outputs) is kept whole as {kept}"]
+    return [_("{name}: the course split it into {first} and {second}; your copy (edits and outputs) is kept "
+              "whole as {kept}").format(name=SPLIT_NOTEBOOK, first=SPLIT_INTO[0], second=SPLIT_INTO[1], kept=kept)]
 
 
 def _progress(workspace: Path) -> list[str]:
@@ -84,9 +86,9 @@ def _progress(workspace: Path) -> list[str]:
         return []  # the progress module judges a damaged file when it records; nothing to renumber here
     if not isinstance(data, dict) or data.get("format") != FORMAT_BEFORE_SPLIT or data.get("format") is True:
         return []
-    note = update_file(path, lambda progress: None, hint="the progress file could not be renumbered")
-    return [note or f"{FILE_NAME}: your exercise and self-check records now use the new numbers (10.1 is 11.1, "
-                    "..., old 09's approval questions are 10's); nothing was lost"]
+    note = update_file(path, lambda progress: None, hint=_("the progress file could not be renumbered"))
+    return [note or _("{name}: your exercise and self-check records now use the new numbers (10.1 is 11.1, "
+                      "..., old 09's approval questions are 10's); nothing was lost").format(name=FILE_NAME)]
 
 
 def migrate(workspace: Path, manifest: Manifest) -> list[str]:

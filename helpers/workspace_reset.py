@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from .files import special_kind
+from .i18n import _
 from .workspace_files import (
     Unreadable,
     WorkspaceError,
@@ -51,8 +52,10 @@ def resolve_names(requests: Iterable[str], course: Path | None = None) -> list[s
         else:
             matches = [n for n in available if n == f"{stem}.ipynb"] or [n for n in available if n.startswith(stem)]
         if len(matches) != 1:
-            problem = "matches no course notebook" if not matches else f"matches {len(matches)} notebooks"
-            raise WorkspaceError(f"{shown(request)} {problem}; the course notebooks are: {', '.join(available)}")
+            problem = _("matches no course notebook") if not matches else _("matches {count} notebooks").format(
+                count=len(matches))
+            raise WorkspaceError(_("{request} {problem}; the course notebooks are: {names}").format(
+                request=shown(request), problem=problem, names=", ".join(available)))
         if matches[0] not in names:
             names.append(matches[0])
     return names
@@ -87,8 +90,9 @@ def reset(names: Sequence[str] | None, workspace: Path | None = None, course: Pa
                              "again (nothing was changed)")
     for name in chosen:
         if (why := _hash_problem(course_files[name])) is not None:
-            raise WorkspaceError(f"the course's notebooks/{name} is not a readable notebook ({why}): after a "
-                                 "`git pull`, look for merge-conflict markers (`git status`); nothing was changed")
+            raise WorkspaceError(_("the course's notebooks/{name} is not a readable notebook ({why}): after a "
+                                   "`git pull`, look for merge-conflict markers (`git status`); nothing was "
+                                   "changed").format(name=name, why=why))
     with locked(workspace):
         problem = replaced_problem(workspace)
         if problem is not None:
@@ -113,11 +117,11 @@ def _reset(chosen: list[str], workspace: Path, course: Path, course_files: dict[
         course_bytes = read_bytes(source)
         if is_link_to(copy, source):
             write_atomically(copy, course_bytes)  # replaces the link itself; its target is the course's
-            lines.append(f"{name}: {SYNC_VERB[NotebookState.LINKED]}")
+            lines.append(f"{name}: {_(SYNC_VERB[NotebookState.LINKED])}")
         elif os.path.exists(copy) and read_bytes(copy) == course_bytes:
-            lines.append(f"{name}: already the course version")
+            lines.append(_("{name}: already the course version").format(name=name))
         elif os.path.lexists(copy):
-            was = classify(name, source, copy, manifest.notebooks.get(name)).state.value
+            was = _(classify(name, source, copy, manifest.notebooks.get(name)).state.value)
             tmp = stage(copy, course_bytes)  # first, so a read-only workspace fails before anything moves
             try:
                 kept = backup(workspace, copy)
@@ -127,13 +131,14 @@ def _reset(chosen: list[str], workspace: Path, course: Path, course_files: dict[
                 raise
             where = kept.relative_to(workspace).as_posix()
             if not installed:
-                lines.append(f"{name}: not reset, you saved it while reset ran; your copy from before is kept as "
-                             f"{where} (run the reset again to take the course version)")
+                lines.append(_("{name}: not reset, you saved it while reset ran; your copy from before is kept as "
+                               "{where} (run the reset again to take the course version)").format(name=name, where=where))
                 continue
-            lines.append(f"{name}: replaced your copy ({was}) with the course version; your copy is kept as {where}")
+            lines.append(_("{name}: replaced your copy ({was}) with the course version; your copy is kept as {where}").format(
+                name=name, was=was, where=where))
         else:
             write_atomically(copy, course_bytes)
-            lines.append(f"{name}: copied the course version (there was no copy)")
+            lines.append(_("{name}: copied the course version (there was no copy)").format(name=name))
         manifest.notebooks[name] = sources_hash(source)
     manifest.save()
     return lines

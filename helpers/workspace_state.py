@@ -149,7 +149,8 @@ def advice(entry: Entry) -> str:
 
 
 #: What ``sync`` says it did, per state of a notebook it copied or replaced.
-SYNC_VERB = {NotebookState.NEW: "copied (new)", NotebookState.MISSING: "copied again (it was missing)",
-              NotebookState.OUTDATED: "updated to the new course version (you had not edited it)",
-              NotebookState.LINKED: "replaced the link to the course's own notebook with a copy of its own "
-                                    "(edits made through the link are in notebooks/: `git diff notebooks/`)"}
+#: Marked with :func:`helpers.i18n.N_`; shown through :func:`helpers.i18n._`.
+SYNC_VERB = {NotebookState.NEW: N_("copied (new)"), NotebookState.MISSING: N_("copied again (it was missing)"),
+             NotebookState.OUTDATED: N_("updated to the new course version (you had not edited it)"),
+             NotebookState.LINKED: N_("replaced the link to the course's own notebook with a copy of its own "
+                                      "(edits made through the link are in notebooks/: `git diff notebooks/`)")}

@@ -12,13 +12,16 @@ against the same small course under the new names.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from helpers import workspace_migration
+from helpers import i18n, workspace_migration
+from helpers import workspace as ws
+from helpers.i18n import use
 from helpers.progress_store import read_file
 from helpers.renumbering import MOVED_QUESTIONS, RENAMED, SPLIT_INTO, SPLIT_NOTEBOOK, new_exercise_id
 from helpers.selfcheck import questions_for
@@ -154,3 +157,66 @@ def test_a_copy_already_under_the_new_name_is_never_overwritten(workspace, cours
     assert (workspace / "11_capstone_refund_agent.ipynb").read_bytes() == mine
     assert (workspace / "replaced" / "10_capstone_refund_agent.1.ipynb").read_bytes() == old_10
     assert any("kept as replaced/10_capstone_refund_agent.1.ipynb" in line for line in lines)
+
+
+# -- the Chinese edition: its messages, and COURSE_LANG=zh on an old-numbered workspace/zh/ ----------
+
+_NAMES = re.compile(r"[\w./-]+\.(?:ipynb|json)|`[^`]*`")
+
+
+def _untranslated(lines: list[str]) -> list[str]:
+    """The lines that still hold English prose once file names and code spans are taken out (two
+    English words in a row)."""
+    return [line for line in lines if re.search(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}", _NAMES.sub("", line))]
+
+
+def test_the_migration_speaks_chinese_in_the_chinese_edition(workspace, course):
+    mine = (OLD_COURSE / "00_start_here.ipynb").read_bytes().replace(b"the old numbers", b"my own 12")
+    (workspace / "12_deep_agents_control_plane.ipynb").write_bytes(mine)
+    with use("zh-CN"):
+        lines = sync(workspace, course)
+    first, second = SPLIT_INTO
+    assert any(line.startswith(f"{SPLIT_NOTEBOOK}：课程已把它拆分为 {first} 和 {second}；")
+               and line.endswith("replaced/09_errors_and_high_risk_tools.1.ipynb") for line in lines), lines
+    assert "13_streaming_tool_calls.ipynb：已重命名为 " not in lines
+    assert any(line.startswith("12_streaming_tool_calls.ipynb：已重命名为 13_streaming_tool_calls.ipynb（")
+               for line in lines), lines
+    assert any(line.startswith("11_deep_agents_control_plane.ipynb：课程已把它重新编号为 12_deep_agents_control_plane"
+                               ".ipynb，") for line in lines), lines
+    assert any(line.startswith(".progress.json：你的练习和自测记录已改用新编号") for line in lines), lines
+    assert not _untranslated(lines), _untranslated(lines)
+
+
+def test_course_lang_zh_sync_migrates_an_old_numbered_chinese_workspace(tmp_path, course, monkeypatch, capsys):
+    """``COURSE_LANG=zh make lab``: the course is ``notebooks/zh/``, the workspace ``workspace/zh/``,
+    made under the old numbers; its copies and progress move to the new numbers, in Chinese, and the
+    English workspace around it is not touched."""
+    shutil.move(course, tmp_path / "zh")
+    (tmp_path / "notebooks").mkdir()
+    shutil.move(tmp_path / "zh", tmp_path / "notebooks" / "zh")
+    english = tmp_path / "workspace"
+    shutil.copytree(OLD_WORKSPACE, english)
+    english_before = _snapshot(english)
+    chinese = english / "zh"
+    shutil.copytree(OLD_WORKSPACE, chinese)
+    monkeypatch.setattr(ws, "EDITION", "zh-CN")
+    monkeypatch.setattr(ws, "NOTEBOOK_DIR", tmp_path / "notebooks")
+    monkeypatch.setattr(ws, "WORKSPACE_DIR", chinese)
+    monkeypatch.setattr(ws, "workspace_problem", lambda *a, **k: None)
+    assert ws.main(["sync"]) == 0
+    out = capsys.readouterr().out
+    assert f"工作区：{chinese}" in out
+    assert "10_capstone_refund_agent.ipynb：已重命名为 11_capstone_refund_agent.ipynb" in out
+    assert f"{SPLIT_NOTEBOOK}：课程已把它拆分为" in out and "已改用新编号" in out
+    assert not _untranslated(out.splitlines()[1:]), out
+    assert i18n.edition_of(chinese) == "zh-CN"
+    assert "# my capstone answer" in _cell(chinese / "11_capstone_refund_agent.ipynb")
+    assert not any((chinese / old).exists() for old in [SPLIT_NOTEBOOK, *RENAMED])
+    assert (chinese / "replaced" / "09_errors_and_high_risk_tools.1.ipynb").read_bytes() == \
+        (OLD_WORKSPACE / SPLIT_NOTEBOOK).read_bytes()
+    assert json.loads((chinese / ".progress.json").read_text(encoding="utf-8"))["format"] == 2
+    assert {k: v for k, v in _snapshot(english).items() if not k.startswith("zh/")} == english_before
+    assert ws.main(["status"]) == 0
+    status = capsys.readouterr().out
+    assert re.search(r"12_deep_agents_control_plane\.ipynb +未编辑\n", status), status
+    assert re.search(r"11_capstone_refund_agent\.ipynb +你已编辑", status), status

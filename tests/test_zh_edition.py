@@ -261,7 +261,9 @@ def test_build_executes_in_the_edition_folder_and_skips_what_is_up_to_date(tmp_p
 # -- COURSE_LANG=zh: the Chinese workspace ----------------------------------------------------------
 
 
-def test_the_chinese_workspace_is_its_own_folder_and_marked(tmp_path, monkeypatch, capsys):
+def _chinese_command(tmp_path: Path, monkeypatch) -> tuple[Path, Path]:
+    """``python -m helpers.workspace`` as under ``COURSE_LANG=zh``, on a course of one Chinese notebook
+    (``course/zh/``) and the workspace ``workspace/zh/`` in ``tmp_path``; returns both folders."""
     course = tmp_path / "course"
     _notebook(course / "zh", "00_start_here.ipynb", CHINESE_MD)
     workspace = tmp_path / "workspace" / "zh"
@@ -271,6 +273,11 @@ def test_the_chinese_workspace_is_its_own_folder_and_marked(tmp_path, monkeypatc
     monkeypatch.setattr(place, "WORKSPACE_DIR", workspace)
     monkeypatch.setattr(place, "workspace_problem", lambda *a, **k: None)
     monkeypatch.setattr(ws, "workspace_problem", lambda *a, **k: None)
+    return course, workspace
+
+
+def test_the_chinese_workspace_is_its_own_folder_and_marked(tmp_path, monkeypatch, capsys):
+    course, workspace = _chinese_command(tmp_path, monkeypatch)
     assert ws.main(["sync"]) == 0
     out = capsys.readouterr().out
     assert f"工作区：{workspace}" in out and "00_start_here.ipynb: 已复制（新增）" in out
@@ -279,6 +286,16 @@ def test_the_chinese_workspace_is_its_own_folder_and_marked(tmp_path, monkeypatc
     (course / "zh" / "00_start_here.ipynb").unlink()
     assert ws.main(["status"]) == 1
     assert "中文版尚未构建" in capsys.readouterr().err
+
+
+def test_reset_and_status_refusals_read_in_chinese(tmp_path, monkeypatch, capsys):
+    _, workspace = _chinese_command(tmp_path, monkeypatch)
+    assert ws.main(["reset", "99"]) == 1
+    assert capsys.readouterr().err == "error: '99' 没有匹配任何课程笔记本；课程笔记本有：00_start_here.ipynb\n"
+    workspace.mkdir(parents=True)
+    (workspace / ".course-manifest.json").write_text("{", encoding="utf-8")
+    assert ws.main(["status"]) == 0
+    assert "清单 .course-manifest.json 已损坏（" in capsys.readouterr().out
 
 
 def test_course_lang_picks_the_workspace_folder_and_never_reaches_a_course_kernel(tmp_path):
