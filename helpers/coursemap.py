@@ -259,7 +259,12 @@ def table(entries: Sequence[CourseEntry], link_prefix: str) -> str:
     return "\n".join(lines)
 
 
-def _replace_region(text: str, body: str, where: str) -> str:
+def replace_region(text: str, body: str, where: str) -> str:
+    """``text`` with its generated region (between :data:`START` and :data:`END`) replaced by ``body``.
+
+    Raises:
+        CourseMapError: ``text`` has no such region (``where`` names the file in the message).
+    """
     start, end = text.find(START), text.find(END)
     if start < 0 or end < start:
         raise CourseMapError(f"{where} has no generated region: put the lines '{_START_LINE}' and '{END}' where "
@@ -344,14 +349,14 @@ def _plan(root: Path) -> _Plan:
             raise CourseMapError(f"{start.name}: one Markdown cell must hold the course map markers "
                                  f"('{_START_LINE}' ... '{END}'), found {len(cells)}")
         old = "".join(cells[0]["source"])
-        new = _replace_region(old, table(entries, ""), start.name)
+        new = replace_region(old, table(entries, ""), start.name)
         if new != old:
             cells[0]["source"] = new
             reasons.append(f"{start.name}: the course map")
     readme = root / "README.md"
     if readme.is_file():
         old = readme.read_text(encoding="utf-8")
-        new = _replace_region(old, table(entries, "notebooks/"), "README.md")
+        new = replace_region(old, table(entries, "notebooks/"), "README.md")
         if new != old:
             writes[readme] = new
             reasons.append("README.md: the notebook table")

@@ -374,3 +374,22 @@ def test_rekey_moves_each_block_to_the_cell_it_translates(tmp_path):
     path.parent.mkdir()
     path.write_text(text, encoding="utf-8")
     assert translation_problems(moved, path, TERMS) == ["02_y: cell-003: still in English (no Chinese in the translation)"]
+
+
+def test_the_chinese_readme_table_follows_the_chinese_course_map(tmp_path):
+    from helpers.coursemap import END, START
+    from helpers.translation.readme import readme_problems, write_readme
+
+    translations = tmp_path / "translations"
+    translations.mkdir()
+    (translations / "00_start_here.md").write_text(
+        "<!-- cell cell-005 en-sha256 0123456789ab -->\n## 2. 课程地图\n\n"
+        f"{START} (generated) -->\n| 00 | [从这里开始](00_start_here.ipynb) |\n{END}\n", encoding="utf-8")
+    readme = tmp_path / "README.zh-CN.md"
+    readme.write_text(f"# 中文版\n\n{START} -->\n| old |\n{END}\n\n尾部\n", encoding="utf-8")
+    assert readme_problems(readme, translations)  # stale: the old row
+    assert write_readme(readme, translations) is True
+    text = readme.read_text(encoding="utf-8")
+    assert "[从这里开始](notebooks/zh/00_start_here.ipynb)" in text and "| old |" not in text
+    assert text.startswith("# 中文版") and text.rstrip().endswith("尾部")
+    assert readme_problems(readme, translations) == [] and write_readme(readme, translations) is False

@@ -21,6 +21,7 @@ import pytest
 
 from helpers.translation.catalog import catalog_problems
 from helpers.translation.check import build_problems, translation_problems
+from helpers.translation.readme import readme_problems
 from helpers.translation.source import TRANSLATIONS_DIR, ZH_DIR, english_notebooks, read_glossary, translation_path
 
 NOTEBOOKS = english_notebooks()
@@ -54,3 +55,7 @@ def test_nothing_is_left_of_a_notebook_the_course_no_longer_has():
 def test_the_message_catalog_is_complete_and_compiled():
     problems = catalog_problems()
     assert not problems, "\n".join(problems)
+
+
+def test_the_chinese_readme_lists_the_chinese_course_map():
+    assert readme_problems() == []

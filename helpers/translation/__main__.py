@@ -20,6 +20,7 @@ from ..notebooks import NotebookFailure
 from .build import TranslationMissing, build
 from .catalog import catalog_problems
 from .check import build_problems, translation_problems
+from .readme import readme_problems, write_readme
 from .source import ZH_DIR, english_notebooks, format_blocks, markdown_cells, read_glossary, rekey, translation_path
 
 
@@ -34,13 +35,15 @@ def _build(paths: list[Path], force: bool) -> int:
             print(exc.line() if isinstance(exc, NotebookFailure) else f"FAILED {exc}", flush=True)
         else:
             print(f"{'built' if done else 'up to date'} zh/{path.name}", flush=True)
+    if write_readme():
+        print("wrote README.zh-CN.md: the notebook table", flush=True)
     print(f"{len(chosen) - failed} of {len(chosen)} Chinese notebooks up to date" + (f", {failed} FAILED" if failed else ""))
     return 1 if failed else 0
 
 
 def _check(paths: list[Path]) -> int:
     terms = read_glossary()
-    problems = catalog_problems() if not paths else []
+    problems = catalog_problems() + readme_problems() if not paths else []
     for path in paths or english_notebooks():
         problems += translation_problems(path, translation_path(path), terms)
         if translation_path(path).is_file():
