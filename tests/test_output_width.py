@@ -18,18 +18,15 @@ their width was not measured; a CJK font's glyphs are about twice as wide as Lat
 
 What is checked: every line of a committed output a learner sees as text (stream output, and
 ``text/plain`` when no richer mimetype that JupyterLab would render instead is present) in
-notebooks 00-16, of both editions (``notebooks/zh`` too). A line is **column-aligned** when, after its indentation, two pieces of text are
-separated by a run of two or more spaces (``edit('abc')  -> refused  The amount ...``,
+every notebook (00-17) of both editions (``notebooks/zh`` too). A line is **column-aligned** when, after its indentation, two pieces of
+text are separated by a run of two or more spaces (``edit('abc')  -> refused  The amount ...``,
 ``plain run:            {...}``): that is how the course pads columns (``f"{x:<12}"``,
 :func:`helpers.display.fit_row`). Indentation inside a string (after an escaped ``\\n`` in JSON or a
 repr) is not a gap. Lines without such a gap (a library's error message, a repr, long JSON) may
 wrap harmlessly: wrapping them loses no alignment, and the lessons show them as they are.
 
 A column-aligned row is made to fit with :func:`helpers.display.fit_row`: its last column wraps
-under itself. ``NOT_YET_FIXED`` lists the rows printed by code cells of notebooks 09-16, which this
-change could not edit (09 was being split in two and 10-16 renumbered at the same time); each entry
-is keyed by the notebook's name without its number, so the renumbering does not break it, and an
-entry that no longer matches a wide row fails its own test, so the list only shrinks.
+under itself. There are no exceptions: every notebook is checked.
 """
 
 from __future__ import annotations
@@ -51,27 +48,6 @@ _RICHER = ("text/html", "text/markdown", "text/latex", "image/png", "image/jpeg"
            "application/vnd.jupyter.widget-view+json")
 _GAP = re.compile(r"\S {2,}\S")
 _ESCAPED_INDENT = re.compile(r"\\n +")
-
-#: Wide column-aligned rows printed by code cells of 09-16 (not editable by this change, see the
-#: module docstring): (notebook name without its number, cell id) -> how each such row starts.
-NOT_YET_FIXED: dict[tuple[str, str], tuple[str, ...]] = {
-    ("errors_and_high_risk_tools", "cell-029"): ("bad arguments call_args", "permission    call_perm",
-                                                 "business rule call_rule", "transient     call_down"),
-    ("errors_and_high_risk_tools", "cell-039"): ("the log records:",),
-    ("errors_and_high_risk_tools", "cell-041"): ("the model got:",),
-    ("errors_and_high_risk_tools", "cell-056"): ("a refusal  outcome", "reply lost outcome"),
-    ("errors_and_high_risk_tools", "cell-081"): ("approve()  ", 'edit({... "lots"})', 'respond("ok")'),
-    ("capstone_refund_agent", "cell-028"): ("approved:",),
-    ("capstone_refund_agent", "cell-060"): ("'Where is my order A1025?'", "'Hello? Where is my order A1025?'"),
-    ("deep_agents_control_plane", "cell-051"): ("edit (no content)", "sent:"),
-    ("deep_agents_control_plane", "cell-062"): ("StoreBackend",),
-    ("deep_agents_control_plane", "cell-068"): ("no profile:", "128k-token profile:"),
-    ("streaming_tool_calls", "cell-015"): ("stream   tool_calls:",),
-    ("streaming_tool_calls", "cell-039"): ("model  AIMessage",),
-    ("wire_formats_and_bind_tools", "cell-025"): ("Anthropic",),
-    ("wire_formats_and_bind_tools", "cell-033"): ("refused",),
-}
-
 
 def is_column_aligned(line: str) -> bool:
     """True when ``line`` has two pieces of text separated by 2+ spaces (not counting indentation,
@@ -103,38 +79,19 @@ def wide_aligned_rows(notebook: Path) -> list[tuple[str, int, str]]:
     return found
 
 
-def _topic(notebook: Path) -> str:
-    return notebook.stem.split("_", 1)[1]
-
-
-def _pending(notebook: Path, cell_id: str, line: str) -> bool:
-    return line.strip().startswith(NOT_YET_FIXED.get((_topic(notebook), cell_id), ()) or ("\0",))
-
-
 @pytest.mark.parametrize("notebook", NOTEBOOKS + ZH_NOTEBOOKS,
                          ids=lambda path: ("zh/" if path.parent.name == "zh" else "") + path.stem[:2])
 def test_column_aligned_output_fits_1280px(notebook):
     """No committed column-aligned output line is wider than OUTPUT_WIDTH (107) columns."""
     wide = [f"{notebook.name} {cell_id}: {width} columns > {OUTPUT_WIDTH}: {line[:80]}..."
-            for cell_id, width, line in wide_aligned_rows(notebook) if not _pending(notebook, cell_id, line)]
+            for cell_id, width, line in wide_aligned_rows(notebook)]
     assert not wide, ("column-aligned lines that wrap in JupyterLab at 1280 px (print them with "
                       "helpers.fit_row):\n" + "\n".join(wide))
 
 
-def test_every_not_yet_fixed_entry_still_matches_a_wide_row():
-    """An entry of NOT_YET_FIXED whose rows were fixed (or renamed away) is removed from the list."""
-    by_topic = {_topic(path): path for path in NOTEBOOKS}
-    stale = []
-    for (topic, cell_id), starts in NOT_YET_FIXED.items():
-        rows = [line.strip() for cid, _, line in wide_aligned_rows(by_topic[topic]) if cid == cell_id] \
-            if topic in by_topic else []
-        stale += [f"{topic} {cell_id}: {start!r}" for start in starts if not any(r.startswith(start) for r in rows)]
-    assert not stale, "NOT_YET_FIXED entries that match no wide column-aligned row any more:\n" + "\n".join(stale)
-
-
 def test_the_collection_sees_the_notebooks_and_their_rows():
-    """The scan is not empty by accident: 17 notebooks, and 08's approval rows are found as aligned."""
-    assert len(NOTEBOOKS) >= 17
+    """The scan is not empty by accident: 18 notebooks, and 08's approval rows are found as aligned."""
+    assert len(NOTEBOOKS) >= 18
     lines = [line for cell in json.loads((ROOT / "notebooks" / "08_interrupt_and_resume.ipynb").read_text())["cells"]
              if cell.get("id") == "cell-089" for out in cell.get("outputs", []) for line in shown_text(out).split("\n")]
     assert sum(is_column_aligned(line) for line in lines) >= 5
