@@ -1,12 +1,11 @@
 """Exercise feedback in the Chinese edition (issue 22).
 
 The checkers' feedback, hints and explanations (``helpers/exercises/nbNN*.py`` and
-``check_text.py``) are wrapped in ``_()`` / ``N_()`` / ``ngettext()``; their Chinese lives in the PO
-fragment ``translations/zh/po-fragments/c-exercises.po`` until the lead merges it into the course's
-catalog. These tests compile that fragment into a temporary catalog and check, under
-``use("zh-CN")``, that known-wrong answers get Chinese feedback with the same verdicts (FAIL stays
-FAIL, the reference still passes), that English is unchanged, and that every wrapped string has a
-translation that keeps its placeholders. Notebook 09's checkers are not covered yet (being split).
+``check_text.py``) are wrapped in ``_()`` / ``N_()`` / ``ngettext()``; their Chinese lives in the
+course's catalog ``helpers/locale/zh_CN/LC_MESSAGES/course.po``. These tests compile it into a
+temporary catalog and check, under ``use("zh-CN")``, that known-wrong answers get Chinese feedback
+with the same verdicts (FAIL stays FAIL, the reference still passes), that English is unchanged, and
+that every wrapped string has a translation that keeps its placeholders.
 """
 
 from __future__ import annotations
@@ -25,11 +24,10 @@ from helpers.exercises.check_text import _left_text
 from helpers.exercises.registry import EXERCISES
 
 ROOT = Path(__file__).resolve().parents[1]
-FRAGMENT = ROOT / "translations" / "zh" / "po-fragments" / "c-exercises.po"
+FRAGMENT = ROOT / "helpers" / "locale" / "zh_CN" / "LC_MESSAGES" / "course.po"
 EXERCISE_DIR = ROOT / "helpers" / "exercises"
-#: The files whose strings the fragment translates: every notebook's checkers but 09's, and the shared texts.
-WRAPPED = sorted(p for p in EXERCISE_DIR.glob("nb*.py") if not p.name.startswith("nb09")) + [
-    EXERCISE_DIR / "check_text.py"]
+#: The files whose strings these tests check: every notebook's checkers, and the shared texts and core.
+WRAPPED = sorted(EXERCISE_DIR.glob("*.py"))
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 CJK = re.compile(r"[\u4e00-\u9fff]")
 PLACEHOLDER = re.compile(r"(?<!\{)\{([^{}]*)\}(?!\})")
@@ -40,12 +38,20 @@ WRONG = [
     ("03.1", "codes right, but bugs caught too", "track_parcel 有一个 bug"),
     ("05.1", "a list of Commands is a Command", "原样返回"),
     ("07.1", "keeps the larger amount", "A1024 先报 499.0、后报 450.0"),
+    ("09.1", "leaks the message", "模型看到了内部信息"),
+    ("09.2", "refund_key", "分不清两个订单行"),
+    ("10.1", "counts only", "不是一种决策类型"),
 ]
 
 
 def _catalog():
+    """The catalog's messages that the exercise modules use (``#:`` under ``helpers/exercises/``)."""
     with FRAGMENT.open("rb") as fh:
-        return read_po(fh)
+        catalog = read_po(fh)
+    for message in list(catalog):
+        if message.id and not any(path.startswith("helpers/exercises/") for path, _line in message.locations):
+            catalog.delete(message.id)
+    return catalog
 
 
 @pytest.fixture
@@ -112,7 +118,7 @@ def test_every_wrapped_string_has_a_translation():
             (entry.string,) if entry is not None else ())
         if not strings or not all(strings):
             missing.append(f"{where}:{lineno}: {message!r}")
-    assert not missing, "no Chinese in translations/zh/po-fragments/c-exercises.po for:\n" + "\n".join(missing)
+    assert not missing, f"no Chinese in {FRAGMENT.relative_to(ROOT)} for:\n" + "\n".join(missing)
 
 
 def test_translations_keep_every_placeholder():

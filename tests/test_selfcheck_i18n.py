@@ -3,8 +3,8 @@
 A question module marks each learner-facing text with ``N_()``; :func:`helpers.selfcheck.translated`
 passes those texts through ``_()`` when :func:`helpers.selfcheck.questions_for` hands the questions
 out, so the static rendering and the widget show them in the edition's language. These tests compile
-``translations/zh/po-fragments/c-selfcheck.po`` (the fragment that holds the questions' Chinese) into
-a temporary catalog and check:
+the course's catalog ``helpers/locale/zh_CN/LC_MESSAGES/course.po`` (its messages from the question
+modules hold the questions' Chinese) into a temporary catalog and check:
 
 * every text that :func:`translated` translates is marked with ``N_()`` in its module, every marked
   text is one that it translates, and each has a Chinese msgstr that keeps its inline code spans (a
@@ -33,15 +33,15 @@ from helpers.widgets.engines.self_check import SelfCheckEngine
 from helpers.widgets.self_check_view import static_view
 
 ROOT = Path(__file__).resolve().parent.parent
-FRAGMENT = ROOT / "translations" / "zh" / "po-fragments" / "c-selfcheck.po"
-#: Question modules not marked yet: notebook 09's is being split on another branch (mark it there).
-NOT_MARKED_YET = {"09"}
-COVERED = [number for number in available_notebooks() if number not in NOT_MARKED_YET]
+FRAGMENT = ROOT / "helpers" / "locale" / "zh_CN" / "LC_MESSAGES" / "course.po"
+COVERED = available_notebooks()
 
 
 def _catalog() -> dict[str, str]:
+    """The catalog's messages that a question module uses (``#:`` under ``helpers/selfcheck/``)."""
     with FRAGMENT.open("rb") as po:
-        return {m.id: m.string for m in read_po(po, locale="zh_CN") if m.id}
+        return {m.id: m.string for m in read_po(po, locale="zh_CN")
+                if m.id and any(path.startswith("helpers/selfcheck/") for path, _line in m.locations)}
 
 
 CHINESE = _catalog()
