@@ -34,6 +34,9 @@ WRONG = [
     ("03.1", "codes right, but bugs caught too", "track_parcel 有一个 bug"),
     ("05.1", "a list of Commands is a Command", "原样返回"),
     ("07.1", "keeps the larger amount", "A1024 先报 499.0、后报 450.0"),
+    ("09.1", "leaks the message", "模型看到了内部信息"),
+    ("09.2", "refund_key", "分不清两个订单行"),
+    ("10.1", "counts only", "不是一种决策类型"),
 ]
 
 

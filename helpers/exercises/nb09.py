@@ -34,6 +34,7 @@ Every hidden check builds a fresh :class:`RefundService` and runs a real ``creat
 
 from __future__ import annotations
 
+from ..i18n import N_
 from .core import Case, Exercise
 from .nb09_agent import CheckContext, as_middleware
 from .nb09_errors import (_CODES, _argument_errors_unchanged, _bug_propagates, _domain_error_case, _interrupt_passes,
@@ -60,8 +61,8 @@ MAP_ERRORS = Exercise(
         Case("an interrupt inside a tool still pauses the run", _interrupt_passes),
     ],
     probe=_probe_mapping,
-    none_hint="did you forget to return the handler's result (`return handler(request)`)? Without `return` the "
-              "middleware gives None",
+    none_hint=N_("did you forget to return the handler's result (`return handler(request)`)? Without `return` the "
+                 "middleware gives None"),
 )
 
 

@@ -22,6 +22,7 @@ from langchain_core.messages import HumanMessage, ToolMessage
 from ..domain import (
     refund_key,
 )
+from ..i18n import _
 from ..model import scripted_model
 
 __all__ = ["CheckContext", "as_middleware"]
@@ -56,7 +57,8 @@ def as_middleware(answer: Any) -> Any:
     if callable(answer):
         return wrap_tool_call(answer)
     raise AssertionError(
-        f"expected a function (request, handler) or a @wrap_tool_call middleware, got {type(answer).__name__}"
+        _("expected a function (request, handler) or a @wrap_tool_call middleware, got {type}").format(
+            type=type(answer).__name__)
     )
 
 
@@ -93,8 +95,9 @@ def _run(tools: Sequence[Any], script: Sequence[Any], middleware: Sequence[Any],
 def _answer_of(output: Any, call_id: str) -> Any:
     answers = [m for m in output.value["messages"] if isinstance(m, ToolMessage) and m.tool_call_id == call_id]
     assert answers, (
-        f"no ToolMessage answers tool call {call_id!r}: return a ToolMessage with "
-        "tool_call_id=request.tool_call['id']"
+        _("no ToolMessage answers tool call {call_id!r}: return a ToolMessage with "
+          "tool_call_id=request.tool_call['id']").format(call_id=call_id)
     )
-    assert len(answers) == 1, f"tool call {call_id!r} got {len(answers)} ToolMessages; answer each call once"
+    assert len(answers) == 1, _("tool call {call_id!r} got {count} ToolMessages; answer each call once").format(
+        call_id=call_id, count=len(answers))
     return answers[0]

@@ -19,6 +19,7 @@ from ..domain import (
     RefundService,
     ServiceUnavailable,
 )
+from ..i18n import _
 from .nb09_agent import (
     _CUSTOMER,
     _answer_of,
@@ -67,16 +68,19 @@ def _error_scenario(code: str) -> tuple[Any, dict, Callable[[str, float, Any], s
 def _payload(message: Any, code: str) -> dict:
     content = message.content
     assert isinstance(content, str), (
-        f"the ToolMessage content should be the string model_view(exc), got {type(content).__name__}"
+        _("the ToolMessage content should be the string model_view(exc), got {type}").format(
+            type=type(content).__name__)
     )
     try:
         payload = json.loads(content)
     except ValueError:
         raise AssertionError(
-            f"the content should be model_view(exc), a JSON object with the code, got {clipped(content, 80)!r}"
+            _("the content should be model_view(exc), a JSON object with the code, got {content!r}").format(
+                content=clipped(content, 80))
         ) from None
     assert isinstance(payload, dict) and payload.get("error") == code, (
-        f"expected the stable code {code!r} in the content's 'error' field, got {clipped(content, 100)!r}"
+        _("expected the stable code {code!r} in the content's 'error' field, got {content!r}").format(
+            code=code, content=clipped(content, 100))
     )
     return payload
 
@@ -91,16 +95,18 @@ def _domain_error_case(code: str) -> Callable[[Any], None]:
                        [as_middleware(answer)])
         except DomainError as exc:
             raise CheckFailure(
-                f"{type(exc).__name__} ({exc.code}) propagated out of the agent and ended the run",
-                "catch DomainError around handler(request) and return a ToolMessage(status='error')",
+                _("{type} ({code}) propagated out of the agent and ended the run").format(
+                    type=type(exc).__name__, code=exc.code),
+                _("catch DomainError around handler(request) and return a ToolMessage(status='error')"),
             ) from None
         message = _answer_of(out, call_id)
-        assert message.status == "error", f"a {code} answer must have status='error', got {shown(message.status)}"
+        assert message.status == "error", _("a {code} answer must have status='error', got {status}").format(
+            code=code, status=shown(message.status))
         payload = _payload(message, code)
         if code == "service_unavailable":
             assert payload.get("outcome") == "unknown", (
-                "the service committed and then the reply was lost: the model must hear outcome 'unknown' "
-                f"(model_view does this), not {shown(payload.get('outcome'))}"
+                _("the service committed and then the reply was lost: the model must hear outcome 'unknown' "
+                  "(model_view does this), not {outcome}").format(outcome=shown(payload.get("outcome")))
             )
 
     return run
@@ -125,8 +131,8 @@ def _no_internals(answer: Any) -> None:
         content = str(_answer_of(out, call_id).content)
         leaked = [s for s in _SECRETS if s in content]
         assert not leaked, (
-            f"the model was told internals ({', '.join(leaked)}): build the content from the error code "
-            "(model_view(exc)), never from str(exc) or a traceback"
+            _("the model was told internals ({leaked}): build the content from the error code "
+              "(model_view(exc)), never from str(exc) or a traceback").format(leaked=", ".join(leaked))
         )
 
 
@@ -143,8 +149,8 @@ def _bug_propagates(answer: Any) -> None:
         return
     message = _answer_of(out, "call_bug")
     raise AssertionError(
-        "a KeyError (a bug in the tool) was turned into a ToolMessage "
-        f"({clipped(message.content, 60)!r}): only a DomainError is mapped; a bug must propagate so that it is seen and fixed"
+        _("a KeyError (a bug in the tool) was turned into a ToolMessage ({content!r}): only a DomainError is "
+          "mapped; a bug must propagate so that it is seen and fixed").format(content=clipped(message.content, 60))
     )
 
 
@@ -158,8 +164,8 @@ def _interrupt_passes(answer: Any) -> None:
                                  "type": "tool_call"}], "ok"], [as_middleware(answer)],
                checkpointer=InMemorySaver(), config={"configurable": {"thread_id": "check-interrupt"}})
     assert out.interrupts, (
-        "a tool that calls interrupt() no longer pauses the run: interrupt() raises GraphInterrupt, an "
-        "Exception subclass; catch DomainError only (or re-raise langgraph.errors.GraphBubbleUp)"
+        _("a tool that calls interrupt() no longer pauses the run: interrupt() raises GraphInterrupt, an "
+          "Exception subclass; catch DomainError only (or re-raise langgraph.errors.GraphBubbleUp)")
     )
 
 
@@ -170,9 +176,11 @@ def _success_unchanged(answer: Any) -> None:
                   "type": "tool_call"}], "ok"], [as_middleware(answer)])
     message = _answer_of(out, "call_ok")
     assert message.status == "success" and message.content == "refund request RF-0001 registered for A1024 (100.00)", (
-        f"a successful call must come back unchanged; got status={shown(message.status)}, content={clipped(message.content, 80)!r}"
+        _("a successful call must come back unchanged; got status={status}, content={content!r}").format(
+            status=shown(message.status), content=clipped(message.content, 80))
     )
-    assert service.submit_attempts == 1, f"the middleware ran the tool {service.submit_attempts} times; call handler once"
+    assert service.submit_attempts == 1, _("the middleware ran the tool {count} times; call handler once").format(
+        count=service.submit_attempts)
 
 
 def _argument_errors_unchanged(answer: Any) -> None:
@@ -182,8 +190,8 @@ def _argument_errors_unchanged(answer: Any) -> None:
                   "type": "tool_call"}], "ok"], [as_middleware(answer)])
     message = _answer_of(out, "call_args")
     assert message.status == "error" and "amount" in str(message.content) and "Field required" in str(message.content), (
-        "ToolNode answers a missing argument itself (\"... amount: Field required ...\"); pass that ToolMessage "
-        f"through unchanged, got {clipped(message.content, 80)!r}"
+        _("ToolNode answers a missing argument itself (\"... amount: Field required ...\"); pass that ToolMessage "
+          "through unchanged, got {content!r}").format(content=clipped(message.content, 80))
     )
 
 
@@ -196,8 +204,9 @@ def _parallel_calls(answer: Any) -> None:
     out = _run([_submit_tool(service, _facts_key)], [calls, "ok"], [as_middleware(answer)])
     first, second = _answer_of(out, "call_a"), _answer_of(out, "call_b")
     assert first.status == "error" and second.status == "success", (
-        "two calls in one reply: call_a (another customer's order) must get the error and call_b the success; "
-        f"got call_a status={shown(first.status)}, call_b status={shown(second.status)}"
+        _("two calls in one reply: call_a (another customer's order) must get the error and call_b the success; "
+          "got call_a status={first}, call_b status={second}").format(first=shown(first.status),
+                                                                      second=shown(second.status))
     )
     _payload(first, "permission_denied")
 

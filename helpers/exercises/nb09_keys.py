@@ -27,6 +27,7 @@ from ..domain import (
     DomainError,
     RefundService,
 )
+from ..i18n import N_, _
 from ..model import scripted_model
 from .nb09_agent import _CUSTOMER, CheckContext, _answer_of, _run
 from .results import clipped, shown
@@ -113,7 +114,7 @@ def _line_tool(service: Any, answer: Callable[[str, int, float, Any], str], cloc
         """Create a refund REQUEST for one line of one of the signed-in customer's orders."""
         with _days_later((clock or {}).get("days", 0), answer):
             key = answer(order_id, line, amount, runtime)
-        assert isinstance(key, str) and key, f"the key must be a non-empty string, got {shown(key)}"
+        assert isinstance(key, str) and key, _("the key must be a non-empty string, got {key}").format(key=shown(key))
         request = service.submit(order_id, amount, user_id=runtime.context.user_id, idempotency_key=key,
                                  reason=f"line {line}")
         return f"refund request {request.request_id} registered for line {line} of {order_id} ({request.amount:.2f})"
@@ -149,11 +150,12 @@ def _runtime(call_id: str) -> Any:
 
 def _key_is_the_request(answer: Any) -> None:
     value = answer("A1024", 2, 20.0, _runtime("call_9"))
-    assert isinstance(value, str) and value, f"the key must be a non-empty string, got {shown(value)}"
+    assert isinstance(value, str) and value, _("the key must be a non-empty string, got {key}").format(
+        key=shown(value))
     again = answer("A1024", 2, 20.0, _runtime("call_10"))
     assert again == value, (
-        f"the same line gave two keys ({shown(value)}, {shown(again)}) for two tool calls: the key must not depend on the "
-        "tool call id or on chance"
+        _("the same line gave two keys ({first}, {second}) for two tool calls: the key must not depend on the "
+          "tool call id or on chance").format(first=shown(value), second=shown(again))
     )
 
 
@@ -165,8 +167,8 @@ def _same_call_replayed(answer: Any) -> None:
     _run([_line_tool(service, answer)], [[_line_call("A1024", 2, 20.0, "call_1")], "ok"], [_errors_as_messages(), retry])
     got = _refunds(service)
     assert len(got) == 1, (
-        f"the same tool call ran twice (a retry after a lost reply): {len(got)} refunds were created; the key must "
-        "be the same on every run of the same call (no random or per-attempt part)"
+        _("the same tool call ran twice (a retry after a lost reply): {count} refunds were created; the key must "
+          "be the same on every run of the same call (no random or per-attempt part)").format(count=len(got))
     )
 
 
@@ -178,8 +180,9 @@ def _model_retries_after_lost_reply(answer: Any) -> None:
          [_errors_as_messages()])
     got = _refunds(service)
     assert len(got) == 1, (
-        f"the reply of call_1 was lost and the model asked again with a new tool call (call_2): {len(got)} refunds "
-        "were created; a key that changes with the tool call id (or at random) cannot see that it is the same request"
+        _("the reply of call_1 was lost and the model asked again with a new tool call (call_2): {count} refunds "
+          "were created; a key that changes with the tool call id (or at random) cannot see that it is the same "
+          "request").format(count=len(got))
     )
 
 
@@ -189,8 +192,8 @@ def _two_lines_same_amount(answer: Any) -> None:
          [[_line_call("A1024", 2, 20.0)], [_line_call("A1024", 3, 20.0)], "ok"], [_errors_as_messages()])
     got = _refunds(service)
     assert got == [("A1024", 20.0, "line 2"), ("A1024", 20.0, "line 3")], (
-        f"lines 2 and 3 of A1024, 20.00 each, are two refunds, but {len(got)} were created: a key from the order and "
-        "the amount (refund_key) cannot tell two lines apart; the line identifies the request"
+        _("lines 2 and 3 of A1024, 20.00 each, are two refunds, but {count} were created: a key from the order and "
+          "the amount (refund_key) cannot tell two lines apart; the line identifies the request").format(count=len(got))
     )
 
 
@@ -202,15 +205,16 @@ def _second_amount_same_line(answer: Any) -> None:
                [_errors_as_messages()])
     got = _refunds(service)
     assert len(got) == 1, (
-        f"line 2 of A1024 was refunded {len(got)} times ({shown(got)}) for 20.00, 25.00 and 120.00: a line is refunded at "
-        "most once, so the amount is a detail of the request, no part of it (not even rounded or in hundreds) "
-        "identifies it; with the same key, the service refuses another amount as idempotency_conflict"
+        _("line 2 of A1024 was refunded {count} times ({refunds}) for 20.00, 25.00 and 120.00: a line is refunded "
+          "at most once, so the amount is a detail of the request, no part of it (not even rounded or in hundreds) "
+          "identifies it; with the same key, the service refuses another amount as idempotency_conflict").format(
+            count=len(got), refunds=shown(got))
     )
     for call_id, amount in (("call_2", "25.00"), ("call_3", "120.00")):
         reply = _answer_of(out, call_id)
         assert reply.status == "error" and "idempotency_conflict" in str(reply.content), (
-            f"the second amount ({amount}) for line 2 should be refused as idempotency_conflict, got "
-            f"{clipped(reply.content, 80)!r}"
+            _("the second amount ({amount}) for line 2 should be refused as idempotency_conflict, got "
+              "{content!r}").format(amount=amount, content=clipped(reply.content, 80))
         )
 
 
@@ -236,7 +240,8 @@ def _asked_again(runs: Sequence[tuple[str, str, int]], situation: str, fix: str)
 
     def run(answer: Any) -> None:
         got = _line_runs(answer, runs)
-        assert len(got) == 1, f"{situation}, and {len(got)} refunds were created: {fix}"
+        assert len(got) == 1, _("{situation}, and {count} refunds were created: {fix}").format(
+            situation=_(situation), count=len(got), fix=_(fix))
 
     return run
 
@@ -244,17 +249,17 @@ def _asked_again(runs: Sequence[tuple[str, str, int]], situation: str, fix: str)
 _ASK = "Please refund line 2 of A1024."
 _later_run_same_thread = _asked_again(
     [("check", _ASK, 0), ("check", "Did that work? Refund line 2 of A1024, please.", 0)],
-    "the customer asked for line 2 of A1024 again in a later run of the same thread",
-    "what the customer wrote, the run, the step or the message count is not part of the request; build the key "
-    "from the order and the line only")
+    N_("the customer asked for line 2 of A1024 again in a later run of the same thread"),
+    N_("what the customer wrote, the run, the step or the message count is not part of the request; build the key "
+       "from the order and the line only"))
 _two_threads = _asked_again(
     [("chat-web", _ASK, 0), ("chat-phone", _ASK, 0)],
-    "the same customer asked for line 2 of A1024 in two threads (two chats)",
-    "the thread id names the conversation, not the request; leave it out of the key")
+    N_("the same customer asked for line 2 of A1024 in two threads (two chats)"),
+    N_("the thread id names the conversation, not the request; leave it out of the key"))
 _two_days = _asked_again(
     [("check", _ASK, 0), ("check", _ASK, 1)],
-    "the customer asked for line 2 of A1024 today and again tomorrow",
-    "a date or a time in the key makes the same request new every day; leave the clock out of the key")
+    N_("the customer asked for line 2 of A1024 today and again tomorrow"),
+    N_("a date or a time in the key makes the same request new every day; leave the clock out of the key"))
 
 
 def _same_line_two_orders(answer: Any) -> None:
@@ -262,9 +267,9 @@ def _same_line_two_orders(answer: Any) -> None:
     _run([_line_tool(service, answer)],
          [[_line_call("A1024", 1, 20.0)], [_line_call("A1030", 1, 20.0)], "ok"], [_errors_as_messages()])
     got = _refunds(service)
-    assert [order for order, _, _ in got] == ["A1024", "A1030"], (
-        f"line 1 of A1024 and line 1 of A1030 are two refunds, but {len(got)} were created: line numbers start again "
-        "on every order, so the order id belongs in the key too"
+    assert [refund[0] for refund in got] == ["A1024", "A1030"], (
+        _("line 1 of A1024 and line 1 of A1030 are two refunds, but {count} were created: line numbers start again "
+          "on every order, so the order id belongs in the key too").format(count=len(got))
     )
 
 

@@ -30,6 +30,7 @@ from langchain.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
+from ..i18n import N_, _
 from ..model import scripted_model, tool_call
 from .core import Case, Exercise
 from .results import shown
@@ -72,9 +73,10 @@ def _problems(answer: Any, request: dict, decisions: list) -> list:
     kept_request, given = copy.deepcopy(request), copy.deepcopy(decisions)
     got = answer(request, given)
     assert isinstance(got, list) and all(isinstance(p, str) for p in got), (
-        f"return a list of problems in words (strings), empty when the decisions are safe; got {shown(got)}")
+        _("return a list of problems in words (strings), empty when the decisions are safe; got {got}").format(
+            got=shown(got)))
     assert request == kept_request and given == decisions, (
-        "leave the request and the decisions as they are: only read them (the app sends these decisions next)")
+        _("leave the request and the decisions as they are: only read them (the app sends these decisions next)"))
     return list(got)
 
 
@@ -82,17 +84,19 @@ def _safe(calls: list[dict], decisions: list, allowed: list[str] = _ALL) -> Any:
     def run(answer: Any) -> None:
         agent, config, request = _paused(calls, allowed)
         got = _problems(answer, request, decisions)
-        assert got == [], f"these decisions are safe to send, but your check found problems: {shown(got)}"
+        assert got == [], _("these decisions are safe to send, but your check found problems: {got}").format(
+            got=shown(got))
         out = agent.invoke(Command(resume={"decisions": copy.deepcopy(decisions)}), config, version="v2")
-        assert not out.interrupts, "the run should have gone on (a case of the checks themselves)"
+        assert not out.interrupts, _("the run should have gone on (a case of the checks themselves)")
     return run
 
 
 def _refused(calls: list[dict], decisions: list, why: str, allowed: list[str] = _ALL) -> Any:
     def run(answer: Any) -> None:
-        _, _, request = _paused(calls, allowed)
+        request = _paused(calls, allowed)[2]
         got = _problems(answer, request, decisions)
-        assert got, f"{why}; your check found no problem with {shown(decisions)}"
+        assert got, _("{why}; your check found no problem with {decisions}").format(
+            why=_(why), decisions=shown(decisions))
     return run
 
 
@@ -112,18 +116,19 @@ CHECK_DECISIONS = Exercise(
         Case("an edit that keeps the tool is safe", _safe([_SUBMIT_1], [_EDIT_SAME])),
         Case("one decision for two calls is refused",
              _refused([_SUBMIT_1, _SUBMIT_2], [_APPROVE],
-                      "two gated calls need two decisions (the middleware raises, and the saved value is replayed)")),
+                      N_("two gated calls need two decisions (the middleware raises, and the saved value is "
+                         "replayed)"))),
         Case("a decision the gate does not allow is refused",
              _refused([_SUBMIT_1], [{"type": "respond", "message": "ok"}],
-                      "this gate's review_configs allow approve, edit and reject only", _NO_RESPOND)),
+                      N_("this gate's review_configs allow approve, edit and reject only"), _NO_RESPOND)),
         Case("the second decision is checked too",
              _refused([_SUBMIT_1, _SUBMIT_2], [_APPROVE, {"type": "respond", "message": "ok"}],
-                      "the second call's review config does not allow respond", _NO_RESPOND)),
+                      N_("the second call's review config does not allow respond"), _NO_RESPOND)),
         Case("a misspelt decision type is refused",
-             _refused([_SUBMIT_1], [{"type": "aprove"}], "'aprove' is no decision type")),
+             _refused([_SUBMIT_1], [{"type": "aprove"}], N_("'aprove' is no decision type"))),
         Case("an edit that changes the tool is refused",
              _refused([_SUBMIT_1], [_EDIT_OTHER],
-                      "a batched edit that names another tool runs it with no pause of its own")),
+                      N_("a batched edit that names another tool runs it with no pause of its own"))),
     ],
     timeout=30,
 )
