@@ -393,3 +393,25 @@ def test_the_chinese_readme_table_follows_the_chinese_course_map(tmp_path):
     assert "[从这里开始](notebooks/zh/00_start_here.ipynb)" in text and "| old |" not in text
     assert text.startswith("# 中文版") and text.rstrip().endswith("尾部")
     assert readme_problems(readme, translations) == [] and write_readme(readme, translations) is False
+
+
+def test_the_next_cell_is_written_in_chinese_by_the_build_not_translated(tmp_path):
+    from helpers.translation.next_cell import chinese_next
+    from helpers.translation.source import format_blocks, is_next_cell
+
+    translations = tmp_path / "t"
+    translations.mkdir()
+    (translations / "03_toolmessage_pairing.md").write_text(
+        "<!-- cell cell-001 en-sha256 0123456789ab -->\n# 03 · ToolMessage 配对\n\n正文\n", encoding="utf-8")
+    line = "[Next: 03 · ToolMessage pairing](03_toolmessage_pairing.ipynb)"
+    assert is_next_cell(line) and not is_next_cell("See [03](03_toolmessage_pairing.ipynb).")
+    assert chinese_next(line, translations) == "[下一篇：03 · ToolMessage 配对](03_toolmessage_pairing.ipynb)"
+    assert chinese_next("[Back to 00 · Start here](00_start_here.ipynb)", translations) == \
+        "[返回 00 · Start here](00_start_here.ipynb)"  # no translation of 00 here: its English title
+    english = tmp_path / "03_toolmessage_pairing.ipynb"
+    english.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "markdown", "id": "cell-001", "metadata": {}, "source": "# 03 · ToolMessage pairing"},
+        {"cell_type": "markdown", "id": "cell-009", "metadata": {}, "source": line}]}), encoding="utf-8")
+    assert "cell-009" not in format_blocks(markdown_cells(english))  # a translator never sees it
+    with pytest.raises(ValueError, match="not a generated Next cell"):
+        chinese_next("plain text", translations)

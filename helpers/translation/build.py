@@ -25,6 +25,7 @@ from babel.messages.mofile import read_mo
 
 from ..i18n import DOMAIN, EDITIONS, LOCALE_DIR, write_marker
 from ..notebooks import execute_notebook, read_notebook
+from .next_cell import chinese_next, is_next_cell
 from .source import TRANSLATIONS_DIR, ZH_DIR, parse_blocks, translation_path
 
 __all__ = ["EDITION", "TranslationMissing", "build", "built_from", "compose", "recorded_hash"]
@@ -81,7 +82,9 @@ def compose(english: Path, translation: Path) -> nbformat.NotebookNode:
         raise TranslationMissing(f"{Path(english).name}: no translation file {Path(translation).name}")
     blocks, _ = parse_blocks(Path(translation).read_text(encoding="utf-8"))
     for cell in nb.cells:
-        if cell.cell_type == "markdown":
+        if cell.cell_type == "markdown" and is_next_cell(cell.source):
+            cell.source = chinese_next(cell.source, Path(translation).parent)
+        elif cell.cell_type == "markdown":
             if cell.id not in blocks:
                 raise TranslationMissing(f"{Path(english).name}: cell {cell.id} has no translation")
             cell.source = blocks[cell.id].text

@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 
 from .build import built_from, recorded_hash
+from .next_cell import chinese_next, is_next_cell
 from .source import Term, cell_hash, markdown_cells, parse_blocks
 
 __all__ = ["build_problems", "translation_problems"]
@@ -108,6 +109,9 @@ def build_problems(english: Path, translation: Path, built: Path) -> list[str]:
             for key in ("source", "metadata"):
                 if en[key] != zh[key]:
                     problems.append(f"{stem}: {en['id']}: code cell's {key} differs from the English")
+        elif en["cell_type"] == "markdown" and is_next_cell("".join(en["source"])):
+            if "".join(zh["source"]) != chinese_next("".join(en["source"]), Path(translation).parent):
+                problems.append(f"{stem}: {en['id']}: the Next cell is not the Chinese one (not rebuilt: make zh)")
         elif en["cell_type"] == "markdown" and en["id"] in blocks:
             if "".join(zh["source"]) != blocks[en["id"]].text:
                 problems.append(f"{stem}: {en['id']}: Markdown is not the translation's (not rebuilt: make zh)")

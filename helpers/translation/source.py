@@ -24,7 +24,7 @@ from pathlib import Path
 from ..notebooks import NOTEBOOK_DIR, course_notebooks
 
 __all__ = ["GLOSSARY", "TRANSLATIONS_DIR", "ZH_DIR", "Block", "Term", "cell_hash", "english_notebooks",
-           "format_blocks", "markdown_cells", "parse_blocks", "read_glossary", "rekey", "translation_path"]
+           "NEXT_CELL", "format_blocks", "is_next_cell", "markdown_cells", "parse_blocks", "read_glossary", "rekey", "translation_path"]
 
 #: The repository root.
 ROOT = NOTEBOOK_DIR.parent
@@ -71,11 +71,24 @@ def translation_path(notebook: Path, folder: Path = TRANSLATIONS_DIR) -> Path:
     return Path(folder) / (Path(notebook).stem + ".md")
 
 
+#: The generated last cell of an English notebook (:func:`helpers.coursemap.next_line`).
+NEXT_CELL = re.compile(r"^\[(Next: |Back to )(\d\d) · ([^\]]*)\]\((\d\d_\w+\.ipynb)\)\s*$")
+
+
+def is_next_cell(source: str) -> bool:
+    """``source`` is a generated "Next" / "Back to" cell, which the build writes in Chinese itself
+    (:mod:`helpers.translation.next_cell`) and no translation file holds."""
+    return bool(NEXT_CELL.match(source.strip()))
+
+
 def markdown_cells(notebook: Path) -> list[tuple[str, str]]:
-    """``(cell id, source)`` of each Markdown cell of ``notebook`` (JSON, nbformat 4), in order."""
+    """``(cell id, source)`` of each Markdown cell of ``notebook`` (JSON, nbformat 4) that a translator
+    translates, in order: every one but the generated "Next" cell, which the build writes itself
+    (:mod:`helpers.translation.next_cell`)."""
     nb = json.loads(Path(notebook).read_text(encoding="utf-8"))
-    return [(cell["id"], "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"])
-            for cell in nb["cells"] if cell["cell_type"] == "markdown"]
+    cells = [(cell["id"], "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"])
+             for cell in nb["cells"] if cell["cell_type"] == "markdown"]
+    return [(cell_id, source) for cell_id, source in cells if not is_next_cell(source)]
 
 
 def parse_blocks(text: str) -> tuple[dict[str, Block], list[str]]:
