@@ -14,6 +14,7 @@ from helpers.display import sequence_diagram, trace_markdown
 from helpers.display_state import state_diff_markdown
 from helpers.i18n import use
 from helpers.model.live import live_verdict
+from helpers.tool_registry import ToolEntry, ToolRegistry
 from helpers.tracing import TraceEvent, trace_mermaid
 
 CALL = {"name": "lookup_order", "args": {"order_id": "A1024"}, "id": "call_1", "type": "tool_call"}
@@ -60,3 +61,13 @@ def test_display_labels_are_chinese_in_the_chinese_edition_and_unchanged_in_engl
     assert diff.splitlines()[0] == "| 键 | 变化 | 之前 | 之后 |"
     assert "| messages | 改变 | 1 条消息 | 4 条消息 |" in diff
     assert "    T--xA: call_1 抛出 KeyError" in events
+
+
+def test_registry_problems_are_chinese_in_the_chinese_edition_and_unchanged_in_english():
+    registry = ToolRegistry([ToolEntry("refund", "payments team", "write", "financial", approval="human", limit=1)])
+    with use("en"):
+        assert registry.check(["refund"], approved=[], limits={"refund": 1}) == [
+            "refund: registered with approval, the agent does not pause for it"]
+    with use("zh-CN"):
+        assert registry.check(["refund"], approved=[], limits={"refund": 1}) == [
+            "refund：登记为需要批准，但代理不会为它暂停"]
