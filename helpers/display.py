@@ -49,6 +49,7 @@ from .display_text import (
     show,
     text_width,
 )
+from .i18n import N_, _, ngettext
 
 __all__ = [
     "ADDRESS_PATTERN",
@@ -162,17 +163,23 @@ def trace_rows(messages: Any, *, limit: int = 70) -> list[dict[str, str]]:
         if isinstance(message, AIMessage):
             link = _calls_text(message)
         elif isinstance(message, ToolMessage):
-            link = f"answers {message.tool_call_id}" + (" (status=error)" if message.status == "error" else "")
+            link = (_("answers {id} (status=error)") if message.status == "error"
+                    else _("answers {id}")).format(id=message.tool_call_id)
         rows.append({"#": str(number), "role": _role(message), "content": _short(message.content, limit),
                      "tool calls / answers": link})
     return rows
+
+
+#: The trace table's column titles as shown (the row keys of :func:`trace_rows` stay English).
+_TRACE_HEADER = {"#": "#", "role": N_("role"), "content": N_("content"),
+                 "tool calls / answers": N_("tool calls / answers")}
 
 
 def trace_markdown(messages: Any, *, limit: int = 70) -> str:
     """The trace as a Markdown table (see :func:`trace_rows`; the same shapes are accepted)."""
     rows = trace_rows(as_messages(messages, who="trace_markdown"), limit=limit)
     header = ["#", "role", "content", "tool calls / answers"]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines = ["| " + " | ".join(_(_TRACE_HEADER[h]) for h in header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(_cell(row[h]) for h in header) + " |" for row in rows]
     return "\n".join(lines)
 
@@ -216,41 +223,44 @@ def sequence_diagram(messages: Any, *, limit: int = 36) -> str:
             return ", ".join(f"{k}={v}" for k, v in args.items())
         return str(args)
 
-    lines = ["sequenceDiagram", "    participant U as User", "    participant A as App",
-             "    participant M as Model", "    participant T as Tools"]
+    lines = ["sequenceDiagram", "    participant U as " + _("User"), "    participant A as " + _("App"),
+             "    participant M as " + _("Model"), "    participant T as " + _("Tools")]
     if not messages:
-        lines.append("    Note over U,T: no messages")
+        lines.append("    Note over U,T: " + _("no messages"))
     results_pending = 0  # ToolMessages the model has not seen yet
     for message in messages:
         if isinstance(message, SystemMessage):
             lines.append(f"    Note over A,M: system: {label(str(message.content), limit - 8)}")
         elif isinstance(message, HumanMessage):
             lines.append(f"    U->>A: {label(str(message.content), 28)}")
-            lines.append("    A->>M: messages + tool schemas")
+            lines.append("    A->>M: " + _("messages + tool schemas"))
             results_pending = 0
         elif isinstance(message, AIMessage):
             if results_pending:
-                s = "" if results_pending == 1 else "s"
-                lines.append(f"    A->>M: history + {results_pending} ToolMessage{s}")
+                lines.append("    A->>M: " + ngettext("history + {n} ToolMessage", "history + {n} ToolMessages",
+                                                    results_pending).format(n=results_pending))
                 results_pending = 0
             text = message.text if hasattr(message, "text") else str(message.content)
             if text:
                 lines.append(f"    M-->>A: {label(text)}")
             calls = [(c["id"], c["name"], "") for c in message.tool_calls]
-            calls += [(c["id"], c["name"] or "?", " invalid") for c in message.invalid_tool_calls]
+            calls += [(c["id"], c["name"] or "?", " " + _("invalid")) for c in message.invalid_tool_calls]
             if len(calls) == 1:
                 call_id, name, bad = calls[0]
-                lines.append(f"    M-->>A: {label(f'tool call {call_id}{bad}: {name}', 40)}")
+                arrow = _("tool call {id}{invalid}: {name}").format(id=call_id, invalid=bad, name=name)
+                lines.append(f"    M-->>A: {label(arrow, 40)}")
             elif calls:  # one reply, several calls: one arrow for the reply, then one run per call
-                ids = ", ".join(f"{call_id}{bad}" for call_id, _, bad in calls)
-                lines.append(f"    M-->>A: {label(f'{len(calls)} tool calls: {ids}', 40)}")
+                ids = ", ".join(f"{call_id}{bad}" for call_id, _name, bad in calls)
+                arrow = _("{n} tool calls: {ids}").format(n=len(calls), ids=ids)
+                lines.append(f"    M-->>A: {label(arrow, 40)}")
             for call in message.tool_calls:
                 call_text = f"{call['name']}({args_text(call['args'])})"
                 if len(call_text) > 36 and isinstance(call["args"], dict):  # values only, so amounts show
                     call_text = f"{call['name']}({', '.join(str(v) for v in call['args'].values())})"
-                lines.append(f"    A->>T: run {label(str(call['id']), 14)} {label(call_text, 36)}")
+                lines.append("    A->>T: " + _("run {id} {call}").format(id=label(str(call["id"]), 14),
+                                                                     call=label(call_text, 36)))
             if text and not message.tool_calls and not message.invalid_tool_calls:
-                lines.append("    A->>U: answer")
+                lines.append("    A->>U: " + _("answer"))
         elif isinstance(message, ToolMessage):
             status = " error" if message.status == "error" else ""
             lines.append(f"    T-->>A: ToolMessage {label(str(message.tool_call_id), 14)}{status}: "

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .display_text import _ADDRESS, _short, _type_name, safe_repr
+from .i18n import _
 
 # Machine paths in error messages are cut to their last part (the file or folder name), so an
 # output never shows where the course lives (/Users/Jane Doe/..., C:\Users\...) and stays the same
@@ -105,8 +106,9 @@ class ErrorReport:
 def _report(error: BaseException | None, expected: tuple[type[BaseException], ...], result: Any = None) -> None:
     if error is None:
         print("!!! NO ERROR WAS RAISED !!!")
-        print(f"!!! This cell expected an exception, but the call returned: {_short(safe_repr(result), 120)}")
-        print("!!! The pinned library may have changed behaviour: check the claim above.")
+        print("!!! " + _("This cell expected an exception, but the call returned: {value}").format(
+            value=_short(safe_repr(result), 120)))
+        print("!!! " + _("The pinned library may have changed behaviour: check the claim above."))
     elif expected and not isinstance(error, expected):
         names = ", ".join(e.__name__ for e in expected)
         print(f"!!! UNEXPECTED ERROR TYPE (expected {names}) !!!")
@@ -126,8 +128,8 @@ def _expected_types(expected: Any, who: str) -> tuple[type[BaseException], ...]:
 def _report_not_callable(value: Any) -> None:
     shown = _short(safe_repr(value), 80)
     print("!!! show_error WANTS A FUNCTION TO CALL, e.g. show_error(lambda: f(x)) !!!")
-    print(f"!!! It got the value {shown} ({_type_name(value)}): the call already ran before show_error "
-          "saw it, and it did not raise.")
+    print("!!! " + _("It got the value {value} ({type}): the call already ran before show_error saw it, "
+                     "and it did not raise.").format(value=shown, type=_type_name(value)))
 
 
 def show_error(func: Callable[..., Any], *args: Any, expected: type[BaseException] | tuple = Exception,

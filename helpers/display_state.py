@@ -17,11 +17,12 @@ from langchain_core.messages import (
 from langgraph.types import GraphOutput, StateSnapshot
 
 from .display_text import _a_type, _cell, _short, safe_repr, show
+from .i18n import N_, _, ngettext
 
 
 def _value_text(value: Any) -> str:
     if isinstance(value, list) and value and all(isinstance(m, BaseMessage) for m in value):
-        return f"{len(value)} message{'' if len(value) == 1 else 's'}"
+        return ngettext("{n} message", "{n} messages", len(value)).format(n=len(value))
     return _short(value if isinstance(value, str) else safe_repr(value), 60)
 
 
@@ -97,13 +98,18 @@ def state_diff(before: Any, after: Any) -> list[tuple[str, str, str, str]]:
     return rows
 
 
+#: The change words of :func:`state_diff`, marked for the catalog (the rows keep them in English).
+_CHANGES = {"added": N_("added"), "removed": N_("removed"), "changed": N_("changed")}
+
+
 def state_diff_markdown(before: Any, after: Any) -> str:
     """:func:`state_diff` as a Markdown table (``_no changes_`` if equal; cells escaped, see :func:`markdown_text`)."""
     rows = state_diff(before, after)
     if not rows:
-        return "_no changes_"
-    lines = ["| key | change | before | after |", "|---|---|---|---|"]
-    lines += ["| " + " | ".join(_cell(part) for part in row) + " |" for row in rows]
+        return _("_no changes_")
+    lines = ["| " + _("key | change | before | after") + " |", "|---|---|---|---|"]
+    lines += ["| " + " | ".join(_cell(part) for part in (key, _(_CHANGES[change]), old, new)) + " |"
+              for key, change, old, new in rows]
     return "\n".join(lines)
 
 

@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .i18n import _
+
 __all__ = ["Access", "Approval", "Sensitivity", "ToolEntry", "ToolRegistry", "agent_tool_names", "controls_of"]
 
 Access = Literal["read", "write"]
@@ -61,7 +63,10 @@ def controls_of(middleware: Iterable[Any]) -> tuple[list[str], dict[str, int]]:
     attribute names); a limit without a tool name (all tools) is listed under ``"*"``. Other middleware
     is ignored.
     """
-    from langchain.agents.middleware import HumanInTheLoopMiddleware, ToolCallLimitMiddleware
+    from langchain.agents.middleware import (
+        HumanInTheLoopMiddleware,
+        ToolCallLimitMiddleware,
+    )
 
     approved: list[str] = []
     limits: dict[str, int] = {}
@@ -101,17 +106,20 @@ class ToolRegistry:
             agent lacks, a write tool without human approval, an approval or a limit that differs.
         """
         names, approved, limits = set(tool_names), set(approved), dict(limits or {})
-        problems = [f"{n}: the agent has it, the registry does not" for n in sorted(names - set(self.entries))]
+        problems = [_("{name}: the agent has it, the registry does not").format(name=n)
+                    for n in sorted(names - set(self.entries))]
         for name, entry in self.entries.items():
             if name not in names:
-                problems.append(f"{name}: registered, but the agent does not have it")
+                problems.append(_("{name}: registered, but the agent does not have it").format(name=name))
                 continue
             if entry.access == "write" and entry.approval != "human":
-                problems.append(f"{name}: a write tool registered without human approval")
+                problems.append(_("{name}: a write tool registered without human approval").format(name=name))
             if (entry.approval == "human") != (name in approved):
-                wants = "approval" if entry.approval == "human" else "no approval"
-                has = "pauses for it" if name in approved else "does not pause for it"
-                problems.append(f"{name}: registered with {wants}, the agent {has}")
+                mismatch = (_("{name}: registered with approval, the agent does not pause for it")
+                            if entry.approval == "human"
+                            else _("{name}: registered with no approval, the agent pauses for it"))
+                problems.append(mismatch.format(name=name))
             if entry.limit != limits.get(name):
-                problems.append(f"{name}: registered limit {entry.limit}, the agent's is {limits.get(name)}")
+                problems.append(_("{name}: registered limit {limit}, the agent's is {actual}").format(
+                    name=name, limit=entry.limit, actual=limits.get(name)))
         return problems

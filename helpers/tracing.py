@@ -31,6 +31,8 @@ from uuid import UUID
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import ToolMessage
 
+from .i18n import _
+
 __all__ = ["EventKind", "ProtocolTrace", "ToolStats", "TraceEvent", "tool_stats", "trace_mermaid"]
 
 EventKind = Literal["model_request", "model_reply", "tool_start", "tool_end", "tool_error"]
@@ -146,7 +148,7 @@ class ProtocolTrace(BaseCallbackHandler):
         ordered: list[TraceEvent] = []
         for event in model:
             ordered.append(event)
-            for _, call_id in event.calls:
+            for _name, call_id in event.calls:
                 ordered += by_call.pop(call_id, [])
         for rest in by_call.values():
             ordered += rest
@@ -175,27 +177,31 @@ def trace_mermaid(events: Iterable[TraceEvent]) -> str:
     Returns:
         mermaid source without the code fence (display it in a fenced ``mermaid`` block).
     """
-    lines = ["sequenceDiagram", "    participant A as Agent", "    participant M as Model",
-             "    participant T as Tools"]
+    lines = ["sequenceDiagram", "    participant A as " + _("Agent"), "    participant M as " + _("Model"),
+             "    participant T as " + _("Tools")]
     events = list(events)
     if not events:
-        lines.append("    Note over A,T: no events")
+        lines.append("    Note over A,T: " + _("no events"))
     ran = {e.tool_call_id for e in events if e.kind in ("tool_start", "tool_end", "tool_error")}
     for e in events:
         if e.kind == "model_request":
-            lines.append(f"    A->>M: request, tools: {_label(', '.join(e.tools) or 'none', 44)}")
+            tools = _label(", ".join(e.tools) or _("none"), 44)
+            lines.append("    A->>M: " + _("request, tools: {tools}").format(tools=tools))
         elif e.kind == "model_reply":
             calls = ", ".join(f"{name} {call_id}" for name, call_id in e.calls)
-            lines.append(f"    M-->>A: {_label(calls and 'calls ' + calls or e.detail or 'text', 44)}")
+            said = _("calls {calls}").format(calls=calls) if calls else e.detail or _("text")
+            lines.append(f"    M-->>A: {_label(said, 44)}")
             for name, call_id in e.calls:
                 if call_id not in ran:  # answered by a middleware (or not at all): the tool never ran
-                    lines.append(f"    Note over A,T: {_label(call_id, 14)} {_label(name, 20)}: no tool ran")
+                    lines.append("    Note over A,T: " + _("{id} {name}: no tool ran").format(
+                        id=_label(call_id, 14), name=_label(name, 20)))
         elif e.kind == "tool_start":
             lines.append(f"    A->>T: {_label(e.tool_call_id or '?', 14)} {_label(e.name + ' ' + e.detail, 40)}")
         elif e.kind == "tool_end":
             lines.append(f"    T-->>A: {_label(e.tool_call_id or '?', 14)} {e.status}: {_label(e.detail, 36)}")
         else:
-            lines.append(f"    T--xA: {_label(e.tool_call_id or '?', 14)} raised {_label(e.detail, 36)}")
+            lines.append("    T--xA: " + _("{id} raised {error}").format(id=_label(e.tool_call_id or "?", 14),
+                                                                     error=_label(e.detail, 36)))
     return "\n".join(lines)
 
 

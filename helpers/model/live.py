@@ -22,6 +22,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 
 from ..display import markdown_text
+from ..i18n import _
 from .factory import describe_model, model_from_env
 from .scripted import ScriptedChatModel
 
@@ -166,26 +167,40 @@ def live_verdict(result: Any, model: Any, *, expect_tools: Sequence[str] | str |
     called = [_visible(str(c["name"])) for m in messages for c in m.tool_calls]
     invalid = [_visible(str(c.get("name") or "?")) for m in messages for c in m.invalid_tool_calls]
     live = is_live(model)
-    who = f"live ({describe_model(getattr(model, 'bound', model))})" if live else "offline (scripted stand-in)"
+    if live:
+        who = _("live ({model})").format(model=describe_model(getattr(model, "bound", model)))
+    else:
+        who = _("offline (scripted stand-in)")
     problems = []
     missing = [name for name in expected_names if name not in called]
     if missing:
         if invalid:
-            problems.append(f"your model wrote invalid arguments for {', '.join(invalid)} instead of a valid call")
+            problems.append(_("your model wrote invalid arguments for {tools} instead of a valid call").format(
+                tools=", ".join(invalid)))
         elif not called:
             last = messages[-1] if messages else None
-            said = f': "{_text_of(last)}"' if last is not None and _text_of(last) else ""
-            problems.append(f"your model answered in text instead of calling {', '.join(missing)}{said}")
+            if last is not None and _text_of(last):
+                problems.append(_('your model answered in text instead of calling {tools}: "{text}"').format(
+                    tools=", ".join(missing), text=_text_of(last)))
+            else:
+                problems.append(_("your model answered in text instead of calling {tools}").format(
+                    tools=", ".join(missing)))
         else:
-            problems.append(f"your model called {', '.join(dict.fromkeys(called))} but not {', '.join(missing)}")
+            problems.append(_("your model called {called} but not {missing}").format(
+                called=", ".join(dict.fromkeys(called)), missing=", ".join(missing)))
     if expect_text and (not messages or messages[-1].tool_calls or not _text_of(messages[-1])):
-        problems.append("your model did not end with a text answer")
+        problems.append(_("your model did not end with a text answer"))
     if problems:
-        tail = " (the lesson's cells below do not depend on this answer)"
-        return LiveVerdict(live, False, f"{who}: " + "; ".join(problems) + tail)
-    did = []
-    if called:
-        did.append("called " + ", ".join(dict.fromkeys(called)))
-    if messages and _text_of(messages[-1]) and not messages[-1].tool_calls:
-        did.append(f'answered: "{_text_of(messages[-1])}"')
-    return LiveVerdict(live, True, f"{who}: the model " + (" and ".join(did) or "gave an empty reply") + ", as expected")
+        return LiveVerdict(live, False, _("{who}: {problems} (the lesson's cells below do not depend on this "
+                                          "answer)").format(who=who, problems="; ".join(problems)))
+    tools = ", ".join(dict.fromkeys(called))
+    answer = _text_of(messages[-1]) if messages and not messages[-1].tool_calls else ""
+    if called and answer:
+        line = _('{who}: the model called {tools} and answered: "{answer}", as expected')
+    elif called:
+        line = _("{who}: the model called {tools}, as expected")
+    elif answer:
+        line = _('{who}: the model answered: "{answer}", as expected')
+    else:
+        line = _("{who}: the model gave an empty reply, as expected")
+    return LiveVerdict(live, True, line.format(who=who, tools=tools, answer=answer))
