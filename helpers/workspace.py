@@ -87,7 +87,7 @@ from .workspace_files import (
     stage,
 )
 from .workspace_guard import LOCK_NAME, checked, locked, open_manifest
-from .workspace_migration import migrate
+from .workspace_migration import migrate, plan, preview
 from .workspace_place import (
     COURSE_ROOT,
     NOTEBOOK_DIR,
@@ -140,14 +140,17 @@ def status(workspace: Path | None = None, course: Path | None = None) -> tuple[l
 
     Returns:
         ``(entries, damage)``: one :class:`Entry` per notebook, and why the manifest could not be
-        read (``None`` when it was fine or absent).
+        read (``None`` when it was fine or absent). A workspace under the old numbers (issue 17) is
+        shown as ``sync`` will find it after the renumbering's moves
+        (:func:`helpers.workspace_migration.plan`).
 
     Raises:
         WorkspaceError: the folder cannot be a workspace (:func:`workspace_problem`).
     """
     workspace = checked(workspace, course)
     manifest = Manifest.load(workspace)
-    return entries(workspace, Path(course or NOTEBOOK_DIR), manifest), manifest.damage
+    moves = plan(workspace) if os.path.isdir(workspace) else {}  # as sync will see it, after the renumbering
+    return entries(workspace, Path(course or NOTEBOOK_DIR), manifest, moves), manifest.damage
 
 
 def sync(workspace: Path | None = None, course: Path | None = None) -> list[str]:
@@ -224,6 +227,7 @@ def _status_lines(workspace: Path) -> list[str]:
     if damage is not None:
         lines.append(f"the manifest {MANIFEST_NAME} is damaged ({damage}): `sync` keeps it as "
                      f"{MANIFEST_NAME}.damaged and rebuilds it; nothing is overwritten")
+    lines += preview(workspace) if os.path.isdir(workspace) else []  # a workspace under the old numbers
     width = max((len(e.name) for e in entries), default=0)
     for entry in entries:
         what = {Action.COPY: "sync copies it", Action.UPDATE: "sync updates it"}.get(entry.action, advice(entry))

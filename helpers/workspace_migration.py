@@ -14,10 +14,17 @@ the notebooks.
 * A progress file written before the split (``"format": 1``) is rewritten with its keys renumbered
   (:func:`helpers.renumbering.renumber_progress`) under the progress file's own lock.
 
+A copy that is a symlink is moved as a link (it keeps pointing where it did). When ``replaced/``
+cannot hold a copy that must go there (a file or a symlink in its place), the copy stays where it
+is and the one line about it says why. :func:`plan` and :func:`preview` say what would be moved
+without moving it (``make status``); ``reset`` migrates first too, so a number means the same
+notebook in every command.
+
 Idempotent: a second run finds no old name and a progress file of the current format, and changes
-nothing. Safe if interrupted: each step is one atomic rename (or an atomic write), and a rename
+nothing. Safe if interrupted: each step is one atomic rename (or an atomic write), and a move
 whose manifest record was not yet saved is recognised on the next run (the old record, no old
-file, the new file unrecorded) and its record moved then.
+file; the new file unrecorded, or old 09's copy in ``replaced/``): its record is moved then, and
+the line the interrupted run never printed is printed.
 """
 
 from __future__ import annotations
@@ -26,22 +33,74 @@ import json
 import os
 from pathlib import Path
 
+from .i18n import _
 from .progress_store import FILE_NAME, update_file
 from .renumbering import FORMAT_BEFORE_SPLIT, RENAMED, SPLIT_INTO, SPLIT_NOTEBOOK
-from .workspace_files import Manifest, backup, replaced_problem
+from .workspace_files import REPLACED_DIR, Manifest, backup, replaced_problem
 
-__all__ = ["migrate"]
+__all__ = ["migrate", "plan", "preview"]
 
 
 def _is_file(path: Path) -> bool:
     return os.path.isfile(path) and not os.path.islink(path)
 
 
+def _movable(path: Path) -> bool:
+    """A copy the migration moves: a regular file, or a symlink (the link itself is renamed and keeps
+    pointing where it did, e.g. at the learner's own file elsewhere). A folder, a FIFO or a device
+    named like a notebook is never moved."""
+    return os.path.islink(path) or _is_file(path)
+
+
+def plan(workspace: Path) -> dict[str, str | None]:
+    """What :func:`migrate` would move, without moving it: each old name there -> its new name (a
+    rename), or ``None`` (kept in ``replaced/``: old 09, or a renumbered copy whose new name is taken).
+    A copy that would stay where it is (``replaced/`` cannot hold it) is not in the plan."""
+    moves: dict[str, str | None] = {}
+    aside = replaced_problem(workspace) is None
+    for old, new in RENAMED.items():
+        if _movable(workspace / old):
+            if not os.path.lexists(workspace / new):
+                moves[old] = new
+            elif aside:
+                moves[old] = None
+    if aside and _movable(workspace / SPLIT_NOTEBOOK):
+        moves[SPLIT_NOTEBOOK] = None
+    return moves
+
+
+def preview(workspace: Path) -> list[str]:
+    """What ``sync`` will move for the renumbering, in words (for ``make status``); changes nothing."""
+    lines = []
+    for old, new in plan(workspace).items():
+        if new is not None:
+            lines.append(_("{old}: sync renames it {new} (the course renumbered it; your edits and outputs stay in "
+                           "it)").format(old=old, new=new))
+        elif old == SPLIT_NOTEBOOK:
+            lines.append(_("{old}: the course split it into {parts}; sync keeps your copy whole in {folder}/").format(
+                old=old, parts=" and ".join(SPLIT_INTO), folder=REPLACED_DIR))
+        else:
+            lines.append(_("{old}: the course renumbered it to {new}, which you have already; sync keeps your old "
+                           "copy in {folder}/").format(old=old, new=RENAMED[old], folder=REPLACED_DIR))
+    if _old_progress(workspace):
+        lines.append(_("{name}: sync renumbers your exercise and self-check records (10.1 is 11.1, ...); nothing is "
+                       "lost").format(name=FILE_NAME))
+    return lines
+
+
+def _kept_copy(workspace: Path, name: str) -> str | None:
+    """The newest ``replaced/<stem>.N.ipynb`` kept of ``name`` (as ``replaced/...``), or ``None``."""
+    stem = name.removesuffix(".ipynb")
+    numbers = [int(p.name[len(stem) + 1:-6]) for p in (workspace / REPLACED_DIR).glob(f"{stem}.*.ipynb")
+               if p.name[len(stem) + 1:-6].isdigit()]
+    return f"{REPLACED_DIR}/{stem}.{max(numbers)}.ipynb" if numbers else None
+
+
 def _rename(workspace: Path, manifest: Manifest, old: str, new: str) -> list[str]:
     """One renumbered notebook: the copy renamed (or kept aside), its manifest record moved."""
     old_path, new_path = workspace / old, workspace / new
     lines = []
-    if _is_file(old_path):
+    if _movable(old_path):
         if not os.path.lexists(new_path):
             os.rename(old_path, new_path)  # atomic; keeps every byte: edits, outputs
             lines.append(f"{old}: renamed {new} (the course renumbered it; your edits and outputs are in it)")
@@ -51,9 +110,16 @@ def _rename(workspace: Path, manifest: Manifest, old: str, new: str) -> list[str
                          f"kept as {kept}")
             manifest.notebooks.pop(old, None)
             return lines
+        else:  # one message, this one: the old record goes, so sync does not call it "no longer in the course"
+            manifest.notebooks.pop(old, None)
+            return [_("{old}: left where it is ({problem}); the course renumbered it to {new}, which you have "
+                      "already").format(old=old, problem=replaced_problem(workspace), new=new)]
     if old in manifest.notebooks and not os.path.lexists(old_path) and new not in manifest.notebooks \
             and os.path.lexists(new_path):
         manifest.notebooks[new] = manifest.notebooks.pop(old)
+        if not lines:  # an interrupted run renamed it and died before saying so: say it now
+            lines.append(_("{old}: renamed {new} (the course renumbered it; your edits and outputs are in it)").format(
+                old=old, new=new))
     return lines
 
 
@@ -61,10 +127,17 @@ def _keep_split(workspace: Path, manifest: Manifest) -> list[str]:
     """Old notebook 09's copy, moved whole to ``replaced/`` (left in place if ``replaced/`` cannot
     hold it: ``sync`` then reports it as no longer in the course, and keeps it)."""
     path = workspace / SPLIT_NOTEBOOK
-    if not _is_file(path):
-        return []
+    if not _movable(path):
+        kept = _kept_copy(workspace, SPLIT_NOTEBOOK) if SPLIT_NOTEBOOK in manifest.notebooks else None
+        if kept is None or os.path.lexists(path):
+            return []
+        # an interrupted run moved it and died before saying where: say it now
+        manifest.notebooks.pop(SPLIT_NOTEBOOK)
+        return [_("{old}: the course split it into {parts}; your copy (edits and outputs) is kept whole as "
+                  "{kept}").format(old=SPLIT_NOTEBOOK, parts=" and ".join(SPLIT_INTO), kept=kept)]
     problem = replaced_problem(workspace)
     if problem is not None:
+        manifest.notebooks.pop(SPLIT_NOTEBOOK, None)  # one message, this one (not "no longer in the course")
         return [f"{SPLIT_NOTEBOOK}: left where it is ({problem}); the course split it into "
                 f"{' and '.join(SPLIT_INTO)}"]
     kept = backup(workspace, path).relative_to(workspace).as_posix()
@@ -73,16 +146,22 @@ def _keep_split(workspace: Path, manifest: Manifest) -> list[str]:
             f"outputs) is kept whole as {kept}"]
 
 
-def _progress(workspace: Path) -> list[str]:
-    """The workspace's progress file, rewritten under the new numbers if it is from before the split."""
+def _old_progress(workspace: Path) -> bool:
+    """The workspace's progress file is one from before the split (``"format": 1``)."""
     path = workspace / FILE_NAME
     if not _is_file(path):
-        return []
+        return False
     try:
         data = json.loads(path.read_bytes().decode("utf-8-sig"))
     except (OSError, ValueError, RecursionError):
-        return []  # the progress module judges a damaged file when it records; nothing to renumber here
-    if not isinstance(data, dict) or data.get("format") != FORMAT_BEFORE_SPLIT or data.get("format") is True:
+        return False  # the progress module judges a damaged file when it records; nothing to renumber here
+    return isinstance(data, dict) and data.get("format") == FORMAT_BEFORE_SPLIT and data.get("format") is not True
+
+
+def _progress(workspace: Path) -> list[str]:
+    """The workspace's progress file, rewritten under the new numbers if it is from before the split."""
+    path = workspace / FILE_NAME
+    if not _old_progress(workspace):
         return []
     note = update_file(path, lambda progress: None, hint="the progress file could not be renumbered")
     return [note or f"{FILE_NAME}: your exercise and self-check records now use the new numbers (10.1 is 11.1, "

@@ -26,6 +26,7 @@ from .workspace_files import (
     write_atomically,
 )
 from .workspace_guard import checked, locked, open_manifest
+from .workspace_migration import migrate
 from .workspace_place import NOTEBOOK_DIR
 from .workspace_state import SYNC_VERB, NotebookState, classify, is_link_to
 
@@ -108,6 +109,7 @@ def _hash_problem(path: Path) -> str | None:
 
 def _reset(chosen: list[str], workspace: Path, course: Path, course_files: dict[str, Path]) -> list[str]:
     manifest, lines = open_manifest(workspace, course)
+    lines += migrate(workspace, manifest)  # old numbers first, so NB=11 is the same notebook as in sync
     for name in chosen:
         copy, source = workspace / name, course_files[name]
         course_bytes = read_bytes(source)

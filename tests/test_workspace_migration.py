@@ -154,3 +154,88 @@ def test_a_copy_already_under_the_new_name_is_never_overwritten(workspace, cours
     assert (workspace / "11_capstone_refund_agent.ipynb").read_bytes() == mine
     assert (workspace / "replaced" / "10_capstone_refund_agent.1.ipynb").read_bytes() == old_10
     assert any("kept as replaced/10_capstone_refund_agent.1.ipynb" in line for line in lines)
+
+
+# -- a hostile pass: what a learner may have done to the old workspace, and what sync says ----------------------
+
+
+def test_make_status_before_sync_shows_the_workspace_as_sync_will_leave_it(workspace):
+    """Right after `git pull`, `make status` (which changes nothing) used to call the edited old 10
+    "no longer in the course" and the new 11 "new in the course (sync copies it)"; it now says what
+    sync will move and classifies 11 from the learner's copy."""
+    from helpers import workspace as ws
+
+    before = _snapshot(workspace)
+    lines = ws._status_lines(workspace)  # against the course's own notebooks/ (the new names)
+    text = "\n".join(lines)
+    assert _snapshot(workspace) == before
+    assert "10_capstone_refund_agent.ipynb: sync renames it 11_capstone_refund_agent.ipynb" in text
+    assert "09_errors_and_high_risk_tools.ipynb: the course split it" in text
+    assert "no longer in the course" not in text
+    line_11 = next(line for line in lines if line.strip().startswith("11_capstone_refund_agent.ipynb "))
+    assert "edited by you" in line_11 and "sync copies it" not in line_11
+
+
+def test_reset_before_the_first_sync_migrates_first(workspace, course):
+    """`make reset NB=11` right after `git pull` (no `make lab` yet): 11 is the capstone in every
+    command, so the learner's old 10 (their capstone) is renamed first, then kept in replaced/."""
+    from helpers.workspace import reset
+
+    old_10 = (workspace / "10_capstone_refund_agent.ipynb").read_bytes()
+    lines = reset(["11"], workspace, course)
+    assert lines[0].startswith("10_capstone_refund_agent.ipynb: renamed 11_capstone_refund_agent.ipynb"), lines
+    assert (workspace / "replaced" / "11_capstone_refund_agent.1.ipynb").read_bytes() == old_10
+    assert (workspace / "11_capstone_refund_agent.ipynb").read_bytes() == \
+        (course / "11_capstone_refund_agent.ipynb").read_bytes()
+    assert any("11_capstone_refund_agent.ipynb: replaced your copy" in line for line in lines)
+    lines = sync(workspace, course)  # nothing of the old numbers is left for sync to move
+    assert not any("10_capstone" in line or "replaced/11_capstone" in line for line in lines), lines
+
+
+def test_a_copy_that_is_a_symlink_is_renamed_as_a_link(workspace, course, tmp_path):
+    """A learner who keeps their capstone elsewhere and linked it in: the link is renamed (before:
+    left under the old name as "no longer in the course", and a fresh 11 copied beside it)."""
+    elsewhere = tmp_path / "my_capstone.ipynb"
+    (workspace / "10_capstone_refund_agent.ipynb").rename(elsewhere)
+    (workspace / "10_capstone_refund_agent.ipynb").symlink_to(elsewhere)
+    lines = sync(workspace, course)
+    new = workspace / "11_capstone_refund_agent.ipynb"
+    assert new.is_symlink() and new.resolve() == elsewhere.resolve()
+    assert not (workspace / "10_capstone_refund_agent.ipynb").is_symlink()
+    assert "# my capstone answer" in _cell(elsewhere)
+    assert any(line.startswith("11_capstone_refund_agent.ipynb: kept, edited by you") for line in lines), lines
+    assert not any("no longer in the course" in line for line in lines), lines
+
+
+def test_when_replaced_cannot_hold_an_old_copy_one_line_says_so(workspace, course):
+    """`replaced` is a file and the learner already has an 11: the old 10 and old 09 stay where they
+    are, each with one line saying why (before: nothing about 10, and both called "no longer in the
+    course")."""
+    (workspace / "replaced").write_text("my notes", encoding="utf-8")
+    (workspace / "11_capstone_refund_agent.ipynb").write_bytes((OLD_COURSE / "00_start_here.ipynb").read_bytes())
+    lines = sync(workspace, course)
+    about_10 = [line for line in lines if line.startswith("10_capstone_refund_agent.ipynb")]
+    about_09 = [line for line in lines if line.startswith(SPLIT_NOTEBOOK)]
+    assert len(about_10) == 1 and "left where it is (replaced is a file" in about_10[0], lines
+    assert "11_capstone_refund_agent.ipynb" in about_10[0]
+    assert len(about_09) == 1 and "left where it is" in about_09[0], lines
+    assert (workspace / "10_capstone_refund_agent.ipynb").exists() and (workspace / SPLIT_NOTEBOOK).exists()
+    assert (workspace / "replaced").read_text(encoding="utf-8") == "my notes"
+
+
+def test_a_sync_interrupted_after_old_09_was_kept_says_where_it_went_next_time(workspace, course, monkeypatch):
+    """The run that moved old 09 to replaced/ died before its report was printed (here: while it
+    renumbered the progress file); the next sync says where the copy went instead of nothing."""
+    def interrupted(folder):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(workspace_migration, "_progress", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            sync(workspace, course)
+    assert not (workspace / SPLIT_NOTEBOOK).exists()
+    lines = sync(workspace, course)
+    about_09 = [line for line in lines if line.startswith(SPLIT_NOTEBOOK)]
+    assert len(about_09) == 1 and "kept whole as replaced/09_errors_and_high_risk_tools.1.ipynb" in about_09[0], lines
+    assert json.loads((workspace / ".progress.json").read_text(encoding="utf-8"))["format"] == 2
+    assert not any(line.startswith(SPLIT_NOTEBOOK) for line in sync(workspace, course))
