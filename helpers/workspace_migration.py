@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 from .i18n import _
@@ -164,6 +165,10 @@ def _progress(workspace: Path) -> list[str]:
     if not _old_progress(workspace):
         return []
     note = update_file(path, lambda progress: None, hint="the progress file could not be renumbered")
+    if _old_progress(workspace):  # not written: update_file's note speaks of a recorded answer, not of sync
+        why = re.sub(r"\Aprogress: (not recorded: )?", "", note).split(";")[0]
+        return [_("{name}: not renumbered this time ({why}); it is read under the new numbers all the same, the "
+                  "next `make lab` renumbers it, and nothing in it is lost").format(name=FILE_NAME, why=why)]
     return [note or f"{FILE_NAME}: your exercise and self-check records now use the new numbers (10.1 is 11.1, "
                     "..., old 09's approval questions are 10's); nothing was lost"]
 

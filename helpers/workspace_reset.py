@@ -10,6 +10,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from .files import special_kind
+from .i18n import _
+from .renumbering import RENAMED, SPLIT_INTO, SPLIT_NOTEBOOK
 from .workspace_files import (
     Unreadable,
     WorkspaceError,
@@ -35,6 +37,8 @@ __all__ = ["reset", "resolve_names"]
 
 def resolve_names(requests: Iterable[str], course: Path | None = None) -> list[str]:
     """Course notebook names for ``03``, ``3``, ``03_toolmessage_pairing``, ``workspace/03_x.ipynb``, ...
+    A name from before issue 17's renumbering (``10_capstone_refund_agent``) is its notebook's new
+    name (``11_capstone_refund_agent.ipynb``); old 09's name, which has two successors, is refused.
 
     Raises:
         WorkspaceError: a request matches no course notebook, or more than one.
@@ -51,6 +55,14 @@ def resolve_names(requests: Iterable[str], course: Path | None = None) -> list[s
             matches = [n for n in available if (n[:2].lstrip("0") or "0") == number]
         else:
             matches = [n for n in available if n == f"{stem}.ipynb"] or [n for n in available if n.startswith(stem)]
+            if not matches and stem:  # a name from before issue 17's renumbering: its notebook's new name
+                old = [n for n in (*RENAMED, SPLIT_NOTEBOOK) if n == f"{stem}.ipynb"] or \
+                    [n for n in (*RENAMED, SPLIT_NOTEBOOK) if n.startswith(stem)]
+                if old == [SPLIT_NOTEBOOK]:
+                    raise WorkspaceError(_("{request} is old notebook 09, which the course split into {parts}: name "
+                                           "one of them (NB=09 or NB=10)").format(
+                                               request=shown(request), parts=" and ".join(SPLIT_INTO)))
+                matches = [RENAMED[n] for n in old if RENAMED[n] in available]
         if len(matches) != 1:
             problem = "matches no course notebook" if not matches else f"matches {len(matches)} notebooks"
             raise WorkspaceError(f"{shown(request)} {problem}; the course notebooks are: {', '.join(available)}")

@@ -239,3 +239,40 @@ def test_a_sync_interrupted_after_old_09_was_kept_says_where_it_went_next_time(w
     assert len(about_09) == 1 and "kept whole as replaced/09_errors_and_high_risk_tools.1.ipynb" in about_09[0], lines
     assert json.loads((workspace / ".progress.json").read_text(encoding="utf-8"))["format"] == 2
     assert not any(line.startswith(SPLIT_NOTEBOOK) for line in sync(workspace, course))
+
+
+def test_a_progress_file_that_cannot_be_renumbered_now_is_reported_for_sync_not_for_a_cell(
+        workspace, course, monkeypatch):
+    """A kernel holds the progress file's lock past the time limit while `make lab` syncs: the file
+    stays as it is (read under the new numbers all the same) and sync says so, not "not recorded ...
+    run the cell again" (the message of a recorded answer)."""
+    from helpers import filelock
+
+    monkeypatch.setattr(filelock, "DEFAULT_TIMEOUT", 0.0)
+    before = (workspace / ".progress.json").read_bytes()
+    with filelock.exclusive(workspace / ".progress.json.lock"):
+        lines = sync(workspace, course)
+    about = [line for line in lines if "progress" in line]
+    assert len(about) == 1 and about[0].startswith(".progress.json: not renumbered this time"), about
+    assert "locked by another process" in about[0] and "cell" not in about[0]
+    assert (workspace / ".progress.json").read_bytes() == before
+    assert read_file(workspace / ".progress.json").exercises["11.1"].attempts == 2
+    sync(workspace, course)  # the lock is free again: the next sync renumbers it
+    assert json.loads((workspace / ".progress.json").read_text(encoding="utf-8"))["format"] == 2
+
+
+def test_reset_takes_an_old_name_as_its_notebook_under_the_new_number(workspace, course):
+    """`make reset NB=10_capstone_refund_agent` (the name the learner knew) resets the capstone, now
+    11; old 09's name has two successors and is refused, saying which (before: both were refused as
+    matching no course notebook)."""
+    from helpers.workspace import WorkspaceError, reset, resolve_names
+
+    assert resolve_names(["10_capstone_refund_agent"], course) == ["11_capstone_refund_agent.ipynb"]
+    assert resolve_names(["16_untrusted_results_and_tracing.ipynb"], course) == \
+        ["17_untrusted_results_and_tracing.ipynb"]
+    with pytest.raises(WorkspaceError, match="split into 09_tool_errors_and_idempotency.ipynb and 10_human"):
+        resolve_names(["09_errors_and_high_risk_tools"], course)
+    sync(workspace, course)
+    lines = reset(["10_capstone_refund_agent"], workspace, course)
+    assert lines == ["11_capstone_refund_agent.ipynb: replaced your copy (edited by you) with the course version; "
+                     "your copy is kept as replaced/11_capstone_refund_agent.1.ipynb"]
