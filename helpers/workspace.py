@@ -53,6 +53,9 @@ The rules:
 * **Old numbers are migrated.** A workspace made before issue 17's renumbering (09 split into 09 and
   10; 10-16 became 11-17) is moved to the new names first, keeping every edit and the old 09 whole
   in ``replaced/``, and its progress records are renumbered (:mod:`helpers.workspace_migration`).
+  ``reset`` migrates first too (``NB=11`` is the capstone in every command; an old name such as
+  ``10_capstone_refund_agent`` means its notebook's new number), and ``status`` shows the workspace
+  as sync will leave it, with one line per copy sync will move.
 
 The module is the top floor: :mod:`helpers.workspace_place` (where the workspace is, and whether a
 folder may be one), :mod:`helpers.workspace_files` (reading sources, atomic writes, the manifest,
@@ -227,7 +230,7 @@ def _status_lines(workspace: Path) -> list[str]:
     if damage is not None:
         lines.append(f"the manifest {MANIFEST_NAME} is damaged ({damage}): `sync` keeps it as "
                      f"{MANIFEST_NAME}.damaged and rebuilds it; nothing is overwritten")
-    lines += preview(workspace) if os.path.isdir(workspace) else []  # a workspace under the old numbers
+    lines += ["  " + line for line in (preview(workspace) if os.path.isdir(workspace) else [])]  # old numbers
     width = max((len(e.name) for e in entries), default=0)
     for entry in entries:
         what = {Action.COPY: "sync copies it", Action.UPDATE: "sync updates it"}.get(entry.action, advice(entry))
