@@ -34,10 +34,19 @@ import os
 import re
 from pathlib import Path
 
-from .i18n import _
+from .i18n import _, ngettext
 from .progress_store import FILE_NAME, update_file
 from .renumbering import FORMAT_BEFORE_SPLIT, RENAMED, SPLIT_INTO, SPLIT_NOTEBOOK
-from .workspace_files import REPLACED_DIR, Manifest, backup, replaced_problem
+from .workspace_files import (
+    REPLACED_DIR,
+    Manifest,
+    Unreadable,
+    backup,
+    hash_or_none,
+    read_bytes,
+    replaced_problem,
+    write_atomically,
+)
 
 __all__ = ["migrate", "plan", "preview"]
 
@@ -97,14 +106,67 @@ def _kept_copy(workspace: Path, name: str) -> str | None:
     return f"{REPLACED_DIR}/{stem}.{max(numbers)}.ipynb" if numbers else None
 
 
+def _renumber_cells(path: Path, old: str, new: str, recorded: str | None) -> str:
+    """Point an edited copy's code cells at its notebook's new number, in place (an atomic write),
+    before it is renamed: ``nb10`` (``from helpers.exercises import nb10``,
+    ``nb10.CONFIRMATION_GUARD.check(...)``) becomes ``nb11`` and ``self_check("10")`` becomes
+    ``self_check("11")``; under the old number they would fail (``nb10`` is notebook 10's exercises
+    now) or show another notebook's questions. Nothing else changes: markdown, outputs, the other
+    code.
+
+    Args:
+        path: the copy under its old name (a regular file; a symlink is never written through).
+        old, new: the two-digit numbers (``"10"``, ``"11"``).
+        recorded: the manifest's hash for the copy; a copy with these sources is not edited, and is
+            left as it is (sync replaces it with the course version, which names the new number).
+
+    Returns:
+        which cells changed, in words (``"2 code cells"``), or ``""`` when none did (not edited,
+        nothing to change, or not a readable notebook: sync reports that one).
+    """
+    if recorded is not None and hash_or_none(path) == recorded:
+        return ""
+    try:
+        nb = json.loads(read_bytes(path).decode("utf-8"))
+    except (Unreadable, OSError, ValueError, RecursionError):
+        return ""
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    if not isinstance(cells, list):
+        return ""
+    patterns = [(re.compile(rf"\bnb{old}\b"), f"nb{new}"),
+                (re.compile(rf"""\bself_check\(\s*(["']){old}\1"""), rf"self_check(\g<1>{new}\g<1>")]
+    changed = 0
+    for cell in cells:
+        source = cell.get("source") if isinstance(cell, dict) and cell.get("cell_type") == "code" else None
+        text = "".join(source) if isinstance(source, list) and all(isinstance(s, str) for s in source) else source
+        if not isinstance(text, str):
+            continue
+        renumbered = text
+        for pattern, replacement in patterns:
+            renumbered = pattern.sub(replacement, renumbered)
+        if renumbered != text:
+            cell["source"] = renumbered.splitlines(keepends=True) if isinstance(source, list) else renumbered
+            changed += 1
+    if not changed:
+        return ""
+    write_atomically(path, (json.dumps(nb, indent=1, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8"))
+    return ngettext("{count} code cell", "{count} code cells", changed).format(count=changed)
+
+
 def _rename(workspace: Path, manifest: Manifest, old: str, new: str) -> list[str]:
     """One renumbered notebook: the copy renamed (or kept aside), its manifest record moved."""
     old_path, new_path = workspace / old, workspace / new
     lines = []
     if _movable(old_path):
         if not os.path.lexists(new_path):
+            cells = _renumber_cells(old_path, old[:2], new[:2], manifest.notebooks.get(old))
             os.rename(old_path, new_path)  # atomic; keeps every byte: edits, outputs
-            lines.append(f"{old}: renamed {new} (the course renumbered it; your edits and outputs are in it)")
+            if cells:
+                lines.append(_("{old}: renamed {new} (the course renumbered it; your edits and outputs are in it, "
+                               "and {cells} that named notebook {was} now name {now}, so they run)").format(
+                                   old=old, new=new, cells=cells, was=old[:2], now=new[:2]))
+            else:
+                lines.append(f"{old}: renamed {new} (the course renumbered it; your edits and outputs are in it)")
         elif replaced_problem(workspace) is None:
             kept = backup(workspace, old_path).relative_to(workspace).as_posix()
             lines.append(f"{old}: the course renumbered it to {new}, which you have already; your old copy is "

@@ -274,5 +274,35 @@ def test_reset_takes_an_old_name_as_its_notebook_under_the_new_number(workspace,
         resolve_names(["09_errors_and_high_risk_tools"], course)
     sync(workspace, course)
     lines = reset(["10_capstone_refund_agent"], workspace, course)
-    assert lines == ["11_capstone_refund_agent.ipynb: replaced your copy (edited by you) with the course version; "
-                     "your copy is kept as replaced/11_capstone_refund_agent.1.ipynb"]
+    assert lines == [("11_capstone_refund_agent.ipynb: replaced your copy (edited by you) with the course version; "
+                      "your copy is kept as replaced/11_capstone_refund_agent.1.ipynb")]
+
+
+def test_an_edited_renamed_copy_runs_under_its_new_number(workspace, course):
+    """The learner's edited capstone (old 10) checks its exercise with ``nb10.CONFIRMATION_GUARD``
+    and shows ``self_check("10")``: under the new numbers ``nb10`` is the approval notebook's
+    exercises (AttributeError) and "10" its questions. The renamed copy's code cells name 11 now;
+    the learner's own code, the markdown and the outputs are unchanged."""
+    from helpers.exercises import nb11
+
+    path = workspace / "10_capstone_refund_agent.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    check = nbformat.v4.new_code_cell("from helpers.exercises import nb10\n"
+                                      "nb10.CONFIRMATION_GUARD.check(guarded)  # nb10_notes stays")
+    check.outputs = [nbformat.v4.new_output("stream", text="nb10 output\n")]
+    nb.cells += [check, nbformat.v4.new_code_cell("self_check(\"10\")"),
+                 nbformat.v4.new_markdown_cell("In nb10 we said self_check(\"10\").")]
+    nbformat.write(nb, path)
+    lines = sync(workspace, course)
+    assert any(line.startswith("10_capstone_refund_agent.ipynb: renamed 11_capstone_refund_agent.ipynb")
+               and "2 code cells that named notebook 10 now name 11" in line for line in lines), lines
+    cells = nbformat.read(workspace / "11_capstone_refund_agent.ipynb", as_version=4).cells
+    assert "# my capstone answer" in cells[1].source
+    assert cells[-3].source == ("from helpers.exercises import nb11\n"
+                                "nb11.CONFIRMATION_GUARD.check(guarded)  # nb10_notes stays")
+    assert cells[-3].outputs[0]["text"] == "nb10 output\n"
+    assert cells[-2].source == "self_check(\"11\")"
+    assert cells[-1].source == "In nb10 we said self_check(\"10\")."
+    assert hasattr(nb11, "CONFIRMATION_GUARD")  # the name the renumbered cell now reaches
+    sync(workspace, course)  # a second sync changes nothing more
+    assert nbformat.read(workspace / "11_capstone_refund_agent.ipynb", as_version=4).cells == cells
