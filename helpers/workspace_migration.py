@@ -153,6 +153,18 @@ def _renumber_cells(path: Path, old: str, new: str, recorded: str | None) -> str
     return ngettext("{count} code cell", "{count} code cells", changed).format(count=changed)
 
 
+def _rename_checkpoint(workspace: Path, old: str, new: str) -> None:
+    """JupyterLab's checkpoint of the copy (File > Save and Create Checkpoint; "Revert Notebook to
+    Checkpoint" reads it) follows the copy to its new name: jupyter_server 2.x's ``FileCheckpoints``
+    keeps ``NN_x.ipynb``'s in ``.ipynb_checkpoints/NN_x-checkpoint.ipynb`` beside it. Called before
+    the copy is renamed, so an interrupted run still finds the copy and finishes both; a checkpoint
+    already under the new name is never replaced."""
+    folder = workspace / ".ipynb_checkpoints"
+    was, will = (folder / f"{name.removesuffix('.ipynb')}-checkpoint.ipynb" for name in (old, new))
+    if _is_file(was) and not os.path.lexists(will):
+        os.rename(was, will)
+
+
 def _rename(workspace: Path, manifest: Manifest, old: str, new: str) -> list[str]:
     """One renumbered notebook: the copy renamed (or kept aside), its manifest record moved."""
     old_path, new_path = workspace / old, workspace / new
@@ -160,6 +172,7 @@ def _rename(workspace: Path, manifest: Manifest, old: str, new: str) -> list[str
     if _movable(old_path):
         if not os.path.lexists(new_path):
             cells = _renumber_cells(old_path, old[:2], new[:2], manifest.notebooks.get(old))
+            _rename_checkpoint(workspace, old, new)
             os.rename(old_path, new_path)  # atomic; keeps every byte: edits, outputs
             if cells:
                 lines.append(_("{old}: renamed {new} (the course renumbered it; your edits and outputs are in it, "

@@ -306,3 +306,21 @@ def test_an_edited_renamed_copy_runs_under_its_new_number(workspace, course):
     assert hasattr(nb11, "CONFIRMATION_GUARD")  # the name the renumbered cell now reaches
     sync(workspace, course)  # a second sync changes nothing more
     assert nbformat.read(workspace / "11_capstone_refund_agent.ipynb", as_version=4).cells == cells
+
+
+def test_jupyterlabs_checkpoint_follows_a_renamed_copy(workspace, course):
+    """"Revert Notebook to Checkpoint" in the renamed 11 finds the checkpoint the learner made in
+    old 10 (jupyter_server keeps it in .ipynb_checkpoints/NN_x-checkpoint.ipynb); before, it stayed
+    under the old name, out of the learner's reach."""
+    folder = workspace / ".ipynb_checkpoints"
+    folder.mkdir()
+    saved = (workspace / "10_capstone_refund_agent.ipynb").read_bytes()
+    (folder / "10_capstone_refund_agent-checkpoint.ipynb").write_bytes(saved)
+    mine = folder / "12_deep_agents_control_plane-checkpoint.ipynb"  # the new 12 has one already: kept
+    mine.write_bytes(b"{}")
+    (folder / "11_deep_agents_control_plane-checkpoint.ipynb").write_bytes(saved)
+    sync(workspace, course)
+    assert (folder / "11_capstone_refund_agent-checkpoint.ipynb").read_bytes() == saved
+    assert not (folder / "10_capstone_refund_agent-checkpoint.ipynb").exists()
+    assert mine.read_bytes() == b"{}"
+    assert (folder / "11_deep_agents_control_plane-checkpoint.ipynb").read_bytes() == saved
