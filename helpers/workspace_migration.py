@@ -7,7 +7,10 @@ the notebooks.
   its manifest record goes with it, so ``sync`` then treats it as before: an unedited copy is
   updated to the course version, an edited one is kept (``make reset NB=11`` takes the course
   version and keeps the copy in ``replaced/``). If a copy under the new name is there already, the
-  old one is moved to ``replaced/`` instead, never over it.
+  old one is moved to ``replaced/`` instead, never over it. An edited copy's code cells that name
+  its old number (``nb10.CONFIRMATION_GUARD.check``, ``self_check("10")``) are pointed at the new
+  one first, so it runs under the new numbers (:func:`_renumber_cells`), and JupyterLab's
+  checkpoint of it follows it (:func:`_rename_checkpoint`).
 * The copy of old notebook 09 (:data:`helpers.renumbering.SPLIT_NOTEBOOK`), which has no single
   successor, is moved whole to ``replaced/09_errors_and_high_risk_tools.N.ipynb``; ``sync`` then
   copies the new 09 and 10. Nothing is deleted.
