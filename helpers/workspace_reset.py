@@ -28,7 +28,7 @@ from .workspace_files import (
     write_atomically,
 )
 from .workspace_guard import checked, locked, open_manifest
-from .workspace_migration import migrate
+from .workspace_migration import migrate, plan
 from .workspace_place import NOTEBOOK_DIR
 from .workspace_state import SYNC_VERB, NotebookState, classify, is_link_to
 
@@ -80,7 +80,10 @@ def reset(names: Sequence[str] | None, workspace: Path | None = None, course: Pa
         course: the course's notebooks folder (default: :data:`NOTEBOOK_DIR`).
 
     Returns:
-        report lines, one per notebook, naming where each replaced copy went.
+        report lines, one per notebook, naming where each replaced copy went. A workspace still under
+        the numbers from before issue 17's renumbering is migrated first; when a request was a bare
+        number whose notebook changed (``10`` ... ``16``), nothing is reset then, and the last line
+        says what the number means now (the learner may have meant the old notebook).
 
     Raises:
         WorkspaceError: a name matches no course notebook or several, a chosen notebook's place in
@@ -107,7 +110,34 @@ def reset(names: Sequence[str] | None, workspace: Path | None = None, course: Pa
         if problem is not None:
             raise WorkspaceError(f"in the workspace {problem}: rename or move it, then reset again (nothing was "
                                  "changed)")
+        numbers = _renumbered_numbers(names or [], workspace)
+        if numbers:  # the learner typed a number under the old numbering: migrate, then ask again
+            manifest, lines = open_manifest(workspace, course)
+            lines += migrate(workspace, manifest)
+            manifest.save()
+            return lines + [_("nothing was reset: the course renumbered its notebooks, and your workspace was still "
+                              "under the old numbers. NB={numbers} now means {names}; run `make reset` again with "
+                              "the notebook you mean").format(numbers=",".join(numbers), names=", ".join(
+                                  n for n in chosen if n[:2] in numbers))]
         return _reset(chosen, workspace, course, course_files)
+
+
+def _renumbered_numbers(requests: Sequence[str], workspace: Path) -> list[str]:
+    """The bare numbers among ``requests`` that named another notebook before issue 17's renumbering
+    (``10`` ... ``16``), when the workspace is still under the old numbers (:func:`plan` would move a
+    copy): the learner may mean the old notebook. Empty otherwise."""
+    if not plan(workspace):
+        return []
+    numbers = []
+    for request in requests:
+        text = str(request).strip()
+        if text.isascii() and text.isdigit() and len(text) <= 2 and f"{int(text):02d}" in _OLD_MEANING:
+            numbers.append(f"{int(text):02d}")
+    return numbers
+
+
+#: The numbers whose notebook changed in the renumbering: old 10 (the capstone) ... old 16.
+_OLD_MEANING = frozenset(old[:2] for old in RENAMED)
 
 
 def _hash_problem(path: Path) -> str | None:

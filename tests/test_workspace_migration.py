@@ -176,20 +176,39 @@ def test_make_status_before_sync_shows_the_workspace_as_sync_will_leave_it(works
     assert "edited by you" in line_11 and "sync copies it" not in line_11
 
 
-def test_reset_before_the_first_sync_migrates_first(workspace, course):
-    """`make reset NB=11` right after `git pull` (no `make lab` yet): 11 is the capstone in every
-    command, so the learner's old 10 (their capstone) is renamed first, then kept in replaced/."""
+def test_reset_by_number_before_the_first_sync_migrates_and_asks_again(workspace, course):
+    """`make reset NB=11` right after `git pull` (no `make lab` yet): the learner may mean old 11
+    (deep agents) or the new 11 (their capstone). The workspace is migrated, nothing is reset, and the
+    learner is told what 11 means now; the same request again resets the capstone, keeping it in
+    replaced/ (before: the course's 11 was copied at once, and the next sync moved the learner's
+    capstone aside as a duplicate)."""
     from helpers.workspace import reset
 
     old_10 = (workspace / "10_capstone_refund_agent.ipynb").read_bytes()
     lines = reset(["11"], workspace, course)
     assert lines[0].startswith("10_capstone_refund_agent.ipynb: renamed 11_capstone_refund_agent.ipynb"), lines
+    assert lines[-1].startswith("nothing was reset: the course renumbered its notebooks") and \
+        "NB=11 now means 11_capstone_refund_agent.ipynb" in lines[-1], lines
+    assert "# my capstone answer" in _cell(workspace / "11_capstone_refund_agent.ipynb")
+    assert not (workspace / "replaced" / "11_capstone_refund_agent.1.ipynb").exists()
+    lines = reset(["11"], workspace, course)  # asked again: the numbers mean the new notebooks now
+    assert lines == [("11_capstone_refund_agent.ipynb: replaced your copy (edited by you) with the course version; "
+                      "your copy is kept as replaced/11_capstone_refund_agent.1.ipynb")], lines
     assert (workspace / "replaced" / "11_capstone_refund_agent.1.ipynb").read_bytes() == old_10
-    assert (workspace / "11_capstone_refund_agent.ipynb").read_bytes() == \
-        (course / "11_capstone_refund_agent.ipynb").read_bytes()
-    assert any("11_capstone_refund_agent.ipynb: replaced your copy" in line for line in lines)
     lines = sync(workspace, course)  # nothing of the old numbers is left for sync to move
     assert not any("10_capstone" in line or "replaced/11_capstone" in line for line in lines), lines
+
+
+def test_reset_by_name_before_the_first_sync_migrates_first(workspace, course):
+    """A name is not ambiguous: `make reset NB=12_deep_agents_control_plane` before the first sync
+    migrates (old 11 becomes 12), then resets it."""
+    from helpers.workspace import reset
+
+    lines = reset(["12_deep_agents_control_plane"], workspace, course)
+    assert "11_deep_agents_control_plane.ipynb: renamed 12_deep_agents_control_plane.ipynb" in lines[1], lines
+    assert lines[-1].startswith("12_deep_agents_control_plane.ipynb: replaced your copy"), lines
+    assert (workspace / "12_deep_agents_control_plane.ipynb").read_bytes() == \
+        (course / "12_deep_agents_control_plane.ipynb").read_bytes()
 
 
 def test_a_copy_that_is_a_symlink_is_renamed_as_a_link(workspace, course, tmp_path):
