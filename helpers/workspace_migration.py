@@ -127,8 +127,8 @@ def _renumber_cells(path: Path, old: str, new: str, recorded: str | None) -> str
         which cells changed, in words (``"2 code cells"``), or ``""`` when none did (not edited,
         nothing to change, or not a readable notebook: sync reports that one).
     """
-    if recorded is not None and hash_or_none(path) == recorded:
-        return ""
+    if os.path.islink(path) or (recorded is not None and hash_or_none(path) == recorded):
+        return ""  # a link is renamed as it is: writing would replace it with a file
     try:
         nb = json.loads(read_bytes(path).decode("utf-8"))
     except (Unreadable, OSError, ValueError, RecursionError):

@@ -217,7 +217,12 @@ def test_a_copy_that_is_a_symlink_is_renamed_as_a_link(workspace, course, tmp_pa
     elsewhere = tmp_path / "my_capstone.ipynb"
     (workspace / "10_capstone_refund_agent.ipynb").rename(elsewhere)
     (workspace / "10_capstone_refund_agent.ipynb").symlink_to(elsewhere)
+    mine = nbformat.read(elsewhere, as_version=4)
+    mine.cells.append(nbformat.v4.new_code_cell("from helpers.exercises import nb10"))
+    nbformat.write(mine, elsewhere)
+    linked = elsewhere.read_bytes()
     lines = sync(workspace, course)
+    assert elsewhere.read_bytes() == linked  # never written through (nor the link replaced by a file)
     new = workspace / "11_capstone_refund_agent.ipynb"
     assert new.is_symlink() and new.resolve() == elsewhere.resolve()
     assert not (workspace / "10_capstone_refund_agent.ipynb").is_symlink()
