@@ -130,7 +130,7 @@ def _renumbered_numbers(requests: Sequence[str], workspace: Path) -> list[str]:
         return []
     numbers = []
     for request in requests:
-        text = str(request).strip()
+        text = str(request).strip().lstrip("0")  # as resolve_names reads it: "010" is 10
         if text.isascii() and text.isdigit() and len(text) <= 2 and f"{int(text):02d}" in _OLD_MEANING:
             numbers.append(f"{int(text):02d}")
     return numbers
