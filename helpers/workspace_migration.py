@@ -104,9 +104,10 @@ def preview(workspace: Path) -> list[str]:
 def _kept_copy(workspace: Path, name: str) -> str | None:
     """The newest ``replaced/<stem>.N.ipynb`` kept of ``name`` (as ``replaced/...``), or ``None``."""
     stem = name.removesuffix(".ipynb")
-    numbers = [int(p.name[len(stem) + 1:-6]) for p in (workspace / REPLACED_DIR).glob(f"{stem}.*.ipynb")
-               if p.name[len(stem) + 1:-6].isdigit()]
-    return f"{REPLACED_DIR}/{stem}.{max(numbers)}.ipynb" if numbers else None
+    numbers = [p.name[len(stem) + 1:-6] for p in (workspace / REPLACED_DIR).glob(f"{stem}.*.ipynb")]
+    numbers = [n for n in numbers if n.isascii() and n.isdigit()]  # compared as text: int() refuses 5,000 digits
+    newest = max(numbers, key=lambda n: (len(n.lstrip("0")), n.lstrip("0")), default=None)
+    return f"{REPLACED_DIR}/{stem}.{newest}.ipynb" if newest is not None else None
 
 
 def _renumber_cells(path: Path, old: str, new: str, recorded: str | None) -> str:

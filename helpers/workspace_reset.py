@@ -130,7 +130,10 @@ def _renumbered_numbers(requests: Sequence[str], workspace: Path) -> list[str]:
         return []
     numbers = []
     for request in requests:
-        text = str(request).strip().lstrip("0")  # as resolve_names reads it: "010" is 10
+        try:  # as resolve_names reads it: "010", "10.ipynb" and "workspace/10" are 10
+            text = Path(str(request).strip()).name.removesuffix(".ipynb").lstrip("0")
+        except (TypeError, ValueError):
+            continue
         if text.isascii() and text.isdigit() and len(text) <= 2 and f"{int(text):02d}" in _OLD_MEANING:
             numbers.append(f"{int(text):02d}")
     return numbers
