@@ -90,7 +90,7 @@ from .workspace_files import (
     stage,
 )
 from .workspace_guard import LOCK_NAME, checked, locked, open_manifest
-from .workspace_migration import migrate, plan, preview
+from .workspace_migration import migrate, plan, preview, stays
 from .workspace_place import (
     COURSE_ROOT,
     NOTEBOOK_DIR,
@@ -145,14 +145,15 @@ def status(workspace: Path | None = None, course: Path | None = None) -> tuple[l
         ``(entries, damage)``: one :class:`Entry` per notebook, and why the manifest could not be
         read (``None`` when it was fine or absent). A workspace under the old numbers (issue 17) is
         shown as ``sync`` will find it after the renumbering's moves
-        (:func:`helpers.workspace_migration.plan`).
+        (:func:`helpers.workspace_migration.plan`); an old copy sync leaves where it is
+        (:func:`helpers.workspace_migration.stays`) has its own line in ``make status``, not an entry.
 
     Raises:
         WorkspaceError: the folder cannot be a workspace (:func:`workspace_problem`).
     """
     workspace = checked(workspace, course)
     manifest = Manifest.load(workspace)
-    moves = plan(workspace) if os.path.isdir(workspace) else {}  # as sync will see it, after the renumbering
+    moves = {**plan(workspace), **dict.fromkeys(stays(workspace))} if os.path.isdir(workspace) else {}
     return entries(workspace, Path(course or NOTEBOOK_DIR), manifest, moves), manifest.damage
 
 

@@ -51,7 +51,7 @@ from .workspace_files import (
     write_atomically,
 )
 
-__all__ = ["migrate", "plan", "preview"]
+__all__ = ["migrate", "plan", "preview", "stays"]
 
 
 def _is_file(path: Path) -> bool:
@@ -82,6 +82,16 @@ def plan(workspace: Path) -> dict[str, str | None]:
     return moves
 
 
+def stays(workspace: Path) -> list[str]:
+    """The old names :func:`migrate` leaves where they are because ``replaced/`` cannot hold them (a
+    file or a symlink in its place): old 09, and a renumbered copy whose new name is taken. Sync
+    reports each once (its own line) and drops its manifest record."""
+    if replaced_problem(workspace) is None:
+        return []
+    return [old for old, new in RENAMED.items() if _movable(workspace / old) and os.path.lexists(workspace / new)] + \
+        ([SPLIT_NOTEBOOK] if _movable(workspace / SPLIT_NOTEBOOK) else [])
+
+
 def preview(workspace: Path) -> list[str]:
     """What ``sync`` will move for the renumbering, in words (for ``make status``); changes nothing."""
     lines = []
@@ -95,6 +105,14 @@ def preview(workspace: Path) -> list[str]:
         else:
             lines.append(_("{old}: the course renumbered it to {new}, which you have already; sync keeps your old "
                            "copy in {folder}/").format(old=old, new=RENAMED[old], folder=REPLACED_DIR))
+    problem = replaced_problem(workspace)
+    for old in stays(workspace):
+        if old == SPLIT_NOTEBOOK:
+            lines.append(_("{old}: sync leaves it where it is ({problem}); the course split it into {parts}").format(
+                old=old, problem=problem, parts=" and ".join(SPLIT_INTO)))
+        else:
+            lines.append(_("{old}: sync leaves it where it is ({problem}); the course renumbered it to {new}, which "
+                           "you have already").format(old=old, problem=problem, new=RENAMED[old]))
     if _old_progress(workspace):
         lines.append(_("{name}: sync renumbers your exercise and self-check records (10.1 is 11.1, ...); nothing is "
                        "lost").format(name=FILE_NAME))

@@ -237,6 +237,11 @@ def test_when_replaced_cannot_hold_an_old_copy_one_line_says_so(workspace, cours
     course")."""
     (workspace / "replaced").write_text("my notes", encoding="utf-8")
     (workspace / "11_capstone_refund_agent.ipynb").write_bytes((OLD_COURSE / "00_start_here.ipynb").read_bytes())
+    from helpers import workspace as ws
+
+    status = "\n".join(ws._status_lines(workspace))  # make status says the same before the sync
+    assert "10_capstone_refund_agent.ipynb: sync leaves it where it is (replaced is a file" in status
+    assert f"{SPLIT_NOTEBOOK}: sync leaves it where it is" in status and "no longer in the course" not in status
     lines = sync(workspace, course)
     about_10 = [line for line in lines if line.startswith("10_capstone_refund_agent.ipynb")]
     about_09 = [line for line in lines if line.startswith(SPLIT_NOTEBOOK)]
