@@ -263,7 +263,10 @@ def _progress(workspace: Path) -> list[str]:
         return []
     note = update_file(path, lambda progress: None, hint="the progress file could not be renumbered")
     if _old_progress(workspace):  # not written: update_file's note speaks of a recorded answer, not of sync
-        why = re.sub(r"\Aprogress: (not recorded: )?", "", note).split(";")[0]
+        # update_file's note: "progress: not recorded: <why>; ..." or "progress: could not record in <f> (<why>); ..."
+        first = note.split(";")[0].removeprefix("progress: ").removeprefix("not recorded: ")
+        found = re.fullmatch(r"could not record in .* \((.*)\)", first)
+        why = found.group(1) if found else first
         return [_("{name}: not renumbered this time ({why}); it is read under the new numbers all the same, the "
                   "next `make lab` renumbers it, and nothing in it is lost").format(name=FILE_NAME, why=why)]
     return [note or f"{FILE_NAME}: your exercise and self-check records now use the new numbers (10.1 is 11.1, "
