@@ -134,7 +134,7 @@ def _renumber_cells(path: Path, old: str, new: str, recorded: str | None) -> str
     ``nb10.CONFIRMATION_GUARD.check(...)``) becomes ``nb11`` and ``self_check("10")`` becomes
     ``self_check("11")``; under the old number they would fail (``nb10`` is notebook 10's exercises
     now) or show another notebook's questions. Nothing else changes: markdown, outputs, the other
-    code.
+    code (the file is written as nbformat 5.x and JupyterLab write it: sorted keys, indent 1).
 
     Args:
         path: the copy under its old name (a regular file; a symlink is never written through).
