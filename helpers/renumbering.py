@@ -46,7 +46,7 @@ RENAMED = {
 }
 
 #: Old notebook 09's self-check questions that notebook 10 asks now: question id -> new notebook key
-#: (``tests/test_renumbering.py`` checks them against ``helpers/selfcheck/nb10.py``).
+#: (``tests/test_workspace_migration.py`` checks them against ``helpers/selfcheck/nb10.py``).
 MOVED_QUESTIONS = {"two-gated-calls": "10", "after-a-wrong-resume": "10"}
 
 _SHIFTED = {f"{n:02d}": f"{n + 1:02d}" for n in range(10, 17)}  # "10" -> "11", ..., "16" -> "17"

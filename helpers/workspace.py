@@ -53,6 +53,9 @@ The rules:
 * **Old numbers are migrated.** A workspace made before issue 17's renumbering (09 split into 09 and
   10; 10-16 became 11-17) is moved to the new names first, keeping every edit and the old 09 whole
   in ``replaced/``, and its progress records are renumbered (:mod:`helpers.workspace_migration`).
+  ``reset`` migrates first too (``NB=11`` is the capstone in every command; an old name such as
+  ``10_capstone_refund_agent`` means its notebook's new number), and ``status`` shows the workspace
+  as sync will leave it, with one line per copy sync will move.
 
 The module is the top floor: :mod:`helpers.workspace_place` (where the workspace is, and whether a
 folder may be one), :mod:`helpers.workspace_files` (reading sources, atomic writes, the manifest,
@@ -88,7 +91,7 @@ from .workspace_files import (
     stage,
 )
 from .workspace_guard import LOCK_NAME, checked, locked, open_manifest
-from .workspace_migration import migrate
+from .workspace_migration import migrate, plan, preview, stays
 from .workspace_place import (
     COURSE_ROOT,
     EDITION,
@@ -144,14 +147,18 @@ def status(workspace: Path | None = None, course: Path | None = None) -> tuple[l
 
     Returns:
         ``(entries, damage)``: one :class:`Entry` per notebook, and why the manifest could not be
-        read (``None`` when it was fine or absent).
+        read (``None`` when it was fine or absent). A workspace under the old numbers (issue 17) is
+        shown as ``sync`` will find it after the renumbering's moves
+        (:func:`helpers.workspace_migration.plan`); an old copy sync leaves where it is
+        (:func:`helpers.workspace_migration.stays`) has its own line in ``make status``, not an entry.
 
     Raises:
         WorkspaceError: the folder cannot be a workspace (:func:`workspace_problem`).
     """
     workspace = checked(workspace, course)
     manifest = Manifest.load(workspace)
-    return entries(workspace, Path(course or NOTEBOOK_DIR), manifest), manifest.damage
+    moves = {**plan(workspace), **dict.fromkeys(stays(workspace))} if os.path.isdir(workspace) else {}
+    return entries(workspace, Path(course or NOTEBOOK_DIR), manifest, moves), manifest.damage
 
 
 def sync(workspace: Path | None = None, course: Path | None = None) -> list[str]:
@@ -237,6 +244,7 @@ def _status_lines(workspace: Path) -> list[str]:
         lines.append(_("the manifest {manifest} is damaged ({damage}): `sync` keeps it as "
                        "{manifest}.damaged and rebuilds it; nothing is overwritten").format(
                            manifest=MANIFEST_NAME, damage=damage))
+    lines += ["  " + line for line in (preview(workspace) if os.path.isdir(workspace) else [])]  # old numbers
     width = max((len(e.name) for e in entries), default=0)
     for entry in entries:
         what = {Action.COPY: _("sync copies it"), Action.UPDATE: _("sync updates it")}.get(entry.action, advice(entry))

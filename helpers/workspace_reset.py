@@ -11,6 +11,7 @@ from pathlib import Path
 
 from .files import special_kind
 from .i18n import _
+from .renumbering import RENAMED, SPLIT_INTO, SPLIT_NOTEBOOK
 from .workspace_files import (
     Unreadable,
     WorkspaceError,
@@ -27,6 +28,7 @@ from .workspace_files import (
     write_atomically,
 )
 from .workspace_guard import checked, locked, open_manifest
+from .workspace_migration import migrate, plan
 from .workspace_place import NOTEBOOK_DIR
 from .workspace_state import SYNC_VERB, NotebookState, classify, is_link_to
 
@@ -35,6 +37,8 @@ __all__ = ["reset", "resolve_names"]
 
 def resolve_names(requests: Iterable[str], course: Path | None = None) -> list[str]:
     """Course notebook names for ``03``, ``3``, ``03_toolmessage_pairing``, ``workspace/03_x.ipynb``, ...
+    A name from before issue 17's renumbering (``10_capstone_refund_agent``) is its notebook's new
+    name (``11_capstone_refund_agent.ipynb``); old 09's name, which has two successors, is refused.
 
     Raises:
         WorkspaceError: a request matches no course notebook, or more than one.
@@ -51,6 +55,14 @@ def resolve_names(requests: Iterable[str], course: Path | None = None) -> list[s
             matches = [n for n in available if (n[:2].lstrip("0") or "0") == number]
         else:
             matches = [n for n in available if n == f"{stem}.ipynb"] or [n for n in available if n.startswith(stem)]
+            if not matches and stem:  # a name from before issue 17's renumbering: its notebook's new name
+                old = [n for n in (*RENAMED, SPLIT_NOTEBOOK) if n == f"{stem}.ipynb"] or \
+                    [n for n in (*RENAMED, SPLIT_NOTEBOOK) if n.startswith(stem)]
+                if old == [SPLIT_NOTEBOOK]:
+                    raise WorkspaceError(_("{request} is old notebook 09, which the course split into {first} and "
+                                           "{second}: name one of them (NB=09 or NB=10)").format(
+                                               request=shown(request), first=SPLIT_INTO[0], second=SPLIT_INTO[1]))
+                matches = [RENAMED[n] for n in old if RENAMED[n] in available]
         if len(matches) != 1:
             problem = _("matches no course notebook") if not matches else _("matches {count} notebooks").format(
                 count=len(matches))
@@ -70,7 +82,10 @@ def reset(names: Sequence[str] | None, workspace: Path | None = None, course: Pa
         course: the course's notebooks folder (default: :data:`NOTEBOOK_DIR`).
 
     Returns:
-        report lines, one per notebook, naming where each replaced copy went.
+        report lines, one per notebook, naming where each replaced copy went. A workspace still under
+        the numbers from before issue 17's renumbering is migrated first; when a request was a bare
+        number whose notebook changed (``10`` ... ``16``), nothing is reset then, and the last line
+        says what the number means now (the learner may have meant the old notebook).
 
     Raises:
         WorkspaceError: a name matches no course notebook or several, a chosen notebook's place in
@@ -98,7 +113,37 @@ def reset(names: Sequence[str] | None, workspace: Path | None = None, course: Pa
         if problem is not None:
             raise WorkspaceError(f"in the workspace {problem}: rename or move it, then reset again (nothing was "
                                  "changed)")
+        numbers = _renumbered_numbers(names or [], workspace)
+        if numbers:  # the learner typed a number under the old numbering: migrate, then ask again
+            manifest, lines = open_manifest(workspace, course)
+            lines += migrate(workspace, manifest)
+            manifest.save()
+            return lines + [_("nothing was reset: the course renumbered its notebooks, and your workspace was still "
+                              "under the old numbers. NB={numbers} now means {names}; run `make reset` again with "
+                              "the notebook you mean").format(numbers=",".join(numbers), names=", ".join(
+                                  n for n in chosen if n[:2] in numbers))]
         return _reset(chosen, workspace, course, course_files)
+
+
+def _renumbered_numbers(requests: Sequence[str], workspace: Path) -> list[str]:
+    """The bare numbers among ``requests`` that named another notebook before issue 17's renumbering
+    (``10`` ... ``16``), when the workspace is still under the old numbers (:func:`plan` would move a
+    copy): the learner may mean the old notebook. Empty otherwise."""
+    if not plan(workspace):
+        return []
+    numbers = []
+    for request in requests:
+        try:  # as resolve_names reads it: "010", "10.ipynb" and "workspace/10" are 10
+            text = Path(str(request).strip()).name.removesuffix(".ipynb").lstrip("0")
+        except (TypeError, ValueError):
+            continue
+        if text.isascii() and text.isdigit() and len(text) <= 2 and f"{int(text):02d}" in _OLD_MEANING:
+            numbers.append(f"{int(text):02d}")
+    return numbers
+
+
+#: The numbers whose notebook changed in the renumbering: old 10 (the capstone) ... old 16.
+_OLD_MEANING = frozenset(old[:2] for old in RENAMED)
 
 
 def _hash_problem(path: Path) -> str | None:
@@ -112,6 +157,7 @@ def _hash_problem(path: Path) -> str | None:
 
 def _reset(chosen: list[str], workspace: Path, course: Path, course_files: dict[str, Path]) -> list[str]:
     manifest, lines = open_manifest(workspace, course)
+    lines += migrate(workspace, manifest)  # old numbers first, so NB=11 is the same notebook as in sync
     for name in chosen:
         copy, source = workspace / name, course_files[name]
         course_bytes = read_bytes(source)

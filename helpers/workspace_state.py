@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import enum
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -117,10 +118,19 @@ def classify(name: str, course_file: Path | None, copy: Path, recorded: str | No
     return Entry(name, NotebookState.EDITED, course_changed=changed)
 
 
-def entries(workspace: Path, course: Path, manifest: Manifest) -> list[Entry]:
+def entries(workspace: Path, course: Path, manifest: Manifest,
+            moves: Mapping[str, str | None] | None = None) -> list[Entry]:
+    """Each notebook's state: every course notebook, and every recorded copy still there.
+
+    ``moves`` (:func:`helpers.workspace_migration.plan`: old name -> new name, or ``None`` for a copy
+    going to ``replaced/``) classifies the workspace as it will be after the renumbering's moves: an
+    old name is left out, and a new name is classified from the old copy and its record."""
+    moves = moves or {}
+    source = {new: old for old, new in moves.items() if new is not None}
     course_files = course_notebooks(course)
-    names = set(course_files) | {n for n in manifest.notebooks if os.path.lexists(workspace / n)}
-    return [classify(name, course_files.get(name), workspace / name, manifest.notebooks.get(name))
+    names = (set(course_files) | {n for n in manifest.notebooks if os.path.lexists(workspace / n)}) - set(moves)
+    return [classify(name, course_files.get(name), workspace / source.get(name, name),
+                     manifest.notebooks.get(name, manifest.notebooks.get(source.get(name, name))))
             for name in sorted(names)]
 
 

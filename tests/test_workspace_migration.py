@@ -220,3 +220,202 @@ def test_course_lang_zh_sync_migrates_an_old_numbered_chinese_workspace(tmp_path
     status = capsys.readouterr().out
     assert re.search(r"12_deep_agents_control_plane\.ipynb +未编辑\n", status), status
     assert re.search(r"11_capstone_refund_agent\.ipynb +你已编辑", status), status
+
+
+# -- a hostile pass: what a learner may have done to the old workspace, and what sync says ----------------------
+
+
+def test_make_status_before_sync_shows_the_workspace_as_sync_will_leave_it(workspace):
+    """Right after `git pull`, `make status` (which changes nothing) used to call the edited old 10
+    "no longer in the course" and the new 11 "new in the course (sync copies it)"; it now says what
+    sync will move and classifies 11 from the learner's copy."""
+    from helpers import workspace as ws
+
+    before = _snapshot(workspace)
+    lines = ws._status_lines(workspace)  # against the course's own notebooks/ (the new names)
+    text = "\n".join(lines)
+    assert _snapshot(workspace) == before
+    assert "10_capstone_refund_agent.ipynb: sync renames it 11_capstone_refund_agent.ipynb" in text
+    assert "09_errors_and_high_risk_tools.ipynb: the course split it" in text
+    assert "no longer in the course" not in text
+    line_11 = next(line for line in lines if line.strip().startswith("11_capstone_refund_agent.ipynb "))
+    assert "edited by you" in line_11 and "sync copies it" not in line_11
+
+
+def test_reset_by_number_before_the_first_sync_migrates_and_asks_again(workspace, course):
+    """`make reset NB=11` right after `git pull` (no `make lab` yet): the learner may mean old 11
+    (deep agents) or the new 11 (their capstone). The workspace is migrated, nothing is reset, and the
+    learner is told what 11 means now; the same request again resets the capstone, keeping it in
+    replaced/ (before: the course's 11 was copied at once, and the next sync moved the learner's
+    capstone aside as a duplicate)."""
+    from helpers.workspace import reset
+
+    old_10 = (workspace / "10_capstone_refund_agent.ipynb").read_bytes()
+    lines = reset(["11"], workspace, course)
+    assert lines[0].startswith("10_capstone_refund_agent.ipynb: renamed 11_capstone_refund_agent.ipynb"), lines
+    assert lines[-1].startswith("nothing was reset: the course renumbered its notebooks") and \
+        "NB=11 now means 11_capstone_refund_agent.ipynb" in lines[-1], lines
+    assert "# my capstone answer" in _cell(workspace / "11_capstone_refund_agent.ipynb")
+    assert not (workspace / "replaced" / "11_capstone_refund_agent.1.ipynb").exists()
+    lines = reset(["11"], workspace, course)  # asked again: the numbers mean the new notebooks now
+    assert lines == [("11_capstone_refund_agent.ipynb: replaced your copy (edited by you) with the course version; "
+                      "your copy is kept as replaced/11_capstone_refund_agent.1.ipynb")], lines
+    assert (workspace / "replaced" / "11_capstone_refund_agent.1.ipynb").read_bytes() == old_10
+    lines = sync(workspace, course)  # nothing of the old numbers is left for sync to move
+    assert not any("10_capstone" in line or "replaced/11_capstone" in line for line in lines), lines
+
+
+def test_reset_by_name_before_the_first_sync_migrates_first(workspace, course):
+    """A name is not ambiguous: `make reset NB=12_deep_agents_control_plane` before the first sync
+    migrates (old 11 becomes 12), then resets it."""
+    from helpers.workspace import reset
+
+    lines = reset(["12_deep_agents_control_plane"], workspace, course)
+    assert "11_deep_agents_control_plane.ipynb: renamed 12_deep_agents_control_plane.ipynb" in lines[1], lines
+    assert lines[-1].startswith("12_deep_agents_control_plane.ipynb: replaced your copy"), lines
+    assert (workspace / "12_deep_agents_control_plane.ipynb").read_bytes() == \
+        (course / "12_deep_agents_control_plane.ipynb").read_bytes()
+
+
+def test_a_copy_that_is_a_symlink_is_renamed_as_a_link(workspace, course, tmp_path):
+    """A learner who keeps their capstone elsewhere and linked it in: the link is renamed (before:
+    left under the old name as "no longer in the course", and a fresh 11 copied beside it)."""
+    elsewhere = tmp_path / "my_capstone.ipynb"
+    (workspace / "10_capstone_refund_agent.ipynb").rename(elsewhere)
+    (workspace / "10_capstone_refund_agent.ipynb").symlink_to(elsewhere)
+    mine = nbformat.read(elsewhere, as_version=4)
+    mine.cells.append(nbformat.v4.new_code_cell("from helpers.exercises import nb10"))
+    nbformat.write(mine, elsewhere)
+    linked = elsewhere.read_bytes()
+    lines = sync(workspace, course)
+    assert elsewhere.read_bytes() == linked  # never written through (nor the link replaced by a file)
+    new = workspace / "11_capstone_refund_agent.ipynb"
+    assert new.is_symlink() and new.resolve() == elsewhere.resolve()
+    assert not (workspace / "10_capstone_refund_agent.ipynb").is_symlink()
+    assert "# my capstone answer" in _cell(elsewhere)
+    assert any(line.startswith("11_capstone_refund_agent.ipynb: kept, edited by you") for line in lines), lines
+    assert not any("no longer in the course" in line for line in lines), lines
+
+
+def test_when_replaced_cannot_hold_an_old_copy_one_line_says_so(workspace, course):
+    """`replaced` is a file and the learner already has an 11: the old 10 and old 09 stay where they
+    are, each with one line saying why (before: nothing about 10, and both called "no longer in the
+    course")."""
+    (workspace / "replaced").write_text("my notes", encoding="utf-8")
+    (workspace / "11_capstone_refund_agent.ipynb").write_bytes((OLD_COURSE / "00_start_here.ipynb").read_bytes())
+    from helpers import workspace as ws
+
+    status = "\n".join(ws._status_lines(workspace))  # make status says the same before the sync
+    assert "10_capstone_refund_agent.ipynb: sync leaves it where it is (replaced is a file" in status
+    assert f"{SPLIT_NOTEBOOK}: sync leaves it where it is" in status and "no longer in the course" not in status
+    lines = sync(workspace, course)
+    about_10 = [line for line in lines if line.startswith("10_capstone_refund_agent.ipynb")]
+    about_09 = [line for line in lines if line.startswith(SPLIT_NOTEBOOK)]
+    assert len(about_10) == 1 and "left where it is (replaced is a file" in about_10[0], lines
+    assert "11_capstone_refund_agent.ipynb" in about_10[0]
+    assert len(about_09) == 1 and "left where it is" in about_09[0], lines
+    assert (workspace / "10_capstone_refund_agent.ipynb").exists() and (workspace / SPLIT_NOTEBOOK).exists()
+    assert (workspace / "replaced").read_text(encoding="utf-8") == "my notes"
+
+
+def test_a_sync_interrupted_after_old_09_was_kept_says_where_it_went_next_time(workspace, course, monkeypatch):
+    """The run that moved old 09 to replaced/ died before its report was printed (here: while it
+    renumbered the progress file); the next sync says where the copy went instead of nothing."""
+    def interrupted(folder):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(workspace_migration, "_progress", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            sync(workspace, course)
+    assert not (workspace / SPLIT_NOTEBOOK).exists()
+    lines = sync(workspace, course)
+    about_09 = [line for line in lines if line.startswith(SPLIT_NOTEBOOK)]
+    assert len(about_09) == 1 and "kept whole as replaced/09_errors_and_high_risk_tools.1.ipynb" in about_09[0], lines
+    assert json.loads((workspace / ".progress.json").read_text(encoding="utf-8"))["format"] == 2
+    assert not any(line.startswith(SPLIT_NOTEBOOK) for line in sync(workspace, course))
+
+
+def test_a_progress_file_that_cannot_be_renumbered_now_is_reported_for_sync_not_for_a_cell(
+        workspace, course, monkeypatch):
+    """A kernel holds the progress file's lock past the time limit while `make lab` syncs: the file
+    stays as it is (read under the new numbers all the same) and sync says so, not "not recorded ...
+    run the cell again" (the message of a recorded answer)."""
+    from helpers import filelock
+
+    monkeypatch.setattr(filelock, "DEFAULT_TIMEOUT", 0.0)
+    before = (workspace / ".progress.json").read_bytes()
+    with filelock.exclusive(workspace / ".progress.json.lock"):
+        lines = sync(workspace, course)
+    about = [line for line in lines if "progress" in line]
+    assert len(about) == 1 and about[0].startswith(".progress.json: not renumbered this time"), about
+    assert "locked by another process" in about[0] and "cell" not in about[0]
+    assert (workspace / ".progress.json").read_bytes() == before
+    assert read_file(workspace / ".progress.json").exercises["11.1"].attempts == 2
+    sync(workspace, course)  # the lock is free again: the next sync renumbers it
+    assert json.loads((workspace / ".progress.json").read_text(encoding="utf-8"))["format"] == 2
+
+
+def test_reset_takes_an_old_name_as_its_notebook_under_the_new_number(workspace, course):
+    """`make reset NB=10_capstone_refund_agent` (the name the learner knew) resets the capstone, now
+    11; old 09's name has two successors and is refused, saying which (before: both were refused as
+    matching no course notebook)."""
+    from helpers.workspace import WorkspaceError, reset, resolve_names
+
+    assert resolve_names(["10_capstone_refund_agent"], course) == ["11_capstone_refund_agent.ipynb"]
+    assert resolve_names(["16_untrusted_results_and_tracing.ipynb"], course) == \
+        ["17_untrusted_results_and_tracing.ipynb"]
+    with pytest.raises(WorkspaceError, match="split into 09_tool_errors_and_idempotency.ipynb and 10_human"):
+        resolve_names(["09_errors_and_high_risk_tools"], course)
+    sync(workspace, course)
+    lines = reset(["10_capstone_refund_agent"], workspace, course)
+    assert lines == [("11_capstone_refund_agent.ipynb: replaced your copy (edited by you) with the course version; "
+                      "your copy is kept as replaced/11_capstone_refund_agent.1.ipynb")]
+
+
+def test_an_edited_renamed_copy_runs_under_its_new_number(workspace, course):
+    """The learner's edited capstone (old 10) checks its exercise with ``nb10.CONFIRMATION_GUARD``
+    and shows ``self_check("10")``: under the new numbers ``nb10`` is the approval notebook's
+    exercises (AttributeError) and "10" its questions. The renamed copy's code cells name 11 now;
+    the learner's own code, the markdown and the outputs are unchanged."""
+    from helpers.exercises import nb11
+
+    path = workspace / "10_capstone_refund_agent.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    check = nbformat.v4.new_code_cell("from helpers.exercises import nb10\n"
+                                      "nb10.CONFIRMATION_GUARD.check(guarded)  # nb10_notes stays")
+    check.outputs = [nbformat.v4.new_output("stream", text="nb10 output\n")]
+    nb.cells += [check, nbformat.v4.new_code_cell("self_check(\"10\")"),
+                 nbformat.v4.new_markdown_cell("In nb10 we said self_check(\"10\").")]
+    nbformat.write(nb, path)
+    lines = sync(workspace, course)
+    assert any(line.startswith("10_capstone_refund_agent.ipynb: renamed 11_capstone_refund_agent.ipynb")
+               and "2 code cells that named notebook 10 now name 11" in line for line in lines), lines
+    cells = nbformat.read(workspace / "11_capstone_refund_agent.ipynb", as_version=4).cells
+    assert "# my capstone answer" in cells[1].source
+    assert cells[-3].source == ("from helpers.exercises import nb11\n"
+                                "nb11.CONFIRMATION_GUARD.check(guarded)  # nb10_notes stays")
+    assert cells[-3].outputs[0]["text"] == "nb10 output\n"
+    assert cells[-2].source == "self_check(\"11\")"
+    assert cells[-1].source == "In nb10 we said self_check(\"10\")."
+    assert hasattr(nb11, "CONFIRMATION_GUARD")  # the name the renumbered cell now reaches
+    sync(workspace, course)  # a second sync changes nothing more
+    assert nbformat.read(workspace / "11_capstone_refund_agent.ipynb", as_version=4).cells == cells
+
+
+def test_jupyterlabs_checkpoint_follows_a_renamed_copy(workspace, course):
+    """"Revert Notebook to Checkpoint" in the renamed 11 finds the checkpoint the learner made in
+    old 10 (jupyter_server keeps it in .ipynb_checkpoints/NN_x-checkpoint.ipynb); before, it stayed
+    under the old name, out of the learner's reach."""
+    folder = workspace / ".ipynb_checkpoints"
+    folder.mkdir()
+    saved = (workspace / "10_capstone_refund_agent.ipynb").read_bytes()
+    (folder / "10_capstone_refund_agent-checkpoint.ipynb").write_bytes(saved)
+    mine = folder / "12_deep_agents_control_plane-checkpoint.ipynb"  # the new 12 has one already: kept
+    mine.write_bytes(b"{}")
+    (folder / "11_deep_agents_control_plane-checkpoint.ipynb").write_bytes(saved)
+    sync(workspace, course)
+    assert (folder / "11_capstone_refund_agent-checkpoint.ipynb").read_bytes() == saved
+    assert not (folder / "10_capstone_refund_agent-checkpoint.ipynb").exists()
+    assert mine.read_bytes() == b"{}"
+    assert (folder / "11_deep_agents_control_plane-checkpoint.ipynb").read_bytes() == saved
