@@ -415,3 +415,13 @@ def test_the_next_cell_is_written_in_chinese_by_the_build_not_translated(tmp_pat
     assert "cell-009" not in format_blocks(markdown_cells(english))  # a translator never sees it
     with pytest.raises(ValueError, match="not a generated Next cell"):
         chinese_next("plain text", translations)
+
+
+def test_the_catalog_is_held_to_the_glossary_too():
+    """A message translated with a rendering the glossary says to avoid is named, as in a notebook."""
+    from helpers.translation.catalog import catalog_problems
+
+    strict = [Term("widget", "小组件", ("小组件",))]  # every use of the rendering now counts as avoided
+    problems = catalog_problems(terms=strict)
+    assert problems and all("glossary: 'widget' reads '小组件', not '小组件'" in p for p in problems)
+    assert any("helpers/widgets/" in p for p in problems), "the message's source line is named"

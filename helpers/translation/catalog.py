@@ -22,6 +22,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 from ..i18n import DOMAIN, LOCALE_DIR
+from .source import Term, read_glossary
 
 __all__ = ["BABEL_CFG", "PLACEHOLDER", "catalog_problems", "compiled", "extracted", "extracted_at", "po_path"]
 
@@ -68,7 +69,8 @@ def _at(places: Iterable[str]) -> str:
     return f" ({', '.join(places)})" if places else ""
 
 
-def catalog_problems(po: Path | None = None, sources: Mapping[str, list[str]] | set[str] | None = None) -> list[str]:
+def catalog_problems(po: Path | None = None, sources: Mapping[str, list[str]] | set[str] | None = None,
+                     terms: list[Term] | None = None) -> list[str]:
     """What is wrong with the catalog ``po`` (default: the Chinese one), one line each, with the source
     lines the ``.po`` (or the extraction) records for the message.
 
@@ -76,11 +78,15 @@ def catalog_problems(po: Path | None = None, sources: Mapping[str, list[str]] | 
         po: the ``.po``; its ``.mo`` is the file beside it.
         sources: the marked strings, with or without their places (default: :func:`extracted_at` of
             the checkout).
+        terms: the glossary (default :func:`helpers.translation.source.read_glossary`): a
+            translation that uses a rendering the glossary says to avoid is a problem, as in the
+            notebooks.
     """
     po = po_path() if po is None else Path(po)
     if not po.is_file():
         return [f"{po.name}: missing (make catalogs)"]
     sources = extracted_at() if sources is None else sources
+    terms = read_glossary() if terms is None else terms
     where = sources if isinstance(sources, Mapping) else {}
     with open(po, "rb") as handle:
         catalog = read_po(handle)
@@ -100,6 +106,11 @@ def catalog_problems(po: Path | None = None, sources: Mapping[str, list[str]] | 
         elif any(set(PLACEHOLDER.findall(s)) != set(PLACEHOLDER.findall(ids[-1])) for s in strings):
             problems.append(f"{po.name}: the translation of {ids[-1]!r} changes its placeholders: "
                             f"{strings[0]!r}{at}")
+        for term in terms:
+            for avoided in term.avoid:
+                if any(avoided in s for s in strings):
+                    problems.append(f"{po.name}: glossary: {term.en!r} reads {term.zh!r}, not {avoided!r}: "
+                                    f"{ids[0]!r}{at}")
         if not set(ids) & set(sources):
             problems.append(f"{po.name}: translates {ids[0]!r}, which no code marks any more (make catalogs){at}")
     for missing in sorted(set(sources) - have):
