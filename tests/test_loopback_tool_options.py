@@ -74,8 +74,8 @@ def test_chat_openai_bind_tools_options_reach_the_server_and_are_honoured():
     assert sent == [({"type": "function", "function": {"name": "lookup_order"}}, flag) for flag in (True, False)]
 
 
-def test_notebook_13_runs_to_its_end_when_the_provider_ignores_the_options(tmp_path):
-    (path,) = [p for p in course_notebooks() if p.name.startswith("13_")]
+def test_notebook_14_runs_to_its_end_when_the_provider_ignores_the_options(tmp_path):
+    (path,) = [p for p in course_notebooks() if p.name.startswith("14_")]
     with LoopbackOpenAI(behaviour="ignores_tool_options") as server:
         errors, bodies = execute_notebook_live(path, server, tmp_path, timeout=120)
         statuses = [r.status for r in server.requests]
