@@ -36,7 +36,7 @@ WRONG = [
     ("07.1", "keeps the larger amount", "A1024 先报 499.0、后报 450.0"),
     ("09.1", "leaks the message", "模型看到了内部信息"),
     ("09.2", "refund_key", "分不清两个订单行"),
-    ("10.1", "counts only", "不是一种决策类型"),
+    ("10.1", "counts only", "不是一种决定类型"),
 ]
 
 
