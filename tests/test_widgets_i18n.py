@@ -59,7 +59,7 @@ def test_approval_panel_in_chinese_shows_chinese_and_sends_the_same():
     # Chinese: labels, refusals, statuses and the pending view are translated ...
     assert zh_shown["labels"] == ("批准", "修改金额", "拒绝", "金额：", "理由：")
     assert zh_results[0].message == "金额 'abc' 不是数字：请输入数字，可带一个小数点，例如 120 或 120.50。未发送任何内容。"
-    assert zh_results[1].message == "该中断不接受 'reject'；它允许：approve, edit。未发送任何内容。"
+    assert zh_results[1].message == "'reject' 不适用于该中断；它允许：approve, edit。未发送任何内容。"
     assert zh_results[2].message == "已发送。运行在下一个中断处再次暂停。"
     assert "高于可退金额 120.0" in zh_results[3].message
     assert "这里允许：approve, edit" in zh_shown["pending"]
