@@ -267,8 +267,9 @@ class SelfCheck(widgets.VBox):
                 view.value = self._feedback(checked)
         right, answered, total = self.engine.score()
         note = f" ({self.engine.record_note})" if self.engine.record_note else ""
+        score = _("{score}.").format(score=score_line(right, answered, total))
         self.score_view.value = (f"<p class='course-score' data-right='{right}' data-answered='{answered}' "
-                                 f"style='margin: 2px 0; {LINE_HEIGHT}'>{score_line(right, answered, total)}."
+                                 f"style='margin: 2px 0; {LINE_HEIGHT}'>{score}"
                                  f"<small style='color: #546e7a'>{html_text(note)}</small></p>")
 
     def _ipython_display_(self, **kwargs) -> None:

@@ -88,9 +88,11 @@ class CheckedAnswer:
     def feedback(self) -> str:
         """One line: (for a wrong choice, why it is tempting,) the explanation, and the section to read."""
         why_not = "" if self.correct else self.question.why_not.get(self.choice, "")
-        lead = f"{why_not} " if why_not else ""
-        return lead + _("{explanation} (see {section})").format(explanation=self.question.explanation,
-                                                                section=self.question.section)
+        if why_not:  # one sentence pattern, so a language without spaces between sentences reads right
+            return _("{why_not} {explanation} (see {section})").format(
+                why_not=why_not, explanation=self.question.explanation, section=self.question.section)
+        return _("{explanation} (see {section})").format(explanation=self.question.explanation,
+                                                         section=self.question.section)
 
 
 class SelfCheckEngine:
