@@ -25,6 +25,8 @@ from __future__ import annotations
 import contextlib
 import gettext
 import os
+import stat
+import warnings
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -43,15 +45,24 @@ DOMAIN = "course"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 #: The file that marks a folder as one edition's (its text: the edition, e.g. ``zh-CN``).
 MARKER = ".course-edition"
+#: The longest marker file read (an edition name is short; a longer marker names no edition and is
+#: never read whole).
+_MARKER_BYTES = 64
 
 _forced: list[Edition] = []
 
 
 def edition_of(folder: Path | str) -> Edition:
     """The edition of the notebooks in ``folder``: the text of its :data:`MARKER` file when it names
-    an edition, else ``"en"`` (no marker, an unreadable or unknown one). Never raises."""
+    an edition, else ``"en"`` (no marker, an unreadable or unknown one, or one that is not a regular
+    file: a FIFO or a device is never opened, so a stray one cannot hang the kernel). Never raises."""
+    marker = Path(folder) / MARKER
     try:
-        text = (Path(folder) / MARKER).read_text(encoding="utf-8").strip()
+        if not stat.S_ISREG(marker.stat().st_mode):
+            return "en"
+        with marker.open("rb") as file:
+            raw = file.read(_MARKER_BYTES + 1)
+        text = raw.decode("utf-8").strip() if len(raw) <= _MARKER_BYTES else ""  # too long: no edition
     except (OSError, ValueError):
         return "en"
     return text if text in get_args(Edition) else "en"  # type: ignore[return-value]
@@ -72,18 +83,29 @@ def current_edition() -> Edition:
 def translations(edition: Edition) -> gettext.NullTranslations:
     """The compiled catalog of ``edition`` (``NullTranslations`` for English: every string as given).
 
-    Raises:
-        FileNotFoundError: the edition's ``.mo`` is missing (run ``make catalogs``).
+    A missing or unreadable ``.mo`` never breaks a helper: it warns once (``RuntimeWarning``, naming
+    the file and ``make catalogs``) and answers with the English source strings.
     """
     language = EDITIONS[edition]
     if language is None:
         return gettext.NullTranslations()
-    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[language])
+    try:
+        return gettext.translation(DOMAIN, LOCALE_DIR, languages=[language])
+    except Exception as exc:  # noqa: BLE001 - gettext raises OSError, struct.error, UnicodeDecodeError...
+        mo = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.mo"
+        warnings.warn(f"the {edition} message catalog {mo} cannot be read ({type(exc).__name__}: {exc}); "
+                      "showing English messages (run `make catalogs`)", RuntimeWarning, stacklevel=2)
+        return gettext.NullTranslations()
 
 
 def _(message: str) -> str:
     """``message`` in the current edition's language (the source string in English, or when the
-    catalog lacks it). Use ``_("... {name}").format(name=...)``, never an f-string inside ``_()``."""
+    catalog lacks it). Use ``_("... {name}").format(name=...)``, never an f-string inside ``_()``.
+    Anything but a ``str`` (``None``, a number, a list) comes back unchanged in every edition, as
+    English's ``NullTranslations`` returns it (the Chinese catalog's lookup would raise on a list).
+    """
+    if not isinstance(message, str):
+        return message
     return translations(current_edition()).gettext(message)
 
 

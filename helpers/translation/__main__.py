@@ -52,6 +52,12 @@ def _check(paths: list[Path]) -> int:
     return 1 if problems else 0
 
 
+def _not_notebooks(paths: list[Path]) -> list[str]:
+    """One error line per path that is not an existing ``.ipynb`` file."""
+    return [f"error: {path}: " + ("not a notebook (.ipynb file)" if path.exists() else "no such notebook")
+            for path in paths if not (path.is_file() and path.suffix == ".ipynb")]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry (see the module docstring); returns the exit status."""
     parser = argparse.ArgumentParser(prog="python -m helpers.translation", description=__doc__.split("\n")[0])
@@ -68,6 +74,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     rekeyed.add_argument("--from", dest="sources", nargs="+", type=Path, metavar="FILE",
                          help="translation files to take blocks from (default: the notebook's own)")
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    named = getattr(args, "notebooks", None) or [getattr(args, "notebook", None)]
+    errors = _not_notebooks([path for path in named if path is not None])
+    if errors:
+        print("\n".join(errors), file=sys.stderr)
+        return 1
     if args.command == "build":
         return _build(args.notebooks, args.force)
     if args.command == "check":

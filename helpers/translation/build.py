@@ -26,7 +26,7 @@ from babel.messages.mofile import read_mo
 from ..i18n import DOMAIN, EDITIONS, LOCALE_DIR, write_marker
 from ..notebooks import execute_notebook, read_notebook
 from .next_cell import chinese_next, is_next_cell
-from .source import TRANSLATIONS_DIR, ZH_DIR, parse_blocks, translation_path
+from .source import TRANSLATIONS_DIR, ZH_DIR, UnreadableTranslation, read_blocks, translation_path
 
 __all__ = ["EDITION", "TranslationMissing", "build", "built_from", "compose", "recorded_hash"]
 
@@ -80,7 +80,10 @@ def compose(english: Path, translation: Path) -> nbformat.NotebookNode:
     nb = copy.deepcopy(read_notebook(english))
     if not Path(translation).is_file():
         raise TranslationMissing(f"{Path(english).name}: no translation file {Path(translation).name}")
-    blocks, _ = parse_blocks(Path(translation).read_text(encoding="utf-8"))
+    try:
+        blocks, _ = read_blocks(translation)
+    except UnreadableTranslation as exc:
+        raise TranslationMissing(f"{Path(english).name}: {exc}") from None
     for cell in nb.cells:
         if cell.cell_type == "markdown" and is_next_cell(cell.source):
             cell.source = chinese_next(cell.source, Path(translation).parent)

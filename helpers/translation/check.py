@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .build import built_from, recorded_hash
 from .next_cell import chinese_next, is_next_cell
-from .source import Term, cell_hash, markdown_cells, parse_blocks
+from .source import Term, UnreadableTranslation, cell_hash, markdown_cells, read_blocks
 
 __all__ = ["build_problems", "translation_problems"]
 
@@ -69,7 +69,10 @@ def translation_problems(english: Path, translation: Path, terms: list[Term]) ->
     stem = Path(english).stem
     if not Path(translation).is_file():
         return [f"{stem}: no translation file {Path(translation).name}"]
-    blocks, layout = parse_blocks(Path(translation).read_text(encoding="utf-8"))
+    try:
+        blocks, layout = read_blocks(translation)
+    except UnreadableTranslation as exc:
+        return [f"{stem}: {exc}"]
     problems = [f"{stem}: {line}" for line in layout]
     cells = markdown_cells(english)
     for cell_id, source in cells:
@@ -102,7 +105,10 @@ def build_problems(english: Path, translation: Path, built: Path) -> list[str]:
     en_cells, zh_cells = _cells(english), _cells(built)
     if [(c["id"], c["cell_type"]) for c in en_cells] != [(c["id"], c["cell_type"]) for c in zh_cells]:
         return [f"{stem}: the Chinese notebook's cells are not the English notebook's (make zh)"]
-    blocks, _ = parse_blocks(Path(translation).read_text(encoding="utf-8")) if Path(translation).is_file() else ({}, [])
+    try:  # an unreadable translation is translation_problems' to name
+        blocks, _ = read_blocks(translation) if Path(translation).is_file() else ({}, [])
+    except UnreadableTranslation:
+        blocks = {}
     problems = []
     for en, zh in zip(en_cells, zh_cells):
         if en["cell_type"] == "code":

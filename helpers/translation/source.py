@@ -24,7 +24,8 @@ from pathlib import Path
 from ..notebooks import NOTEBOOK_DIR, course_notebooks
 
 __all__ = ["GLOSSARY", "TRANSLATIONS_DIR", "ZH_DIR", "Block", "Term", "cell_hash", "english_notebooks",
-           "NEXT_CELL", "format_blocks", "is_next_cell", "markdown_cells", "parse_blocks", "read_glossary", "rekey", "translation_path"]
+           "NEXT_CELL", "UnreadableTranslation", "format_blocks", "is_next_cell", "markdown_cells", "parse_blocks", "read_blocks",
+           "read_glossary", "rekey", "translation_path"]
 
 #: The repository root.
 ROOT = NOTEBOOK_DIR.parent
@@ -96,9 +97,10 @@ def parse_blocks(text: str) -> tuple[dict[str, Block], list[str]]:
 
     Returns:
         ``(blocks, problems)``: a block's text loses the blank lines around it; problems name text
-        before the first marker and a cell id given twice (the later block is kept).
+        before the first marker and a cell id given twice (the later block is kept). A leading BOM
+        and CRLF / CR line endings (a Windows editor's) read as plain LF text, so no marker is lost.
     """
-    parts = _MARK.split(text)
+    parts = _MARK.split(text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n"))
     problems = ["text before the first <!-- cell ... --> marker"] if parts[0].strip() else []
     blocks: dict[str, Block] = {}
     for i in range(1, len(parts), 3):
@@ -107,6 +109,25 @@ def parse_blocks(text: str) -> tuple[dict[str, Block], list[str]]:
             problems.append(f"{cell_id}: translated twice")
         blocks[cell_id] = Block(cell_id, en_hash, body)
     return blocks, problems
+
+
+class UnreadableTranslation(ValueError):
+    """A translation file that is not UTF-8 text."""
+
+
+def read_blocks(path: Path) -> tuple[dict[str, Block], list[str]]:
+    """:func:`parse_blocks` of the translation file ``path``.
+
+    Raises:
+        UnreadableTranslation: the file is not UTF-8 (the message names it and the first bad byte).
+        OSError: it cannot be read.
+    """
+    data = Path(path).read_bytes()
+    try:
+        return parse_blocks(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise UnreadableTranslation(f"{Path(path).name} is not UTF-8 text (byte {exc.start}: "
+                                    f"{data[exc.start:exc.start + 4]!r}); save it as UTF-8") from None
 
 
 def format_blocks(cells: list[tuple[str, str]]) -> str:
@@ -126,7 +147,7 @@ def rekey(notebook: Path, sources: list[Path]) -> tuple[str, list[str]]:
     """
     by_hash: dict[str, list[Block]] = {}
     for source in sources:
-        for block in parse_blocks(Path(source).read_text(encoding="utf-8"))[0].values():
+        for block in read_blocks(source)[0].values():
             by_hash.setdefault(block.en_hash, []).append(block)
     parts, unmatched = [], []
     for cell_id, english in markdown_cells(notebook):
