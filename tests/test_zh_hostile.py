@@ -18,6 +18,8 @@ from helpers import i18n
 from helpers.i18n import _, use
 from helpers.translation.__main__ import main
 from helpers.translation.check import translation_problems
+from helpers.translation.next_cell import chinese_next
+from helpers.translation.readme import chinese_map
 from helpers.translation.source import cell_hash, markdown_cells, parse_blocks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -126,3 +128,10 @@ def test_a_path_that_is_not_a_notebook_is_refused_with_exit_status_1(command, na
     assert main([command, str(ROOT / name)]) == 1
     out = capsys.readouterr()
     assert f"{ROOT / name}: {says}" in out.err and "Traceback" not in out.err + out.out
+
+
+def test_a_non_utf8_translation_leaves_the_next_cell_and_readme_in_english_not_a_traceback(tmp_path):
+    for name in ("02_x.md", "00_start_here.md"):
+        (tmp_path / name).write_bytes(b"<!-- cell cell-001 en-sha256 000000000000 -->\n# 02 \xb7 \xff\n")
+    assert chinese_next("[Next: 02 · Two](02_x.ipynb)", tmp_path) == "[下一篇：02 · Two](02_x.ipynb)"
+    assert chinese_map(tmp_path) is None

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .source import NEXT_CELL, TRANSLATIONS_DIR, is_next_cell, parse_blocks
+from .source import NEXT_CELL, TRANSLATIONS_DIR, UnreadableTranslation, is_next_cell, read_blocks
 
 __all__ = ["chinese_next", "chinese_title", "is_next_cell"]
 _HEADING = re.compile(r"^#\s*\d\d\s*·\s*(.+?)\s*$", re.M)
@@ -23,11 +23,15 @@ _WORDS = {"Next: ": "下一篇：", "Back to ": "返回 "}
 
 def chinese_title(notebook_file: str, translations: Path = TRANSLATIONS_DIR) -> str | None:
     """The Chinese title of ``notebook_file`` (``03_toolmessage_pairing.ipynb``): the first
-    ``# NN · ...`` heading of its translation file; ``None`` when there is none."""
+    ``# NN · ...`` heading of its translation file; ``None`` when there is none (or the file is not
+    UTF-8, which the check names)."""
     path = Path(translations) / (Path(notebook_file).stem + ".md")
     if not path.is_file():
         return None
-    blocks, _problems = parse_blocks(path.read_text(encoding="utf-8"))
+    try:
+        blocks, _problems = read_blocks(path)
+    except UnreadableTranslation:
+        return None
     for block in blocks.values():
         match = _HEADING.search(block.text)
         if match:
