@@ -47,7 +47,7 @@ from .progress_record import (
 )
 from .display_text import OUTPUT_WIDTH, fit_row, text_width
 from .progress_store import FILE_NAME, ExerciseRecord, Progress, SelfCheckRecord, notebook_key, score_line
-from .workspace_place import EDITION, NOTEBOOK_DIR, WORKSPACE_DIR, shown_folder, workspace_problem
+from .workspace_place import EDITION, NOTEBOOK_DIR, WORKSPACE_DIR, edition_error, shown_folder, workspace_problem
 
 __all__ = [
     "FILE_NAME",
@@ -345,7 +345,10 @@ def progress_report(*, questions: Mapping[str, Sequence[str]] | None = None) -> 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m helpers.progress [--markdown]``: print the table of :func:`progress_file`, in the
     language of the edition ``COURSE_LANG`` names (``COURSE_LANG=zh make progress``: the Chinese
-    workspace's table, in Chinese)."""
+    workspace's table, in Chinese); 1 and one ``error: ...`` line when it names no edition."""
+    if edition_error() is not None:
+        print(edition_error(), file=sys.stderr)
+        return 1
     with use(EDITION):
         return _main(list(sys.argv[1:] if argv is None else argv))
 

@@ -98,7 +98,7 @@ from .workspace_place import (
     EDITION_ENV,
     NOTEBOOK_DIR,
     WORKSPACE_DIR,
-    chosen_edition,
+    edition_error,
     in_workspace,
     shown_folder,
     workspace_problem,
@@ -267,9 +267,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ``COURSE_LANG=zh`` works on the Chinese edition: its course notebooks are ``notebooks/zh/``, its
     workspace the ``zh/`` folder of the workspace (marked Chinese, :func:`helpers.i18n.write_marker`,
     so its kernels speak Chinese), and the messages are in Chinese."""
-    if chosen_edition(os.environ.get(EDITION_ENV)) is None:
-        print(f"error: {EDITION_ENV}={os.environ[EDITION_ENV]!r} names no edition of the course: use zh (the "
-              "Chinese edition) or en, or leave it unset", file=sys.stderr)
+    if edition_error() is not None:
+        print(edition_error(), file=sys.stderr)
         return 1
     with use(EDITION):
         return _main(argv)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Literal
 
 __all__ = ["COURSE_ROOT", "EDITION", "EDITION_ENV", "NOTEBOOK_DIR", "WORKSPACE_DIR",
-           "WORKSPACE_ENV", "chosen_edition", "in_workspace", "shown_folder", "within", "workspace_problem"]
+           "WORKSPACE_ENV", "chosen_edition", "edition_error", "in_workspace", "shown_folder", "within", "workspace_problem"]
 
 
 def within(path: Path, folder: Path) -> bool:
@@ -61,6 +61,16 @@ def chosen_edition(value: str | None) -> Literal["en", "zh-CN"] | None:
     ``zh-CN``, ``zh_CN`` (any case); ``None`` for anything else (the command line refuses it)."""
     text = (value or "en").strip().lower().replace("_", "-")
     return {"en": "en", "zh": "zh-CN", "zh-cn": "zh-CN"}.get(text)  # type: ignore[return-value]
+
+
+def edition_error() -> str | None:
+    """The ``error: ...`` line a learner command prints when ``COURSE_LANG`` names no edition (in
+    English: no edition is known to speak in); ``None`` when it names one or is unset."""
+    value = os.environ.get(EDITION_ENV)
+    if chosen_edition(value) is not None:
+        return None
+    return (f"error: {EDITION_ENV}={value!r} names no edition of the course: use zh (the Chinese edition) or en, "
+            "or leave it unset")
 
 
 #: The edition of this process's commands (an unknown ``COURSE_LANG`` reads as English here).

@@ -135,3 +135,17 @@ def test_a_non_utf8_translation_leaves_the_next_cell_and_readme_in_english_not_a
         (tmp_path / name).write_bytes(b"<!-- cell cell-001 en-sha256 000000000000 -->\n# 02 \xb7 \xff\n")
     assert chinese_next("[Next: 02 · Two](02_x.ipynb)", tmp_path) == "[下一篇：02 · Two](02_x.ipynb)"
     assert chinese_map(tmp_path) is None
+
+
+@pytest.mark.parametrize("value, refused", [("fr", True), ("zh-Hans", True), (" ZH ", False), ("zh_CN", False),
+                                            ("", False)])
+def test_progress_refuses_a_course_lang_that_names_no_edition_as_the_workspace_command_does(
+        value, refused, monkeypatch, capsys):
+    monkeypatch.setenv("COURSE_LANG", value)
+    from helpers import progress, workspace
+    monkeypatch.setattr(progress, "_main", lambda args: 0)  # the table itself is not what is tested
+    monkeypatch.setattr(workspace, "_main", lambda argv: 0)
+    expected = f"error: COURSE_LANG={value!r} names no edition of the course" if refused else ""
+    for command in (progress.main, workspace.main):
+        assert command([]) == (1 if refused else 0)
+        assert capsys.readouterr().err.startswith(expected)
