@@ -20,7 +20,7 @@ from helpers.translation.__main__ import main
 from helpers.translation.check import translation_problems
 from helpers.translation.next_cell import chinese_next
 from helpers.translation.readme import chinese_map
-from helpers.translation.source import cell_hash, markdown_cells, parse_blocks
+from helpers.translation.source import Block, cell_hash, markdown_cells, parse_blocks
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -149,3 +149,13 @@ def test_progress_refuses_a_course_lang_that_names_no_edition_as_the_workspace_c
     for command in (progress.main, workspace.main):
         assert command([]) == (1 if refused else 0)
         assert capsys.readouterr().err.startswith(expected)
+
+
+def test_spaces_after_a_marker_keep_it_and_a_line_that_only_looks_like_one_is_named():
+    good = "<!-- cell cell-001 en-sha256 0123456789ab -->"
+    assert parse_blocks(good + " \t\n# 标题\n") == ({"cell-001": Block("cell-001", "0123456789ab", "# 标题")}, [])
+    blocks, problems = parse_blocks(f"{good}\n正文\n<!-- cell cell-002 -->\n更多\n"
+                                    "<!-- cell cell-003 en-sha256 0123456789AB -->\n")
+    assert blocks["cell-001"].text == "正文\n<!-- cell cell-002 -->\n更多\n<!-- cell cell-003 en-sha256 0123456789AB -->"
+    assert [p.split(":")[0] for p in problems] == ["line 3", "line 5"]
+    assert all("not a well-formed marker" in p for p in problems)

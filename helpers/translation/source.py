@@ -36,7 +36,9 @@ GLOSSARY = ROOT / "translations" / "zh" / "glossary.toml"
 #: The built Chinese notebooks.
 ZH_DIR = NOTEBOOK_DIR / "zh"
 
-_MARK = re.compile(r"^<!-- cell (\S+) en-sha256 ([0-9a-f]{12}) -->$", re.M)
+_MARK = re.compile(r"^<!-- cell (\S+) en-sha256 ([0-9a-f]{12}) -->[ \t]*$", re.M)
+#: A line meant as a marker (it starts like one) that :data:`_MARK` does not read.
+_LIKE_MARK = re.compile(r"^[ \t]*<!--[ \t]*cell\b.*$", re.M)
 
 
 @dataclass(frozen=True)
@@ -97,11 +99,17 @@ def parse_blocks(text: str) -> tuple[dict[str, Block], list[str]]:
 
     Returns:
         ``(blocks, problems)``: a block's text loses the blank lines around it; problems name text
-        before the first marker and a cell id given twice (the later block is kept). A leading BOM
-        and CRLF / CR line endings (a Windows editor's) read as plain LF text, so no marker is lost.
+        before the first marker, a cell id given twice (the later block is kept) and a line that
+        starts like a marker but is not one (``line N``; it stays in its block's text). A leading BOM,
+        CRLF / CR line endings (a Windows editor's) and spaces after a marker are read as if absent.
     """
-    parts = _MARK.split(text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n"))
-    problems = ["text before the first <!-- cell ... --> marker"] if parts[0].strip() else []
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    problems = [f"line {text.count(chr(10), 0, like.start()) + 1}: not a well-formed marker "
+                f"(<!-- cell <id> en-sha256 <12 lowercase hex digits> -->): {like.group().strip()[:80]}"
+                for like in _LIKE_MARK.finditer(text) if not _MARK.fullmatch(like.group())]
+    parts = _MARK.split(text)
+    if parts[0].strip():
+        problems.insert(0, "text before the first <!-- cell ... --> marker")
     blocks: dict[str, Block] = {}
     for i in range(1, len(parts), 3):
         cell_id, en_hash, body = parts[i], parts[i + 1], parts[i + 2].strip("\n")
