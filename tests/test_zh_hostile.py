@@ -123,7 +123,8 @@ def test_a_translation_file_that_is_not_utf8_is_one_clear_problem(tmp_path):
 
 @pytest.mark.parametrize("command", ["check", "build"])
 @pytest.mark.parametrize("name, says", [("nope.ipynb", "no such notebook"), ("README.md", "not a notebook"),
-                                        ("translations/zh/notebooks/01_function_to_tool.md", "not a notebook")])
+                                        ("translations/zh/notebooks/01_function_to_tool.md", "not a notebook"),
+                                        ("notebooks/zh/01_function_to_tool.ipynb", "a built Chinese notebook")])
 def test_a_path_that_is_not_a_notebook_is_refused_with_exit_status_1(command, name, says, capsys):
     assert main([command, str(ROOT / name)]) == 1
     out = capsys.readouterr()

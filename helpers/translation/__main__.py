@@ -53,9 +53,15 @@ def _check(paths: list[Path]) -> int:
 
 
 def _not_notebooks(paths: list[Path]) -> list[str]:
-    """One error line per path that is not an existing ``.ipynb`` file."""
-    return [f"error: {path}: " + ("not a notebook (.ipynb file)" if path.exists() else "no such notebook")
-            for path in paths if not (path.is_file() and path.suffix == ".ipynb")]
+    """One error line per path that is not an existing English ``.ipynb`` file (a built Chinese
+    notebook in ``notebooks/zh/`` would be read as the English source of itself)."""
+    errors = []
+    for path in paths:
+        if not (path.is_file() and path.suffix == ".ipynb"):
+            errors.append(f"error: {path}: " + ("not a notebook (.ipynb file)" if path.exists() else "no such notebook"))
+        elif path.resolve().parent == ZH_DIR.resolve():
+            errors.append(f"error: {path}: a built Chinese notebook; name the English one (notebooks/{path.name})")
+    return errors
 
 
 def main(argv: Sequence[str] | None = None) -> int:
