@@ -116,16 +116,25 @@ class OfflineGuard:
                      for e in entries if e["event"] not in ("guard.start", "session.start")]
         return problems
 
+    @staticmethod
+    def notebooks() -> list[Path]:
+        """The notebooks the proof covers: every course notebook of both editions (``notebooks/`` and
+        the Chinese ``notebooks/zh/``)."""
+        from helpers.notebooks import NOTEBOOK_DIR, course_notebooks
+
+        return course_notebooks(NOTEBOOK_DIR) + course_notebooks(NOTEBOOK_DIR / "zh")
+
     def prove(self, logs: dict[str, Path | None] | None = None, done: set[Path] | None = None) -> list[str]:
-        """Execute, guarded (logging to this process's log) and not in place, every course notebook of
-        both editions (``notebooks/`` and the Chinese ``notebooks/zh/``) strict nbval did not run in the session (``done``, default: those run in this process), then
+        """Execute, guarded (logging to this process's log) and not in place, every notebook of
+        :meth:`notebooks` strict nbval did not run in the session (``done``, default: those run in
+        this process), then
         :meth:`check` ``logs`` (default: this process's log) plus this process's log."""
         import nbformat
 
-        from helpers.notebooks import NOTEBOOK_DIR, course_notebooks, kernel_env, run_notebook
+        from helpers.notebooks import kernel_env, run_notebook
 
         done = self.nbval_notebooks if done is None else done
-        notebooks = course_notebooks(NOTEBOOK_DIR) + course_notebooks(NOTEBOOK_DIR / "zh")  # both editions
+        notebooks = self.notebooks()
         for path in notebooks:
             if path.resolve() not in done:
                 nb = nbformat.read(path, as_version=4)

@@ -19,7 +19,7 @@ import threading
 import nbformat
 import pytest
 
-from helpers.notebooks import NOTEBOOK_DIR, course_notebooks, kernel_env, run_notebook
+from helpers.notebooks import kernel_env, run_notebook
 
 PROBE = r'''
 import socket, subprocess, sys, urllib.request
@@ -178,9 +178,16 @@ def _controller(tmp_path):
     return _ControllerProof(config, guard), config.hook.reports, XDIST_KEY
 
 
+def _every_notebook():
+    """Every notebook the proof covers (both editions), as the workers report them: none is left to run."""
+    from conftest import OfflineGuard
+
+    return [str(p.resolve()) for p in OfflineGuard.notebooks()]
+
+
 def test_the_xdist_controller_reports_the_proof_under_the_tests_name(tmp_path):
     controller, reports, key = _controller(tmp_path)
-    every = [str(p.resolve()) for p in course_notebooks(NOTEBOOK_DIR)]
+    every = _every_notebook()
     for worker, share in (("gw0", every[::2]), ("gw1", every[1::2])):
         node = _Node(worker)
         controller.pytest_configure_node(node)
@@ -197,7 +204,7 @@ def test_the_xdist_controller_reports_the_proof_under_the_tests_name(tmp_path):
 
 def test_a_crashed_worker_fails_the_xdist_proof(tmp_path):
     controller, reports, key = _controller(tmp_path)
-    every = [str(p.resolve()) for p in course_notebooks(NOTEBOOK_DIR)]
+    every = _every_notebook()
     good, crashed = _Node("gw0"), _Node("gw1")
     for node in (good, crashed):
         controller.pytest_configure_node(node)
