@@ -1013,11 +1013,13 @@ def test_an_answer_that_raises_the_checkers_own_timeout_is_not_called_an_endless
 
 
 def test_a_real_endless_loop_is_still_one(quick_stop):
-    def answer(x):
-        while True:
-            pass
-
+    # In a notebook cell (learner()), as a learner writes it: the stop is sent at once and the loop
+    # ends. Defined in this file, the loop would count as checker code, which is sent the stop only
+    # after RESEND_AFTER (0.5 s), past quick_stop's grace: it spun on and slowed every later test.
+    answer = learner("def answer(x):\n    while True:\n        pass\n")
+    before = _threads()
     result = FAST.check(answer)
+    assert _threads() - before == set(), "the loop was stopped"
     assert "still running after 0.5 s: an endless loop?" in result.results[0].feedback
     assert "raised CheckTimeout itself" not in result.text()
 

@@ -29,6 +29,14 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+if __name__ == "__main__":
+    # A server process starts for each tool call (notebook 16). jsonschema 4.26, which mcp imports,
+    # imports rfc3987-syntax when it is installed (jupyter-events pulls it in) to check the "iri"
+    # format, and that import compiles a Lark grammar: about 1.1 of the process's 1.7 s start. This
+    # server never checks formats, so a server process skips that import (None in sys.modules makes
+    # it an ImportError, which jsonschema expects) and starts in about 0.6 s.
+    sys.modules.setdefault("rfc3987_syntax", None)
+
 from mcp.server.fastmcp import FastMCP
 from mcp.types import CallToolResult, TextContent
 
