@@ -17,7 +17,7 @@ LAB_ZH_SETTINGS := $(VENV)/share/jupyter/lab/settings-zh
 LAB_ZH_OVERRIDES := $(LAB_ZH_SETTINGS)/overrides.json
 LAB_EDITION_FLAGS := $(if $(filter zh zh-CN zh_CN zh-cn zh_cn,$(COURSE_LANG)),--LabApp.app_settings_dir="$(abspath $(LAB_ZH_SETTINGS))",)
 
-.PHONY: lab status reset test nbval notebooks format bench drift clean-venv zh catalogs
+.PHONY: lab status reset test nbval notebooks format bench drift clean-venv zh catalogs venv
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -87,6 +87,9 @@ drift: $(STAMP)
 
 clean-venv:
 	rm -rf $(VENV)
+
+## Only create or refresh the venv (make lab and make test do it themselves; .ci/run builds it beside another).
+venv: $(STAMP)
 
 ## Your progress: exercises solved, self-check scores and what to do next (from workspace/.progress.json).
 .PHONY: progress
