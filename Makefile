@@ -7,6 +7,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.requirements-installed
 # The tests and the committed outputs are offline: a real-model configuration must not leak in.
 OFFLINE := env -u COURSE_MODEL -u OPENAI_BASE_URL -u OPENAI_API_KEY -u DASHSCOPE_API_KEY -u COURSE_MODEL_API_KEY
+# The test commands keep Python's bytecode caches even where the machine turns them off (container images often set
+# PYTHONDONTWRITEBYTECODE=1): without them every test process and subprocess recompiles the helpers it imports, and
+# pytest rewrites the asserts of every test module again (5 s of each worker's collection).
+CACHED := env -u PYTHONDONTWRITEBYTECODE
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # JupyterLab defaults for this venv (your own JupyterLab settings still win): no pop-up asking to fetch
@@ -58,12 +62,12 @@ PARALLEL = $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS))
 ## One pytest run: unit tests, exercise contract, hygiene, strict nbval over notebooks/ (and notebooks/zh/), the live track,
 ## the browser tests, and the offline proof over every worker's connection log, last.
 test: $(STAMP)
-	$(OFFLINE) $(BIN)/python -m pytest $(PARALLEL)
+	$(OFFLINE) $(CACHED) $(BIN)/python -m pytest $(PARALLEL)
 
 ## Strict nbval over the notebooks, guarded, and the offline proof, on the same workers (CI runs it after
 ## `make test`: outputs must be stable run after run).
 nbval: $(STAMP)
-	$(OFFLINE) $(BIN)/python -m pytest $(PARALLEL) notebooks tests/test_offline_guard.py::test_no_notebook_connected_out
+	$(OFFLINE) $(CACHED) $(BIN)/python -m pytest $(PARALLEL) notebooks tests/test_offline_guard.py::test_no_notebook_connected_out
 
 ## Re-execute notebooks after changing a helper (all, or NB=notebooks/03_x.ipynb), then commit outputs.
 notebooks: $(STAMP)
