@@ -4,9 +4,10 @@
     python -m helpers.translation check [NB ...]             # every freshness problem, one line each
     python -m helpers.translation skeleton NB                # a new translation file holding the English
     python -m helpers.translation rekey NB [--from FILE ...]  # re-key blocks after cells moved or a split
+    python -m helpers.translation worklist [NB ...]          # each stale cell: English diff, Chinese now
 
 ``NB`` is an English notebook file (default: every English notebook that has a translation file,
-for ``build``; every English notebook, for ``check``). Exit status 1 when anything failed or drifted.
+for ``build``; every English notebook, for ``check`` and ``worklist``). Exit status 1 when anything failed or drifted.
 """
 
 from __future__ import annotations
@@ -21,7 +22,17 @@ from .build import TranslationMissing, build
 from .catalog import catalog_problems
 from .check import build_problems, translation_problems
 from .readme import readme_problems, write_readme
-from .source import ZH_DIR, english_notebooks, format_blocks, markdown_cells, read_glossary, rekey, translation_path
+from .source import (
+    ZH_DIR,
+    UnreadableTranslation,
+    english_notebooks,
+    format_blocks,
+    markdown_cells,
+    read_glossary,
+    rekey,
+    translation_path,
+)
+from .worklist import format_item, worklist
 
 
 def _build(paths: list[Path], force: bool) -> int:
@@ -52,6 +63,26 @@ def _check(paths: list[Path]) -> int:
     return 1 if problems else 0
 
 
+def _worklist(paths: list[Path]) -> int:
+    items, unreadable = [], []
+    for path in paths or english_notebooks():
+        try:
+            items += worklist(path, translation_path(path))
+        except UnreadableTranslation as exc:
+            unreadable.append(f"error: {path.stem}: {exc}")
+    if items:
+        print("\n\n".join(format_item(item) for item in items) + "\n")
+    notebooks = len({item.notebook for item in items})
+    if unreadable:
+        print("\n".join(unreadable), file=sys.stderr)
+        print(f"{len(items)} cells to translate in {notebooks} notebooks; {len(unreadable)} translation files "
+              "could not be read")
+        return 1
+    print(f"{len(items)} cells to translate in {notebooks} notebooks" if items
+          else "nothing to translate: every Markdown cell's block matches its English")
+    return 0
+
+
 def _not_notebooks(paths: list[Path]) -> list[str]:
     """One error line per path that is not an existing English ``.ipynb`` file (a built Chinese
     notebook in ``notebooks/zh/`` would be read as the English source of itself)."""
@@ -75,6 +106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     checked.add_argument("notebooks", nargs="*", type=Path)
     skeleton = commands.add_parser("skeleton", help="start a translation file (never overwrites)")
     skeleton.add_argument("notebook", type=Path)
+    listed = commands.add_parser("worklist", help="each stale or new cell: the English diff and the Chinese now")
+    listed.add_argument("notebooks", nargs="*", type=Path)
     rekeyed = commands.add_parser("rekey", help="move each block to the cell whose English it translates")
     rekeyed.add_argument("notebook", type=Path)
     rekeyed.add_argument("--from", dest="sources", nargs="+", type=Path, metavar="FILE",
@@ -89,6 +122,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _build(args.notebooks, args.force)
     if args.command == "check":
         return _check(args.notebooks)
+    if args.command == "worklist":
+        return _worklist(args.notebooks)
     target = translation_path(args.notebook)
     if args.command == "rekey":
         text, unmatched = rekey(args.notebook, args.sources or [target])
