@@ -345,10 +345,10 @@ def _leave_a_thread():
 
 #: ``name -> (body, seconds the exercise gets, text the report must hold)``; ``"reentrant"`` is built per exercise.
 HOSTILE = {
-    "endless loop": (_loop, 0.5, "It was stopped."),
-    "loop that catches Exception": (_catch_exception_loop, 0.5, "It was stopped."),
-    "exception whose __str__ loops": (_raise_looping_str, 0.5, "It was stopped."),
-    "result whose repr, str and == loop": (lambda: _LoopingValue(), 0.5, ""),
+    "endless loop": (_loop, 0.25, "It was stopped."),
+    "loop that catches Exception": (_catch_exception_loop, 0.25, "It was stopped."),
+    "exception whose __str__ loops": (_raise_looping_str, 0.25, "It was stopped."),
+    "result whose repr, str and == loop": (lambda: _LoopingValue(), 0.25, ""),
     "a huge result": (lambda: list(range(300_000)), 5.0, ""),
     "leaves a thread running": (_leave_a_thread, 5.0, "your code left a thread running (hostile-spinner)"),
     "reentrant": (None, 5.0, "a check cannot run inside another check"),
