@@ -131,8 +131,10 @@ class ScriptedPip:
     """Plays pip: ``index versions`` answers from ``newest``; an install that pins a name in ``broken``
     to its newest release fails with pip's conflict message."""
 
-    def __init__(self, newest: dict[str, str], broken: set[str], together_fails: bool = False):
+    def __init__(self, newest: dict[str, str], broken: set[str], together_fails: bool = False,
+                 conflict: tuple[str, str] | None = None):
         self.newest, self.broken, self.together_fails, self.calls = newest, broken, together_fails, []
+        self.conflict = conflict
 
     def __call__(self, command, **kwargs):
         args = command[4:]
@@ -146,6 +148,11 @@ class ScriptedPip:
         if self.together_fails and all("==" in a for a in args[3:]):
             return subprocess.CompletedProcess(command, 1, "", "WARNING: Location 'file:///x' is ignored\n"
                                                "ERROR: Could not find a version that satisfies the requirement")
+        if self.conflict and all(f"{name}=={self.newest[name]}" in args for name in self.conflict):
+            first, second = self.conflict
+            return subprocess.CompletedProcess(command, 1, "", (
+                f"ERROR: Cannot install {first}=={self.newest[first]} and {second}=={self.newest[second]} because "
+                "these package versions have conflicting dependencies.\n"))
         if pinned_broken:
             return subprocess.CompletedProcess(command, 1, "", (
                 "Collecting x\nERROR: Ignored the following versions that require a different python version: 0.3.1 "
@@ -179,12 +186,28 @@ def test_when_the_newest_releases_resolve_together_each_is_pinned_to_it():
     assert sum(1 for call in runner.calls if "--dry-run" in call) == 1
 
 
-def test_newest_releases_that_fail_only_together_are_installed_unpinned_with_the_reason():
+def test_newest_releases_that_fail_only_together_keep_the_first_pinned_and_name_the_second():
     runner = ScriptedPip({"langgraph": "1.3.0", "deepagents": "0.8.0"}, broken=set(), together_fails=True)
     pip = Pip(Path("/venv/bin/python"), run=runner)
     pins = direct_pins("# Direct dependencies\nlanggraph==1.2.24\ndeepagents==0.7.32\n")
     moves = plan_moves(pins, {p.name: pip.newest(p.name) for p in pins})
-    assert resolve(moves, pip) == ["langgraph", "deepagents"]
-    assert moves[0].note == ("the newest releases did not resolve together, installed unpinned: "
+    assert resolve(moves, pip) == ["langgraph==1.3.0", "deepagents"]
+    assert moves[0].note == ""
+    assert moves[1].note == ("0.8.0 cannot be installed beside the others: "
                              "ERROR: Could not find a version that satisfies the requirement")
-    assert sum(1 for call in runner.calls if "--dry-run" in call) == 4
+    assert sum(1 for call in runner.calls if "--dry-run" in call) == 3
+
+
+def test_two_newest_releases_that_conflict_leave_only_the_second_unpinned():
+    """As on 2026-12-02: each of langchain-mcp-adapters 0.3.2 and mcp 2.3.0 resolves beside the others
+    unpinned, not beside each other; the packages around them keep their newest releases."""
+    newest = {"langgraph": "1.3.0", "langchain-mcp-adapters": "0.3.2", "mcp": "2.3.0", "pytest": "9.3.0"}
+    runner = ScriptedPip(newest, broken=set(), conflict=("langchain-mcp-adapters", "mcp"))
+    pip = Pip(Path("/venv/bin/python"), run=runner)
+    pins = direct_pins("# Direct dependencies\nlanggraph==1.2.24\nlangchain-mcp-adapters==0.3.2\nmcp==1.30.0\n"
+                       "pytest==9.2.0\n")
+    moves = plan_moves(pins, {p.name: pip.newest(p.name) for p in pins})
+    assert resolve(moves, pip) == ["langgraph==1.3.0", "langchain-mcp-adapters==0.3.2", "mcp", "pytest==9.3.0"]
+    assert [m.note for m in moves] == ["", "", "2.3.0 cannot be installed beside the others: ERROR: Cannot install "
+                                       "langchain-mcp-adapters==0.3.2 and mcp==2.3.0 because these package versions "
+                                       "have conflicting dependencies.", ""]

@@ -133,34 +133,30 @@ def plan_moves(pins: Sequence[DirectPin], newest: dict[str, tuple[str, str]]) ->
 
 
 def resolve(moves: Sequence[PackageMove], pip: Pip) -> list[str]:
-    """The requirement strings to install: ``name==newest`` for every package whose newest release
-    resolves, plain ``name`` (pip picks the newest that fits) for the others, whose ``note`` then
-    says why (pip's reason when that release is pinned beside the others, unpinned). When the
-    newest releases do not resolve together although each resolves beside the others, they are
-    tried together once more, and then every package is installed unpinned with pip's reason.
+    """The requirement strings to install: ``name==newest`` where that release resolves, plain
+    ``name`` (pip picks the newest release that fits) where it does not, with the reason in ``note``.
+
+    When the newest releases do not resolve together, they are pinned one by one in the order of
+    ``moves`` (the requirements file's order): a package's newest release is kept when it resolves
+    beside the releases kept before it (the packages after it unpinned), otherwise the package is
+    installed unpinned and its note gives pip's reason. So a release whose own dependency is not
+    served is named, and so is the second of two newest releases that only conflict with each other
+    (seen 2026-12-02: langchain-mcp-adapters 0.3.2 needs mcp<2, and mcp 2.3.0 is served), while
+    every other package is still pinned to its newest release. One ``pip install --dry-run`` per
+    package with a newest release, after the first try with all of them.
     """
     wanted = [f"{m.name}=={m.newest}" if m.newest else m.name for m in moves]
     ok, _ = pip.can_install(wanted)
     if ok:
         return wanted
-    result, culprits = [], 0
+    result = [move.name for move in moves]
     for i, move in enumerate(moves):
         if not move.newest:
-            result.append(move.name)
             continue
-        others = [m.name for j, m in enumerate(moves) if j != i]
-        alone_ok, reason = pip.can_install([f"{move.name}=={move.newest}", *others])
-        if alone_ok:
-            result.append(f"{move.name}=={move.newest}")
+        trial = [*result[:i], f"{move.name}=={move.newest}", *result[i + 1:]]
+        ok, reason = pip.can_install(trial)
+        if ok:
+            result = trial
         else:
             move.note = f"{move.newest} cannot be installed beside the others: {reason}"
-            result.append(move.name)
-            culprits += 1
-    if culprits:
-        return result
-    ok, reason = pip.can_install(wanted)  # no single culprit: a passing fault (the registry, the network)?
-    if ok:
-        return wanted
-    for move in moves:
-        move.note = move.note or f"the newest releases did not resolve together, installed unpinned: {reason}"
-    return [move.name for move in moves]
+    return result
