@@ -34,11 +34,11 @@ def test_report_marks_what_misses_a_target_and_lists_its_slowest_cells():
     fast = Measurement("00_a.ipynb", 3.0, 120.0, [(2, 0.5, "x = 1")], overhead_s=1.0)
     slow = Measurement("01_b.ipynb", 6.0, TARGETS["peak_mb"] + 1, [(3, 0.1, "a"), (5, 3.2, "import big")], overhead_s=4.0)
     report = BenchReport(machine, Measurement("baseline", 2.0, 100.0), [2.0, 2.1], [fast, slow], 9.0, 5.0,
-                         {"command": "python -m pytest", "seconds": 250.0, "exit_status": 0, "summary": "9 passed"})
+                         {"command": "python -m pytest", "seconds": 310.0, "exit_status": 0, "summary": "9 passed"})
     text = format_report(report)
     assert "00_a.ipynb" in text and text.splitlines()[4].endswith("ok")
     assert "MISSES: over baseline + 1.5 s, over 300 MB" in text
-    assert 'test suite (python -m pytest): 250.0 s, exit status 0, "9 passed"  target 240 s: MISSES' in text
+    assert 'test suite (python -m pytest): 310.0 s, exit status 0, "9 passed"  target 300 s: MISSES' in text
     slowest = text.split("01_b.ipynb: slowest cells")[1].splitlines()
     assert slowest[1].strip().startswith("cell   5:   3.20 s  import big")
 
