@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .build import built_from, recorded_hash
 from .next_cell import chinese_next, is_next_cell
-from .source import Term, UnreadableTranslation, cell_hash, markdown_cells, read_blocks
+from .source import Term, UnreadableTranslation, cell_hash, markdown_cells, read_blocks, readable_blocks
 
 __all__ = ["build_problems", "translation_problems"]
 
@@ -105,10 +105,7 @@ def build_problems(english: Path, translation: Path, built: Path) -> list[str]:
     en_cells, zh_cells = _cells(english), _cells(built)
     if [(c["id"], c["cell_type"]) for c in en_cells] != [(c["id"], c["cell_type"]) for c in zh_cells]:
         return [f"{stem}: the Chinese notebook's cells are not the English notebook's (make zh)"]
-    try:  # an unreadable translation is translation_problems' to name
-        blocks, _ = read_blocks(translation) if Path(translation).is_file() else ({}, [])
-    except UnreadableTranslation:
-        blocks = {}
+    blocks = readable_blocks(translation) or {}  # an unreadable translation is translation_problems' to name
     problems = []
     for en, zh in zip(en_cells, zh_cells):
         if en["cell_type"] == "code":

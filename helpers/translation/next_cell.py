@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .source import NEXT_CELL, TRANSLATIONS_DIR, UnreadableTranslation, is_next_cell, read_blocks
+from .source import NEXT_CELL, TRANSLATIONS_DIR, is_next_cell, readable_blocks
 
 __all__ = ["chinese_next", "chinese_title", "is_next_cell"]
 _HEADING = re.compile(r"^#\s*\d\d\s*·\s*(.+?)\s*$", re.M)
@@ -25,14 +25,8 @@ def chinese_title(notebook_file: str, translations: Path = TRANSLATIONS_DIR) -> 
     """The Chinese title of ``notebook_file`` (``03_toolmessage_pairing.ipynb``): the first
     ``# NN · ...`` heading of its translation file; ``None`` when there is none (or the file is not
     UTF-8, which the check names)."""
-    path = Path(translations) / (Path(notebook_file).stem + ".md")
-    if not path.is_file():
-        return None
-    try:
-        blocks, _problems = read_blocks(path)
-    except UnreadableTranslation:
-        return None
-    for block in blocks.values():
+    blocks = readable_blocks(Path(translations) / (Path(notebook_file).stem + ".md"))
+    for block in (blocks or {}).values():
         match = _HEADING.search(block.text)
         if match:
             return match.group(1)

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from ..coursemap import END, START, replace_region
-from .source import ROOT, TRANSLATIONS_DIR, UnreadableTranslation, read_blocks
+from .source import ROOT, TRANSLATIONS_DIR, readable_blocks
 
 #: The Chinese README.
 README_ZH = ROOT / "README.zh-CN.md"
@@ -22,14 +22,8 @@ _LINK = re.compile(r"\]\((\d\d_[\w]+\.ipynb)\)")
 def chinese_map(translations: Path = TRANSLATIONS_DIR) -> str | None:
     """The generated region of 00's Chinese course map, its links pointing into ``notebooks/zh/``;
     ``None`` when 00 has no translation holding the region (or it is not UTF-8, which the check names)."""
-    path = translations / "00_start_here.md"
-    if not path.is_file():
-        return None
-    try:
-        blocks, _problems = read_blocks(path)
-    except UnreadableTranslation:
-        return None
-    for block in blocks.values():
+    blocks = readable_blocks(translations / "00_start_here.md")
+    for block in (blocks or {}).values():
         start, end = block.text.find(START), block.text.find(END)
         if 0 <= start < end:
             body = block.text[block.text.index("\n", start) + 1:end].strip("\n")

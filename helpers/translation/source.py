@@ -25,7 +25,7 @@ from ..notebooks import NOTEBOOK_DIR, course_notebooks
 
 __all__ = ["GLOSSARY", "TRANSLATIONS_DIR", "ZH_DIR", "Block", "Term", "cell_hash", "english_notebooks",
            "NEXT_CELL", "UnreadableTranslation", "format_blocks", "is_next_cell", "markdown_cells", "parse_blocks", "read_blocks",
-           "read_glossary", "rekey", "translation_path"]
+           "readable_blocks", "read_glossary", "rekey", "translation_path"]
 
 #: The repository root.
 ROOT = NOTEBOOK_DIR.parent
@@ -136,6 +136,21 @@ def read_blocks(path: Path) -> tuple[dict[str, Block], list[str]]:
     except UnicodeDecodeError as exc:
         raise UnreadableTranslation(f"{Path(path).name} is not UTF-8 text (byte {exc.start}: "
                                     f"{data[exc.start:exc.start + 4]!r}); save it as UTF-8") from None
+
+
+def readable_blocks(path: Path) -> dict[str, Block] | None:
+    """The blocks of the translation file ``path``, by cell id; ``None`` when there is no such file
+    or it is not UTF-8 (:func:`helpers.translation.check.translation_problems` names that file).
+
+    Raises:
+        OSError: it exists but cannot be read.
+    """
+    if not Path(path).is_file():
+        return None
+    try:
+        return read_blocks(path)[0]
+    except UnreadableTranslation:
+        return None
 
 
 def format_blocks(cells: list[tuple[str, str]]) -> str:
