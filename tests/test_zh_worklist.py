@@ -141,3 +141,14 @@ def test_a_notebook_whose_path_git_would_quote_still_has_its_history_found(tmp_p
 def test_a_committed_version_that_is_not_a_notebook_is_skipped(tmp_path, bad):
     notebook = _committed(tmp_path / "repo", "03_pairing.ipynb", (FIRST,), bad, (CHANGED,))
     assert english_history(notebook, {cell_hash(FIRST)}, root=tmp_path / "repo") == {cell_hash(FIRST): FIRST}
+
+
+@pytest.mark.parametrize("text", [b"not JSON", b"\xff\xfe", b'{"cells": [{"cell_type": "markdown", "source": "x"}]}',
+                                  b'{"cells": [{"cell_type": "markdown", "id": "a", "source": 5}]}'])
+def test_a_named_notebook_that_cannot_be_read_is_one_error_line_not_a_traceback(tmp_path, capsys, text):
+    notebook = tmp_path / "07_x.ipynb"
+    notebook.write_bytes(text)
+    assert main(["worklist", str(notebook)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert captured.err.startswith(f"error: {notebook}: not a readable notebook")
