@@ -132,9 +132,9 @@ class ScriptedPip:
     to its newest release fails with pip's conflict message."""
 
     def __init__(self, newest: dict[str, str], broken: set[str], together_fails: bool = False,
-                 conflict: tuple[str, str] | None = None):
+                 conflict: tuple[str, str] | None = None, registry_down: bool = False):
         self.newest, self.broken, self.together_fails, self.calls = newest, broken, together_fails, []
-        self.conflict = conflict
+        self.conflict, self.registry_down = conflict, registry_down
 
     def __call__(self, command, **kwargs):
         args = command[4:]
@@ -144,6 +144,8 @@ class ScriptedPip:
             if name not in self.newest:
                 return subprocess.CompletedProcess(command, 1, "", f"ERROR: No matching distribution found for {name}")
             return subprocess.CompletedProcess(command, 0, f"{name} ({self.newest[name]})\nAvailable versions: x\n", "")
+        if self.registry_down:
+            return subprocess.CompletedProcess(command, 1, "", "ERROR: No matching distribution found for langgraph")
         pinned_broken = [a for a in args if a.split("==")[0] in self.broken and "==" in a]
         if self.together_fails and all("==" in a for a in args[3:]):
             return subprocess.CompletedProcess(command, 1, "", "WARNING: Location 'file:///x' is ignored\n"
@@ -211,3 +213,30 @@ def test_two_newest_releases_that_conflict_leave_only_the_second_unpinned():
     assert [m.note for m in moves] == ["", "", "2.3.0 cannot be installed beside the others: ERROR: Cannot install "
                                        "langchain-mcp-adapters==0.3.2 and mcp==2.3.0 because these package versions "
                                        "have conflicting dependencies.", ""]
+
+
+def test_when_nothing_installs_even_unpinned_no_newest_release_is_blamed():
+    """A registry failure that fails every dry-run: the notes say so instead of naming each newest release."""
+    runner = ScriptedPip({"langgraph": "1.3.0", "deepagents": "0.8.0"}, broken=set(), registry_down=True)
+    pip = Pip(Path("/venv/bin/python"), run=runner)
+    pins = direct_pins("# Direct dependencies\nlanggraph==1.2.24\ndeepagents==0.7.32\nnot-served==1.0\n")
+    moves = plan_moves(pins, {p.name: pip.newest(p.name) for p in pins})
+    assert resolve(moves, pip) == ["langgraph", "deepagents", "not-served"]
+    reason = "pip cannot install the direct dependencies even unpinned: ERROR: No matching distribution found for langgraph"
+    assert [m.note for m in moves] == [f"1.3.0 not pinned: {reason}", f"0.8.0 not pinned: {reason}",
+                                       ("the registry could not be asked: ERROR: No matching distribution found for "
+                                        "not-served")]
+    assert ["install", "--dry-run", "--quiet", "langgraph", "deepagents", "not-served"] in runner.calls
+
+
+def test_every_newest_release_broken_names_each_and_no_move_or_no_newest_raises_nothing():
+    runner = ScriptedPip({"langgraph": "1.3.0", "deepagents": "0.8.0"}, broken={"langgraph", "deepagents"})
+    pip = Pip(Path("/venv/bin/python"), run=runner)
+    pins = direct_pins("# Direct dependencies\nlanggraph==1.2.24\ndeepagents==0.7.32\n")
+    moves = plan_moves(pins, {p.name: pip.newest(p.name) for p in pins})
+    assert resolve(moves, pip) == ["langgraph", "deepagents"]
+    assert [m.note.split(":")[0] for m in moves] == ["1.3.0 cannot be installed beside the others",
+                                                     "0.8.0 cannot be installed beside the others"]
+    assert resolve([], pip) == []
+    unknown = plan_moves(pins, {})
+    assert resolve(unknown, pip) == ["langgraph", "deepagents"] and {m.note for m in unknown} == {"not asked"}

@@ -110,3 +110,45 @@ def test_the_command_names_an_unreadable_translation_and_goes_on(tmp_path, monke
     captured = capsys.readouterr()
     assert captured.err.startswith("error: 07_x: ") and "nothing to translate" not in captured.out
     assert captured.out == "0 cells to translate in 0 notebooks; 1 translation files could not be read\n"
+
+
+
+def _committed(root, name, *versions):
+    """A new repository at ``root`` whose notebook ``name`` was committed once per version (a
+    tuple of Markdown sources, or raw text), in order; returns the notebook's path."""
+    root.mkdir()
+    _git(root, "init", "-q")
+    notebook = root / "notebooks" / name
+    for i, version in enumerate(versions):
+        if isinstance(version, str):
+            notebook.write_text(version, encoding="utf-8")
+        else:
+            _notebook(notebook, *version)
+        _git(root, "add", "-A")
+        _git(root, "commit", "-qm", f"version {i}")
+    return notebook
+
+
+def test_a_notebook_whose_path_git_would_quote_still_has_its_history_found(tmp_path):
+    """git quotes a path with non-ASCII letters in ``git log`` ("\\351"); the history must still be read."""
+    notebook = _committed(tmp_path / "repo", "03 pairing 配对.ipynb", (FIRST,), (CHANGED,))
+    assert english_history(notebook, {cell_hash(FIRST)}, root=tmp_path / "repo") == {cell_hash(FIRST): FIRST}
+
+
+@pytest.mark.parametrize("bad", ["not JSON", '{"cells": null}', '{"cells": 5}', '["cells"]',
+                                 '{"cells": [{"cell_type": "markdown", "source": [1, 2]}]}',
+                                 '{"cells": [{"cell_type": "markdown", "source": 7}, {"cell_type": "markdown"}]}'])
+def test_a_committed_version_that_is_not_a_notebook_is_skipped(tmp_path, bad):
+    notebook = _committed(tmp_path / "repo", "03_pairing.ipynb", (FIRST,), bad, (CHANGED,))
+    assert english_history(notebook, {cell_hash(FIRST)}, root=tmp_path / "repo") == {cell_hash(FIRST): FIRST}
+
+
+@pytest.mark.parametrize("text", [b"not JSON", b"\xff\xfe", b'{"cells": [{"cell_type": "markdown", "source": "x"}]}',
+                                  b'{"cells": [{"cell_type": "markdown", "id": "a", "source": 5}]}'])
+def test_a_named_notebook_that_cannot_be_read_is_one_error_line_not_a_traceback(tmp_path, capsys, text):
+    notebook = tmp_path / "07_x.ipynb"
+    notebook.write_bytes(text)
+    assert main(["worklist", str(notebook)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert captured.err.startswith(f"error: {notebook}: not a readable notebook")

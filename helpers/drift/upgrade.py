@@ -143,7 +143,9 @@ def resolve(moves: Sequence[PackageMove], pip: Pip) -> list[str]:
     served is named, and so is the second of two newest releases that only conflict with each other
     (seen 2026-12-02: langchain-mcp-adapters 0.3.2 needs mcp<2, and mcp 2.3.0 is served), while
     every other package is still pinned to its newest release. One ``pip install --dry-run`` per
-    package with a newest release, after the first try with all of them.
+    package with a newest release, after the first try with all of them; when none was kept, one
+    more with all of them unpinned: if that fails too (the registry serves nothing, say), no newest
+    release is to blame and each note says pip cannot install them even unpinned, with pip's reason.
     """
     wanted = [f"{m.name}=={m.newest}" if m.newest else m.name for m in moves]
     ok, _ = pip.can_install(wanted)
@@ -159,4 +161,11 @@ def resolve(moves: Sequence[PackageMove], pip: Pip) -> list[str]:
             result = trial
         else:
             move.note = f"{move.newest} cannot be installed beside the others: {reason}"
+    if result == [move.name for move in moves] and any(move.newest for move in moves):
+        ok, reason = pip.can_install(result)  # no newest release kept: is any release installable?
+        if not ok:
+            for move in moves:
+                if move.newest:
+                    move.note = (f"{move.newest} not pinned: pip cannot install the direct dependencies "
+                                 f"even unpinned: {reason}")
     return result

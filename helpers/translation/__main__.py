@@ -85,13 +85,20 @@ def _worklist(paths: list[Path]) -> int:
 
 def _not_notebooks(paths: list[Path]) -> list[str]:
     """One error line per path that is not an existing English ``.ipynb`` file (a built Chinese
-    notebook in ``notebooks/zh/`` would be read as the English source of itself)."""
+    notebook in ``notebooks/zh/`` would be read as the English source of itself) or whose Markdown
+    cells cannot be read (not UTF-8 JSON, a cell without an id or with a source that is not text)."""
     errors = []
     for path in paths:
         if not (path.is_file() and path.suffix == ".ipynb"):
             errors.append(f"error: {path}: " + ("not a notebook (.ipynb file)" if path.exists() else "no such notebook"))
         elif path.resolve().parent == ZH_DIR.resolve():
             errors.append(f"error: {path}: a built Chinese notebook; name the English one (notebooks/{path.name})")
+        else:
+            try:
+                markdown_cells(path)
+            except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+                errors.append(f"error: {path}: not a readable notebook (nbformat 4 JSON, UTF-8, every cell "
+                              f"with an id and a text source): {type(exc).__name__}: {exc}")
     return errors
 
 

@@ -67,13 +67,36 @@ def _committed_versions(notebook: Path, root: Path, limit: int) -> Iterator[str]
         relative = Path(notebook).resolve().relative_to(Path(root).resolve()).as_posix()
     except ValueError:
         return
-    log = _git(root, "log", "--follow", "--name-only", "--format=%x00%H", f"-n{limit}", "--", relative)
-    for entry in (log or "").split("\0")[1:]:
-        lines = [line for line in entry.splitlines() if line.strip()]
-        if len(lines) >= 2:
-            text = _git(root, "show", f"{lines[0]}:{lines[1]}")
+    # -z: paths verbatim (without it git quotes a path with non-ASCII letters, "03_配对.ipynb", and
+    # ``git show`` finds no such file). Each commit is "HASH", then "\nPATH" (none for a merge).
+    log = _git(root, "log", "-z", "--follow", "--name-only", "--format=%H", f"-n{limit}", "--", relative)
+    commit = None
+    for token in (log or "").split("\0"):
+        if not token.startswith("\n"):
+            commit = token.strip() or None
+        elif commit is not None:
+            text = _git(root, "show", f"{commit}:{token[1:]}")
+            commit = None
             if text is not None:
                 yield text
+
+
+def _markdown_sources(text: str) -> list[str]:
+    """The Markdown cells' sources of one committed version; ``[]`` for a version that is not a
+    notebook (not JSON, ``"cells"`` not a list), and a cell whose source is not text is skipped."""
+    try:
+        cells = json.loads(text)["cells"]
+    except (ValueError, KeyError, TypeError):
+        return []
+    sources = []
+    for cell in cells if isinstance(cells, list) else []:
+        if isinstance(cell, dict) and cell.get("cell_type") == "markdown":
+            source = cell.get("source", "")
+            if isinstance(source, list) and all(isinstance(line, str) for line in source):
+                sources.append("".join(source))
+            elif isinstance(source, str):
+                sources.append(source)
+    return sources
 
 
 def english_history(notebook: Path, wanted: set[str], *, root: Path = ROOT, limit: int = 300) -> dict[str, str]:
@@ -93,15 +116,8 @@ def english_history(notebook: Path, wanted: set[str], *, root: Path = ROOT, limi
     for text in _committed_versions(notebook, root, limit):
         if not wanted - found.keys():
             break
-        try:
-            cells = json.loads(text)["cells"]
-        except (ValueError, KeyError, TypeError):
-            continue
-        for cell in cells:
-            if isinstance(cell, dict) and cell.get("cell_type") == "markdown":
-                source = cell.get("source", "")
-                source = "".join(source) if isinstance(source, list) else str(source)
-                found.setdefault(cell_hash(source), source)
+        for source in _markdown_sources(text):
+            found.setdefault(cell_hash(source), source)
     return {key: found[key] for key in wanted if key in found}
 
 
