@@ -7,6 +7,12 @@ still pass after every wrong answer ran (each check works on fresh data). Across
 notebook that calls an unregistered exercise fails, and so does a registered exercise that its
 notebook never checks or a checker module whose exercise is not registered.
 
+Generated inputs (issue 27, ``helpers/exercises/generated.py``): for every exercise that declares
+``generated``, each reference solution in ``tests/solutions`` gives the checker's reference outcome
+on at least :data:`CONTRACT_INPUTS` generated inputs, and at least one known-wrong answer passes
+every named case and is caught only by the generated inputs. The time of a check of each reference
+is printed (``-s``), never asserted.
+
 Exercise-specific behaviour (particular feedback texts) stays in ``tests/test_exercises_nbNN.py``.
 """
 
@@ -17,6 +23,7 @@ import importlib
 import json
 import pkgutil
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -66,7 +73,7 @@ def test_entry_points_at_its_checker_and_answers(entry: ExerciseEntry):
     answers = entry.answer_set()
     assert isinstance(answers, AnswerSet)
     assert answers.solutions and answers.wrong and answers.crashing, "every exercise has all three kinds of answer"
-    names = {case.name for case in exercise.cases}
+    names = set(exercise.check_names)
     for label, wrong in answers.wrong.items():
         assert isinstance(wrong, KnownWrong) and wrong.fails, label
         unknown = [n for n in wrong.fails if n not in names]
@@ -214,8 +221,17 @@ def _stub_name(definition: str) -> str:
 
 
 @pytest.mark.parametrize("entry, name", _cases("solutions"))
-def test_reference_solution_passes(entry: ExerciseEntry, name: str):
-    result = entry.exercise().evaluate(entry.answer_set().solutions[name])
+def test_reference_solution_passes(entry: ExerciseEntry, name: str, record_property):
+    """Also the benchmark of a check (a learner's check must take about 2 s or less): its time is
+    printed (``pytest tests/test_exercise_contract.py -k reference_solution_passes -s -p no:xdist``)
+    and recorded as a property, never asserted."""
+    exercise = entry.exercise()
+    start = time.perf_counter()
+    result = exercise.evaluate(entry.answer_set().solutions[name])
+    seconds = time.perf_counter() - start
+    record_property("check_seconds", round(seconds, 3))
+    print(f"\n{entry.id} {name!r}: a check takes {seconds:.2f} s ({len(exercise.cases)} named cases, "
+          f"{sum(g.examples for g in exercise.generated)} generated inputs)")
     assert result.passed, result.text()
 
 
@@ -251,6 +267,52 @@ def test_references_still_pass_after_every_wrong_answer(entry: ExerciseEntry):
     for name, solution in answers.solutions.items():
         result = exercise.evaluate(solution)
         assert result.passed, f"{name}: {result.text()}"
+
+
+# -- generated inputs (issue 27) ------------------------------------------------------------------------
+
+#: Distinct generated inputs on which every reference solution must give the checker's reference outcome.
+CONTRACT_INPUTS = 200
+#: Exercises that do not declare generated inputs yet (issue 27 converts them one by one; this list only shrinks).
+WITHOUT_GENERATED = {"05.1", "06.1", "07.1", "08.1", "09.1", "09.2", "10.1", "11.1", "12.1", "13.1",
+                     "00.1", "01.1", "02.1", "03.1", "04.1", "14.1", "15.1", "16.1", "17.1"}
+
+
+def _with_generated(kind: str) -> list:
+    return [p for p in _cases(kind) if p.values[0].exercise().generated]
+
+
+def test_every_exercise_declares_generated_inputs_or_is_listed_as_not_yet():
+    without = {e.id for e in EXERCISES if not e.exercise().generated}
+    assert without == WITHOUT_GENERATED, (
+        f"declare generated= for {sorted(without - WITHOUT_GENERATED)}; remove {sorted(WITHOUT_GENERATED - without)} "
+        "from WITHOUT_GENERATED")
+
+
+@pytest.mark.parametrize("entry, name", _with_generated("solutions"))
+def test_each_reference_solution_agrees_with_the_checkers_reference_on_generated_inputs(entry: ExerciseEntry,
+                                                                                        name: str):
+    solution = entry.answer_set().solutions[name]
+    for generated in entry.exercise().generated:
+        report = generated.search(solution, examples=CONTRACT_INPUTS + CONTRACT_INPUTS // 4)
+        assert not report.differs, (
+            f"{generated.name}: {generated.describe(report.spec)}: the checker's reference gives {report.expected!r}, "
+            f"{name!r} gives {report.got!r}" + (f" (it raised {report.error!r})" if report.error else ""))
+        assert report.inputs >= CONTRACT_INPUTS, f"{generated.name}: only {report.inputs} distinct inputs were drawn"
+
+
+@pytest.mark.parametrize("entry", [e for e in EXERCISES if e.exercise().generated], ids=lambda e: e.id)
+def test_a_wrong_answer_that_passes_every_named_case_fails_on_generated_inputs(entry: ExerciseEntry):
+    """The generated inputs earn their place: some known-wrong answer is caught by them alone."""
+    exercise, answers = entry.exercise(), entry.answer_set()
+    generated = {g.name for g in exercise.generated}
+    named = {case.name for case in exercise.cases}
+    only = {label: wrong for label, wrong in answers.wrong.items() if set(wrong.fails) <= generated}
+    assert only, f"{entry.id}: add a KnownWrong that passes every named case and fails {sorted(generated)}"
+    for label, wrong in only.items():
+        verdicts = {r.name: r.status for r in exercise.evaluate(wrong.answer).results}
+        missed = {case: verdicts[case] for case in named if verdicts[case] != "pass"}
+        assert not missed, f"{label!r} is meant to pass every named case, but: {missed}"
 
 
 # -- the scanner itself ---------------------------------------------------------------------------

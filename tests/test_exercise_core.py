@@ -5,7 +5,6 @@ bounded and escaped reports (issue 12 "Exercise core", issue 10 item 6)."""
 from __future__ import annotations
 
 import gc
-import linecache
 import re
 import threading
 import warnings
@@ -18,6 +17,7 @@ from helpers.exercises import Case, Exercise, nb04, nb11
 from helpers.exercises import deadline as deadline_module
 from helpers.exercises.results import CheckFailure
 from tests.solutions import nb04 as sol04
+from tests.learner_cells import learner
 from tests.solutions import nb11 as sol10
 
 
@@ -40,16 +40,6 @@ FAST = Exercise("99.9", "double it quickly", [Case("doubles 2", _equals(4)), Cas
 
 def stub(x):
     raise NotImplementedError("your code here")
-
-
-def learner(source: str, name: str = "answer"):
-    """Define a function the way a notebook cell does: from source in a file outside the checker."""
-    filename = f"<learner cell {abs(hash(source))}>"
-    lines = source.splitlines(keepends=True)
-    linecache.cache[filename] = (len(source), None, lines, filename)
-    namespace: dict = {}
-    exec(compile(source, filename, "exec"), namespace)
-    return namespace[name]
 
 
 @pytest.fixture

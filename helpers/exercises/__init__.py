@@ -19,9 +19,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .core import DEFAULT_TIMEOUT, Case, CaseResult, CheckResult, Exercise, Verdict
+    from .core import DEFAULT_TIMEOUT, Case, CaseResult, CheckResult, Exercise, Generated, Verdict
 
-__all__ = ["DEFAULT_TIMEOUT", "Case", "CaseResult", "CheckResult", "Exercise", "Verdict"]
+__all__ = ["DEFAULT_TIMEOUT", "Case", "CaseResult", "CheckResult", "Exercise", "Generated", "Verdict"]
 
 
 def __getattr__(name: str) -> Any:

@@ -37,6 +37,11 @@ recording (for demo cells that are not the learner's own answer).
   ``NotImplementedError`` that a *library* raises is not the stub: langchain-core raises one when
   a middleware forgot ``return`` (``Unsupported message type: <class 'NoneType'>``); it is
   reported as ``your code raised NotImplementedError: ...`` with a hint about ``None``.
+* After the named cases, each :class:`~helpers.exercises.generated.Generated` check (``generated=``)
+  runs the answer and the exercise's reference on generated inputs, as one more case under the
+  same deadline, thread and isolation rules: a difference is a FAIL that shows the smallest input
+  found (in the learner's words) and both outcomes; an exception on a generated input is an
+  ``ERROR`` that names the input.
 * One check runs at a time: an answer that calls ``EX.evaluate(...)`` or ``EX.check(...)`` itself
   gets the refusal back from that inner call, and its own case is an ``ERROR`` that says so.
 * Only ``KeyboardInterrupt`` escapes, by design: the kernel's interrupt button stops a check, and
@@ -45,6 +50,7 @@ recording (for demo cells that are not the learner's own answer).
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -54,6 +60,7 @@ from ..i18n import N_, _
 from ..progress_record import record_exercise
 from .check_text import _left_text, _safe_str, _stuck_text, _type_name
 from .deadline import CheckTimeout, DeadlineOutcome, run_with_deadline
+from .generated import Generated
 from .isolation import Snapshot
 from .diagnose import (
     Wants,
@@ -70,7 +77,7 @@ from .diagnose import (
 from .results import DEFAULT_UNSOLVED_HINT, CaseResult, CheckFailure, CheckResult, Verdict, bounded, shown_text
 
 __all__ = ["DEFAULT_NONE_HINT", "DEFAULT_TIMEOUT", "Case", "CaseResult", "CheckFailure", "CheckResult", "Exercise",
-           "Verdict"]
+           "Generated", "Verdict"]
 
 #: Seconds one case (or the probe) may run before it is stopped.
 DEFAULT_TIMEOUT = 5.0
@@ -154,14 +161,17 @@ class Exercise:
             answer must be (a non-callable answer, such as a dict, is not judged).
         none_hint: added (in brackets) to an error that library or checker code raised about
             ``NoneType``, default :data:`DEFAULT_NONE_HINT`.
+        generated: a :class:`~helpers.exercises.generated.Generated` check (or a sequence of them),
+            run after the named cases: the answer must give the reference's outcome on generated
+            inputs.
 
     Raises:
-        ValueError: no cases, or a timeout that is not a positive number.
+        ValueError: no cases, a timeout that is not a positive number, or two checks with one name.
     """
 
     def __init__(self, id: str, title: str, cases: Sequence[Case], *, probe: Callable[[Any], Any] | None = None,
                  unsolved_hint: str | None = None, timeout: float = DEFAULT_TIMEOUT, wants: Wants = "def",
-                 none_hint: str = DEFAULT_NONE_HINT):
+                 none_hint: str = DEFAULT_NONE_HINT, generated: Generated | Sequence[Generated] = ()):
         if not cases:
             raise ValueError(f"exercise {id} needs at least one case")
         if not (isinstance(timeout, (int, float)) and timeout > 0):
@@ -169,12 +179,17 @@ class Exercise:
         self.id = id
         self.title = title
         self.cases = list(cases)
+        self.generated = [generated] if isinstance(generated, Generated) else list(generated)
+        names = [check.name for check in (*self.cases, *self.generated)]
+        if len(set(names)) != len(names):
+            raise ValueError(f"exercise {id}: two checks have the same name: {names}")
         self.probe = probe
         self.unsolved_hint = unsolved_hint or DEFAULT_UNSOLVED_HINT
         self.timeout = float(timeout)
         self.wants: Wants = wants
         self.none_hint = none_hint
-        self._checker_files = code_files([probe, *(case.run for case in self.cases)])
+        self._checker_files = code_files([probe, *(case.run for case in self.cases),
+                                          *(f for g in self.generated for f in (g.run, g.describe))])
 
     # -- public -----------------------------------------------------------------------------
 
@@ -202,8 +217,14 @@ class Exercise:
             pass
         return result
 
+    @property
+    def check_names(self) -> list[str]:
+        """The names of every check, in the order they run: the named cases, then the generated ones."""
+        return [check.name for check in (*self.cases, *self.generated)]
+
     def __repr__(self) -> str:
-        return f"Exercise({self.id!r}, {self.title!r}, {len(self.cases)} cases)"
+        more = f", {len(self.generated)} generated" if self.generated else ""
+        return f"Exercise({self.id!r}, {self.title!r}, {len(self.cases)} cases{more})"
 
     # -- running (the notebook's thread: only finished text comes back to it) -------------------
 
@@ -234,7 +255,7 @@ class Exercise:
             return self._result(notice=first)
         results: list[CaseResult] = []
         stopped = False
-        for number, case in enumerate(self.cases):
+        for number, case in enumerate([*self.cases, *self.generated]):
             if stopped:
                 results.append(CaseResult(case.name, "error", _(_SKIPPED)))
                 continue
@@ -242,7 +263,11 @@ class Exercise:
             refused = _GUARD.refused
             may_be_stub = self.probe is None and number == 0
             snapshot = Snapshot.take()
-            outcome = self._in_worker(lambda: self._case_step(case, answer, may_be_stub, phase), str(number + 1))
+            if isinstance(case, Generated):
+                step = functools.partial(self._generated_step, case, answer, phase)
+            else:
+                step = functools.partial(self._case_step, case, answer, may_be_stub, phase)
+            outcome = self._in_worker(step, str(number + 1))
             changed = snapshot.restore()
             if outcome.status == "returned" and outcome.value is _UNSOLVED:
                 return self._result(solved=False)
@@ -281,7 +306,7 @@ class Exercise:
         return text + lead + _(" {threads}. Restart the kernel if the notebook stays busy.").format(
             threads=_stuck_text(outcome))
 
-    def _judge(self, case: Case, outcome: DeadlineOutcome, phase: _Phase, changed: Sequence[str] = ()) -> CaseResult:
+    def _judge(self, case: Case | Generated, outcome: DeadlineOutcome, phase: _Phase, changed: Sequence[str] = ()) -> CaseResult:
         """The :class:`CaseResult` of one case run (made from text only: the worker built it); ``changed``:
         what the run changed in the process and the check undid (:meth:`Snapshot.restore`)."""
         notes = [*([_left_text(outcome)] if outcome.left else []), *changed]
@@ -338,6 +363,16 @@ class Exercise:
                 return CaseResult(case.name, "error", _("your code raised an exception that could not be shown"),
                                   hint=case.hint)
         return CaseResult(case.name, "pass")
+
+    def _generated_step(self, generated: Generated, answer: Any, phase: _Phase) -> CaseResult:
+        """The generated check's result (:meth:`Generated.judge`); errors are described like a case's."""
+        def describe_error(exc: BaseException) -> CaseResult:
+            phase.describing = True
+            found = self._describe(Case(generated.name, generated.run, generated.hint), exc, False)
+            assert isinstance(found, CaseResult)  # may_be_stub=False: never the stub
+            return found
+
+        return generated.judge(answer, describe_error, internal=_(_INTERNAL))
 
     def _describe(self, case: Case, exc: BaseException, may_be_stub: bool) -> CaseResult | _Unsolved:
         """The feedback for what ``case.run`` raised."""
