@@ -141,7 +141,7 @@ def test_the_verdict_is_the_same_on_every_check():
 # -- bounds ------------------------------------------------------------------------------------------
 
 
-def test_shrinking_runs_the_answer_at_most_shrinks_times_after_the_first_difference():
+def test_shrinking_tries_at_most_shrinks_inputs_after_the_first_difference():
     calls = []
 
     def answer(numbers):
@@ -149,10 +149,11 @@ def test_shrinking_runs_the_answer_at_most_shrinks_times_after_the_first_differe
         return [-1] if len(numbers) >= 4 else sorted(numbers)  # differs on every list of 4 or more
 
     report = _numbers(shrinks=3).search(answer)
-    assert report.differs and len(calls[calls.index(True):]) == 1 + 3, calls
+    assert report.differs and len(report.spec) >= 4 and len(calls[calls.index(True):]) <= 1 + 3, calls
     unbounded = []
-    _numbers().search(lambda numbers: unbounded.append(1) or ([-1] if len(numbers) >= 4 else sorted(numbers)))
+    full = _numbers().search(lambda numbers: unbounded.append(1) or ([-1] if len(numbers) >= 4 else sorted(numbers)))
     assert len(unbounded) > len(calls), "without the bound, shrinking runs it more often"
+    assert full.spec == (0, 0, 0, 0), "and finds the smallest input"
 
 
 def test_the_reference_runs_once_per_input_in_a_process():
@@ -218,9 +219,20 @@ def test_an_answer_that_leaves_threads_running_ends_the_search_early(monkeypatch
     object.__setattr__(generated, "run", counting)
     exercise = Exercise("99.7", "sort", [Case("anything", lambda a: None)], generated=generated)
     text = exercise.evaluate(answer).text()
-    assert "your code left 4 threads running (leaky, leaky, leaky and 1 more)" in text, text
+    assert "your code left 2 threads running (leaky, leaky)" in text, text
     answer_calls = [spec for spec in calls if len(spec) > 1]
-    assert len(answer_calls) <= 2 * 4, "the search stopped once 4 threads were left"
+    assert len(answer_calls) <= 2 * 2, "the search stopped once 2 threads were left"
+
+
+def test_a_result_too_large_to_compare_ends_the_search_on_the_first_input_that_gives_it():
+    calls = []
+
+    def answer(numbers):
+        calls.append(numbers)
+        return list(range(MAX_PLAIN_ITEMS + 1)) if numbers else []
+
+    report = _numbers().search(answer)
+    assert report.differs and report.got.too_big and len(calls) == len([c for c in calls if not c]) + 1, calls
 
 
 def test_keyboard_interrupt_on_a_generated_input_stops_the_check():

@@ -19,8 +19,8 @@ and reports the smallest input where they differ, in the learner's words.
   the same order without Hypothesis's engine (about 1 ms of its own work per input) and runs only
   the answer; only a difference brings Hypothesis back, to find it again and shrink it.
 * **Bounded**: ``examples`` inputs at most before a difference is found, then at most ``shrinks``
-  more runs of the answer while shrinking (a count, not a time: the smallest input reported does
-  not depend on the machine's speed). The whole search runs in the check's worker thread, under
+  more inputs tried while shrinking (a count, not a time: the smallest input reported does not
+  depend on the machine's speed); then the smallest difference found so far is reported. The whole search runs in the check's worker thread, under
   the exercise's deadline like every case.
 * **Local constants off.** Hypothesis 6.170 also draws constants collected from the source of
   every "local" module loaded in the process (``hypothesis.internal.conjecture.providers.
@@ -60,15 +60,16 @@ __all__ = ["DEFAULT_EXAMPLES", "DEFAULT_SHRINKS", "Generated", "Opaque", "Refere
 
 #: Inputs a learner's check tries before it says the answer agrees with the reference.
 DEFAULT_EXAMPLES = 100
-#: Runs of the answer spent shrinking a difference once one is found.
-DEFAULT_SHRINKS = 200
+#: Inputs Hypothesis may try while shrinking a difference once one is found (each costs about 1 ms of
+#: Hypothesis's own work, plus the runs of the answer and the reference on an input not seen before).
+DEFAULT_SHRINKS = 100
 #: How many reference outcomes one check keeps between checks (a bound, not a tuning knob).
 _REFERENCE_CACHE = 4096
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 #: A search stops when this many threads it did not find at its start are alive after the answer ran:
 #: an answer that leaves a thread running each time would otherwise pile up spinning threads (a
 #: thread that some other code of the kernel starts meanwhile is not enough to stop it).
-_LEFT_THREADS = 4
+_LEFT_THREADS = 2
 
 
 class ReferenceFailed(Exception):
@@ -90,6 +91,7 @@ class Opaque:
     only another ``Opaque`` with the same text, and shows as ``text`` (no memory address)."""
 
     text: str
+    too_big: bool = False
 
     def __repr__(self) -> str:
         return self.text
@@ -108,7 +110,8 @@ def plain(value: Any) -> Any:
     try:
         return _plain(value, 0, [MAX_PLAIN_ITEMS])
     except _TooBig:
-        return Opaque(_("<a value too large to compare: {value}>").format(value=_ADDRESS.sub("", shown(value, 120))))
+        return Opaque(_("<a value too large to compare: {value}>").format(value=_ADDRESS.sub("", shown(value, 120))),
+                      too_big=True)
 
 
 #: Items :func:`plain` copies at most (all levels together).
@@ -210,8 +213,8 @@ class Generated:
         hint: ``N_("...")`` shown after a difference.
         examples: inputs a learner's check tries (keep a check of the reference at about 2 s or
             less: the contract test prints the time of each).
-        shrinks: runs of the answer spent shrinking a difference (a count, so the input reported
-            is the same on every machine).
+        shrinks: inputs tried while shrinking a difference (a count, so the input reported is the
+            same on every machine).
 
     Raises:
         TypeError: ``inputs`` is not a Hypothesis strategy.
@@ -274,19 +277,18 @@ class Generated:
         """
         seen: dict[str, _Seen] = {}
         order: list[Any] = []  # the inputs in the order they were first run
-        shrinking = {"found": False, "runs": 0}
+        shrinking = {"found": False, "runs": 0}  # the runs counted once a difference is found
         before = set(threading.enumerate())
         smallest: list[Any] = []  # the last input that differed: the smallest so far (the shrinker only goes down)
 
         def differs(spec: Any) -> bool:
+            if shrinking["found"]:
+                if shrinking["runs"] >= self.shrinks:
+                    raise _Stop  # shrinking's budget is spent: the smallest difference so far is the answer
+                shrinking["runs"] += 1
             key = repr(spec)
             if key in seen:
                 return seen[key].differs
-            if shrinking["found"]:
-                if shrinking["runs"] >= self.shrinks:  # budget spent: an input not yet run counts as agreeing
-                    seen[key] = _Seen(False)
-                    return False
-                shrinking["runs"] += 1
             try:
                 expected = self.expected(spec)
             except ReferenceFailed as exc:
@@ -303,6 +305,8 @@ class Generated:
                 shrinking["found"], smallest[:] = True, [spec]
             if sum(thread not in before for thread in threading.enumerate()) >= _LEFT_THREADS:
                 raise _Stop  # the answer leaves threads running: the core stops them and says so
+            if isinstance(got, Opaque) and got.too_big:
+                raise _Stop  # a result too large to compare: every input shows that, no need to shrink
             return seen[key].differs
 
         count = examples or self.examples
