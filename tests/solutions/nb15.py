@@ -45,6 +45,12 @@ def success_status_and_error_text(messages, response_tools):
     return sum(m.type == "tool" and m.status == "success" and m.text.startswith("Error:") for m in messages)
 
 
+def count_minus_one(messages, response_tools):
+    """Wrong (issue 27): every answer to a response tool, minus the accepted one. Every named history ends with
+    exactly one accepted response, so it passed them all; a run still retrying is counted one short."""
+    return sum(m.type == "tool" and m.name in response_tools for m in messages) - 1
+
+
 class _AlwaysEqual(int):
     """An int that says it equals anything."""
 
@@ -75,6 +81,8 @@ STRUCTURED_RETRIES = AnswerSet(
             "another schema, another response tool",), status="fail"),
         "status 'success' and an 'Error:' text": KnownWrong(success_status_and_error_text, fails=(
             "a tool's own 'Error:' text is not a retry",), status="fail"),
+        "count minus one (the accepted answer)": KnownWrong(count_minus_one, fails=(
+            "agrees with the reference on generated histories",), status="fail"),
         "an int that equals anything": KnownWrong(always_equal, fails=(
             "two retries, then a valid decision",), status="fail"),
     },
