@@ -37,6 +37,15 @@ def any_tool_name(tools):
             if any(n in t.description for n in names) or any(c in t.description.lower() for c in INSTRUCTION_CUES)]
 
 
+def other_names_as_written(tools):
+    """Wrong (issue 27): lower-cases the description but not the other tools' names. Every hidden name was in
+    lower case, so it passed them all; a tool named cancelOrder is never found."""
+    names = [t.name for t in tools]
+    return [t.name for t in tools
+            if any(n in t.description.lower() for n in names if n != t.name)
+            or any(c in t.description.lower() for c in INSTRUCTION_CUES)]
+
+
 def sorted_names(tools):
     return sorted(flag_descriptions(tools))
 
@@ -55,6 +64,8 @@ FLAG_DESCRIPTIONS = AnswerSet(
         "case-sensitive": KnownWrong(case_sensitive, fails=("a cue in upper case",), status="fail"),
         "a tool naming itself is flagged": KnownWrong(any_tool_name, fails=("a tool that names itself",),
                                                       status="fail"),
+        "other tools' names matched as written": KnownWrong(
+            other_names_as_written, fails=("agrees with the reference on generated tool listings",), status="fail"),
         "sorted instead of the list's order": KnownWrong(sorted_names, fails=("clean tools and the list's order",),
                                                          status="fail"),
     },
