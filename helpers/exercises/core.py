@@ -41,7 +41,8 @@ recording (for demo cells that are not the learner's own answer).
   runs the answer and the exercise's reference on generated inputs, as one more case under the
   same deadline, thread and isolation rules: a difference is a FAIL that shows the smallest input
   found (in the learner's words) and both outcomes; an exception on a generated input is an
-  ``ERROR`` that names the input.
+  ``ERROR`` that names the input. It tries up to ``examples`` inputs, so its deadline is
+  :data:`~helpers.exercises.generated.TIMEOUT_FACTOR` times the exercise's ``timeout``.
 * One check runs at a time: an answer that calls ``EX.evaluate(...)`` or ``EX.check(...)`` itself
   gets the refusal back from that inner call, and its own case is an ``ERROR`` that says so.
 * Only ``KeyboardInterrupt`` escapes, by design: the kernel's interrupt button stops a check, and
@@ -60,7 +61,7 @@ from ..i18n import N_, _
 from ..progress_record import record_exercise
 from .check_text import _left_text, _safe_str, _stuck_text, _type_name
 from .deadline import CheckTimeout, DeadlineOutcome, run_with_deadline
-from .generated import Generated
+from .generated import TIMEOUT_FACTOR, Generated
 from .isolation import Snapshot
 from .diagnose import (
     Wants,
@@ -124,6 +125,7 @@ class _Phase:
     """Where a worker is: running the learner's code, or building the feedback from what it raised."""
 
     describing: bool = False
+    seconds: float = 0.0  # the deadline of this step (0: the exercise's timeout)
 
 
 @dataclass(frozen=True)
@@ -259,15 +261,16 @@ class Exercise:
             if stopped:
                 results.append(CaseResult(case.name, "error", _(_SKIPPED)))
                 continue
-            phase = _Phase()
+            generated = isinstance(case, Generated)
+            phase = _Phase(seconds=self.timeout * (TIMEOUT_FACTOR if generated else 1))
             refused = _GUARD.refused
             may_be_stub = self.probe is None and number == 0
             snapshot = Snapshot.take()
-            if isinstance(case, Generated):
+            if generated:
                 step = functools.partial(self._generated_step, case, answer, phase)
             else:
                 step = functools.partial(self._case_step, case, answer, may_be_stub, phase)
-            outcome = self._in_worker(step, str(number + 1))
+            outcome = self._in_worker(step, str(number + 1), phase.seconds)
             changed = snapshot.restore()
             if outcome.status == "returned" and outcome.value is _UNSOLVED:
                 return self._result(solved=False)
@@ -278,8 +281,8 @@ class Exercise:
             stopped = outcome.status == "timeout"
         return self._result(results=results)
 
-    def _in_worker(self, step: Callable[[], Any], label: str) -> DeadlineOutcome:
-        return run_with_deadline(step, self.timeout, name=f"check-{self.id}-{label}",
+    def _in_worker(self, step: Callable[[], Any], label: str, seconds: float = 0.0) -> DeadlineOutcome:
+        return run_with_deadline(step, seconds or self.timeout, name=f"check-{self.id}-{label}",
                                  learner_code=lambda filename: is_learner_file(filename, self._checker_files))
 
     def _result(self, *, solved: bool = True, results: list[CaseResult] | None = None, notice: str = "") -> CheckResult:
@@ -295,10 +298,10 @@ class Exercise:
     def _timeout_text(self, outcome: DeadlineOutcome, phase: _Phase) -> str:
         if phase.describing:
             text = _("your code raised an exception whose message (its `__str__`) was still being built after "
-                     "{seconds} s: an endless loop?").format(seconds=f"{self.timeout:g}")
+                     "{seconds} s: an endless loop?").format(seconds=f"{phase.seconds or self.timeout:g}")
         else:
             text = _("your code was still running after {seconds} s: an endless loop?").format(
-                seconds=f"{self.timeout:g}")
+                seconds=f"{phase.seconds or self.timeout:g}")
         if not outcome.stuck:
             return text + _(" It was stopped.")
         lead = _(" It could not be stopped:") if outcome.worker_stuck else \

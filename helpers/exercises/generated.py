@@ -56,13 +56,16 @@ from ..i18n import _
 from .deadline import CheckTimeout
 from .results import CaseResult, bounded, shown
 
-__all__ = ["DEFAULT_EXAMPLES", "DEFAULT_SHRINKS", "Generated", "Opaque", "ReferenceFailed", "SearchReport", "plain"]
+__all__ = ["DEFAULT_EXAMPLES", "DEFAULT_SHRINKS", "TIMEOUT_FACTOR", "Generated", "Opaque", "ReferenceFailed", "SearchReport", "plain"]
 
 #: Inputs a learner's check tries before it says the answer agrees with the reference.
 DEFAULT_EXAMPLES = 100
 #: Inputs Hypothesis may try while shrinking a difference once one is found (each costs about 1 ms of
 #: Hypothesis's own work, plus the runs of the answer and the reference on an input not seen before).
 DEFAULT_SHRINKS = 100
+#: A generated check's deadline is this many times the exercise's ``timeout`` (it runs the answer up to
+#: ``examples`` + ``shrinks`` times; on a busy 2-core machine a 1 s search can take 4 s).
+TIMEOUT_FACTOR = 3
 #: How many reference outcomes one check keeps between checks (a bound, not a tuning knob).
 _REFERENCE_CACHE = 4096
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
