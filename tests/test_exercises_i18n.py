@@ -37,6 +37,7 @@ WRONG = [
     ("09.1", "leaks the message", "模型看到了内部信息"),
     ("09.2", "refund_key", "分不清两个订单行"),
     ("10.1", "counts only", "不是一种决定类型"),
+    ("14.1", "sorted(set(calls) - answered)", "找到的让你的答案与参考答案不一致的最小输入"),
 ]
 
 
