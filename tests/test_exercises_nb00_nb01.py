@@ -16,7 +16,9 @@ def test_00_crash_is_reported_as_error_feedback():
 
 def test_01_feedback_names_the_problem():
     result = nb01.REFUND_TOOL.check(WRONG01["amount 0 allowed"])
-    assert [r.name for r in result.failed] == ["the constraints are in the schema the model sees", "amount 0 is rejected"]
+    assert [r.name for r in result.failed] == ["the constraints are in the schema the model sees", "amount 0 is rejected",
+                                               "agrees with the reference on generated calls"]
+    assert "amount=0" in result.failed[-1].feedback, result.text()
     result = nb01.REFUND_TOOL.check(WRONG01["validation inside the function body"])
     assert any("reached your function" in r.feedback for r in result.failed)
     result = nb01.REFUND_TOOL.check(WRONG01["Args block left in the description"])
