@@ -9,21 +9,30 @@ Each hidden case builds fresh tools (with side-effect counters) and a fresh AIMe
 case never depends on another one. The checks catch the mistakes seen in real loops: results
 that are not ToolMessages, invented or reused ids, a tool that never runs or runs twice,
 arguments that do not reach the tool, and dict results sent as Python ``str()`` instead of JSON.
+
+The generated check compares the answer with :func:`execute_tool_calls` (the reference) on generated
+AIMessages: zero to four calls of four tools (results that are a dict with non-ASCII text, an int, a
+float, a plain string), ids in no order, the same tool and the same arguments twice, and text beside
+the calls. The outcome is every ToolMessage as ``(id, "JSON" or "text", content, status)`` (content read
+as JSON when it is JSON) and every run of a tool with its arguments, both without regard to order.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
+from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, ToolMessage
-from langchain_core.tools import BaseTool, tool
+from langchain_core.tools import BaseTool, StructuredTool, tool
+from pydantic import BaseModel
 
-from ..i18n import _
-from .core import Case, Exercise
+from ..i18n import N_, _
+from .core import Case, Exercise, Generated
 from .results import clipped, shown
 
-__all__ = ["EXECUTE_CALLS"]
+__all__ = ["EXECUTE_CALLS", "MESSAGES", "execute_tool_calls"]
 
 
 def _call(name: str, args: dict[str, Any], id: str) -> dict[str, Any]:
@@ -149,6 +158,86 @@ def _no_calls(answer: Any) -> None:
     assert sum(runs.values()) == 0, _("no tool should run for a text reply")
 
 
+# -- the reference and the generated messages -----------------------------------------------------------
+
+
+def execute_tool_calls(ai_message: AIMessage, tools_by_name: dict[str, BaseTool]) -> list[ToolMessage]:
+    """The reference: each call of ``ai_message.tool_calls`` invoked whole (``tool.invoke(call)``), so
+    LangChain runs the tool once with its arguments and returns the ToolMessage for its id (a dict result
+    serialised to JSON)."""
+    return [tools_by_name[call["name"]].invoke(call) for call in ai_message.tool_calls]
+
+
+#: The tools of a generated message and the arguments the model may give each (a pool, so calls repeat).
+_ARGUMENTS = {"lookup_order": ({"order_id": "A1024"}, {"order_id": "B2048"}),
+              "add": ({"a": 2, "b": 3}, {"a": 40, "b": 2}),
+              "quote_refund": ({"order_id": "A1024"}, {"order_id": "C3072"}),
+              "carrier_note": ({"order_id": "A1024"}, {"order_id": "B2048"})}
+IDS = ("call_9", "toolu_01A", "call_2", "fc_7b", "call_15", "toolu_00C")
+_CALL = st.tuples(st.sampled_from(tuple(_ARGUMENTS)), st.integers(0, 1), st.sampled_from(IDS))
+#: A generated message's spec: ``(calls as (tool, argument set, id), text beside them)``; ids never repeat.
+MESSAGES = st.tuples(st.lists(_CALL, max_size=4, unique_by=lambda call: call[2]).map(tuple), st.booleans())
+
+
+class _OrderArgs(BaseModel):
+    order_id: str
+
+
+class _AddArgs(BaseModel):
+    a: int
+    b: int
+
+
+def _generated_tools() -> tuple[dict[str, BaseTool], list[str]]:
+    """Fresh tools of four kinds of result (a dict with non-ASCII text, an int, a float, a string), and the
+    list each run appends ``"tool(arguments)"`` to. Built as ``StructuredTool`` with a ready schema (what
+    ``@tool`` builds, without inferring the schema again for every input)."""
+    ran: list[str] = []
+
+    def recorded(name: str, result: Any) -> Callable[..., Any]:
+        def run(**args: Any) -> Any:
+            ran.append(f"{name}({', '.join(f'{k}={v!r}' for k, v in args.items())})")
+            return result(**args)
+        return run
+
+    specs = [("lookup_order", "Look up an order by id.", _OrderArgs,
+              lambda order_id: {"order_id": order_id, "product": "Écouteurs sans fil", "refundable_amount": 49.5}),
+             ("add", "Add two integers.", _AddArgs, lambda a, b: a + b),
+             ("quote_refund", "Quote the refundable amount of an order.", _OrderArgs, lambda order_id: 49.5),
+             ("carrier_note", "The carrier's note on an order's parcel.", _OrderArgs,
+              lambda order_id: f"Order {order_id}: left at the front door.")]
+    return {name: StructuredTool(name=name, description=text, args_schema=schema, func=recorded(name, result))
+            for name, text, schema, result in specs}, ran
+
+
+def _content(value: Any) -> tuple[str, Any]:
+    """A ToolMessage's content as the model reads it: ``("JSON", value)`` for JSON text, else ``("text", text)``."""
+    if isinstance(value, str):
+        try:
+            return ("JSON", json.loads(value))
+        except ValueError:
+            return ("text", value)
+    return ("not text", value)
+
+
+def _executed_outcome(answer: Any, spec: tuple) -> dict[str, tuple]:
+    calls, text = spec
+    tools, ran = _generated_tools()
+    ai = AIMessage(content="Let me check." if text else "", tool_calls=[
+        _call(name, dict(_ARGUMENTS[name][which]), call_id) for name, which, call_id in calls])
+    messages = _messages(answer, ai, tools)
+    answered = sorted(((str(m.tool_call_id), *_content(m.content), str(m.status)) for m in messages), key=repr)
+    return {"ToolMessages": tuple(answered), "tools ran": tuple(sorted(ran))}
+
+
+def _describe_executed(spec: tuple) -> str:
+    calls, text = spec
+    return _("an AIMessage with the tool calls {calls}{text}").format(
+        calls=[f"{name}({', '.join(f'{k}={v!r}' for k, v in _ARGUMENTS[name][which].items())}) id={call_id}"
+               for name, which, call_id in calls],
+        text=_(" and the text 'Let me check.'") if text else "")
+
+
 EXECUTE_CALLS = Exercise(
     "02.1",
     "execute the tool calls of one AIMessage",
@@ -160,4 +249,9 @@ EXECUTE_CALLS = Exercise(
         Case("a dict result arrives as JSON text", _dict_as_json),
         Case("a text reply needs no ToolMessage", _no_calls),
     ],
+    generated=Generated(
+        "agrees with the reference on generated messages", MESSAGES, _executed_outcome, execute_tool_calls,
+        _describe_executed, hint=N_("run every call once with its own arguments, even a call that repeats another "
+                                    "one, and answer its id; only a dict result becomes JSON: a string result stays "
+                                    "the text it is (tool.invoke(call) does both)")),
 )

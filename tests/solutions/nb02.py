@@ -68,12 +68,36 @@ def wrong_runs_twice(ai_message, tools_by_name):
     return out
 
 
+def wrong_json_everything(ai_message, tools_by_name):
+    """Wrong (issue 27): json.dumps on every result. The named tools return a dict and an int, whose JSON is the
+    text LangChain sends, so it passed them all; a string result reaches the model wrapped in quotes."""
+    import json
+
+    return [ToolMessage(content=json.dumps(tools_by_name[c["name"]].invoke(c["args"])), tool_call_id=c["id"],
+                        name=c["name"]) for c in ai_message.tool_calls]
+
+
+def wrong_runs_a_repeated_call_once(ai_message, tools_by_name):
+    """Wrong (issue 27): a call that repeats an earlier call's tool and arguments reuses its result (a cache). The
+    named calls never repeat, so it passed them all; a repeated call never runs."""
+    import json
+
+    results, out = {}, []
+    for c in ai_message.tool_calls:
+        key = (c["name"], json.dumps(c["args"], sort_keys=True))
+        if key not in results:
+            results[key] = tools_by_name[c["name"]].invoke(c).content
+        out.append(ToolMessage(content=results[key], tool_call_id=c["id"], name=c["name"]))
+    return out
+
+
 def crashing(ai_message, tools_by_name):
     """Crashes with a KeyError (the checker must report it, not raise)."""
     return tools_by_name[None].invoke(ai_message)  # type: ignore[index]
 
 
 _ONCE = "each call runs the tool exactly once"
+_GENERATED = "agrees with the reference on generated messages"
 
 EXECUTE_CALLS = AnswerSet(
     solutions={"invoke the whole ToolCall": execute_tool_calls, "build the ToolMessage by hand": execute_tool_calls_by_hand},
@@ -85,6 +109,8 @@ EXECUTE_CALLS = AnswerSet(
                                                   fails=("ids come from the calls, not from positions", _ONCE)),
         "never runs the tools": KnownWrong(wrong_never_runs, fails=(_ONCE,)),
         "runs each tool twice": KnownWrong(wrong_runs_twice, fails=(_ONCE,), status="fail"),
+        "json.dumps on every result": KnownWrong(wrong_json_everything, fails=(_GENERATED,), status="fail"),
+        "runs a repeated call once": KnownWrong(wrong_runs_a_repeated_call_once, fails=(_GENERATED,), status="fail"),
     },
     crashing={"KeyError": crashing},
     answer_from=lambda body: lambda ai_message, tools_by_name: body(),
