@@ -39,6 +39,7 @@ by the core; an exception from the reference (a checker bug) ends the search wit
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import threading
 from collections.abc import Callable, Iterator
@@ -56,7 +57,8 @@ from ..i18n import _
 from .deadline import CheckTimeout
 from .results import CaseResult, bounded, shown
 
-__all__ = ["DEFAULT_EXAMPLES", "DEFAULT_SHRINKS", "TIMEOUT_FACTOR", "Generated", "Opaque", "ReferenceFailed", "SearchReport", "plain"]
+__all__ = ["DEFAULT_EXAMPLES", "DEFAULT_SHRINKS", "TIMEOUT_FACTOR", "Generated", "Opaque", "ReferenceFailed", "SearchReport",
+           "content_value", "plain"]
 
 #: Inputs a learner's check tries before it says the answer agrees with the reference.
 DEFAULT_EXAMPLES = 100
@@ -161,6 +163,18 @@ def _key(value: Any, depth: int, budget: list[int]) -> Any:
     except TypeError:
         return Opaque(shown(made, 120))
     return made
+
+
+def content_value(content: Any) -> tuple[str, Any]:
+    """A message's content as a model reads it, for an outcome: ``("JSON", value)`` when it is JSON text (so
+    ``json.dumps`` spacing or ``ensure_ascii`` does not matter), ``("text", text)`` for other text, and
+    ``("not text", content)`` for anything else (a list of content blocks)."""
+    if isinstance(content, str):
+        try:
+            return ("JSON", json.loads(content))
+        except ValueError:
+            return ("text", str.__str__(content))
+    return ("not text", content)
 
 
 @dataclass(frozen=True)

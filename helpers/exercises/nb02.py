@@ -30,6 +30,7 @@ from pydantic import BaseModel
 
 from ..i18n import N_, _
 from .core import Case, Exercise, Generated
+from .generated import content_value
 from .results import clipped, shown
 
 __all__ = ["EXECUTE_CALLS", "MESSAGES", "execute_tool_calls"]
@@ -210,23 +211,13 @@ def _generated_tools() -> tuple[dict[str, BaseTool], list[str]]:
             for name, text, schema, result in specs}, ran
 
 
-def _content(value: Any) -> tuple[str, Any]:
-    """A ToolMessage's content as the model reads it: ``("JSON", value)`` for JSON text, else ``("text", text)``."""
-    if isinstance(value, str):
-        try:
-            return ("JSON", json.loads(value))
-        except ValueError:
-            return ("text", value)
-    return ("not text", value)
-
-
 def _executed_outcome(answer: Any, spec: tuple) -> dict[str, tuple]:
     calls, text = spec
     tools, ran = _generated_tools()
     ai = AIMessage(content="Let me check." if text else "", tool_calls=[
         _call(name, dict(_ARGUMENTS[name][which]), call_id) for name, which, call_id in calls])
     messages = _messages(answer, ai, tools)
-    answered = sorted(((str(m.tool_call_id), *_content(m.content), str(m.status)) for m in messages), key=repr)
+    answered = sorted(((str(m.tool_call_id), *content_value(m.content), str(m.status)) for m in messages), key=repr)
     return {"ToolMessages": tuple(answered), "tools ran": tuple(sorted(ran))}
 
 

@@ -29,208 +29,45 @@ exception that leaves the answer is the tool's own, or has it as its cause). Res
 un-awaited coroutines fail with "did you forget await?" (the coroutines are closed, so no
 ``RuntimeWarning`` reaches the notebook).
 
-Every case works on fresh data: the tools hand out deep copies of :data:`ORDERS`, so an answer
+The generated check compares the answer with :func:`run_tool_calls` (the reference) on generated
+AIMessages: one to four calls, each to one of five tools (two that work, a name that is not a tool, and
+two tools with a bug, a ``KeyError`` and a ``ValueError``), for a delivered, a shipped or an unknown
+order or with arguments that fail the schema, any of them an invalid call instead; the outcome is each
+answer's status and codes (the tool's name too, for an unknown tool), each result, how often the tools
+ran, or that the tool's bug was raised.
+
+Every case works on fresh data: the tools hand out deep copies of ``nb03_run.ORDERS``, so an answer
 that edits a returned dict in place cannot change what the next case (or attempt) sees.
 """
 
 from __future__ import annotations
 
-import asyncio
-import copy
-import inspect
 import json
-import threading
-import time
+from collections.abc import Callable
 from typing import Any
 
+from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
+from pydantic import BaseModel, ValidationError
 
-from ..domain import NotRefundable, OrderNotFound
-from ..i18n import _
-from .core import Case, Exercise
+from ..domain import DomainError, NotRefundable, OrderNotFound
+from ..i18n import N_, _
+from .core import Case, Exercise, Generated
+from .generated import content_value
+from .nb03_run import (
+    INVALID_ARGUMENTS,
+    UNKNOWN_TOOL,
+    _call,
+    _caused_by,
+    _checked,
+    _invalid,
+    _Recorder,
+    call_answer,
+)
 from .results import clipped, shown
 
-__all__ = ["INVALID_ARGUMENTS", "RUN_TOOL_CALLS", "UNKNOWN_TOOL", "call_answer"]
-
-#: The code of an error result for a call to a tool that does not exist.
-UNKNOWN_TOOL = "unknown_tool"
-#: The code of an error result for arguments that fail the schema or are not JSON.
-INVALID_ARGUMENTS = "invalid_arguments"
-
-ORDERS = {
-    "A1024": {"order_id": "A1024", "product": "Wireless headphones", "status": "delivered"},
-    "A1025": {"order_id": "A1025", "product": "Phone case", "status": "shipped"},
-    "A1030": {"order_id": "A1030", "product": "Winter jacket", "status": "delivered"},
-}
-
-
-class _Recorder:
-    """Fresh tools for one case.
-
-    ``runs`` counts executions, ``finished`` lists ids of finished orders and ``bug`` is the
-    exception ``track_parcel`` raised (``None`` until it runs).
-    """
-
-    def __init__(self, delays: dict[str, float] | None = None):
-        self.delays = delays or {}
-        self.runs = 0
-        self.finished: list[str] = []
-        self.bug: BaseException | None = None
-        self._lock = threading.Lock()
-
-    def _count(self) -> None:
-        with self._lock:
-            self.runs += 1
-
-    def _lookup(self, order_id: str) -> dict:
-        self._count()
-        if order_id not in ORDERS:
-            raise OrderNotFound(f"order {order_id} does not exist", order_id=order_id)
-        return copy.deepcopy(ORDERS[order_id])  # fresh: an answer may edit what a tool returns
-
-    def _quote(self, order_id: str) -> str:
-        order = self._lookup(order_id)
-        if order["status"] != "delivered":
-            raise NotRefundable(f"order {order_id} is {order['status']}, not delivered", order_id=order_id)
-        return f"{order_id}: refundable"
-
-    def _track(self, order_id: str) -> str:
-        order = self._lookup(order_id)
-        try:
-            return order["carrier"]  # the bug: no order record has this field
-        except KeyError as exc:
-            self.bug = exc
-            raise
-
-    def tools(self) -> list[BaseTool]:
-        def lookup_order(order_id: str) -> dict:
-            """Look up an order by id."""
-            time.sleep(self.delays.get(order_id, 0))
-            result = self._lookup(order_id)
-            self.finished.append(order_id)
-            return result
-
-        async def alookup_order(order_id: str) -> dict:
-            """Look up an order by id."""
-            await asyncio.sleep(self.delays.get(order_id, 0))
-            result = self._lookup(order_id)
-            self.finished.append(order_id)
-            return result
-
-        def quote_refund(order_id: str) -> str:
-            """Quote the refundable amount of an order."""
-            return self._quote(order_id)
-
-        async def aquote_refund(order_id: str) -> str:
-            """Quote the refundable amount of an order."""
-            return self._quote(order_id)
-
-        def track_parcel(order_id: str) -> str:
-            """The carrier of an order's parcel."""
-            return self._track(order_id)
-
-        async def atrack_parcel(order_id: str) -> str:
-            """The carrier of an order's parcel."""
-            return self._track(order_id)
-
-        return [
-            StructuredTool.from_function(func=lookup_order, coroutine=alookup_order, name="lookup_order"),
-            StructuredTool.from_function(func=quote_refund, coroutine=aquote_refund, name="quote_refund"),
-            StructuredTool.from_function(func=track_parcel, coroutine=atrack_parcel, name="track_parcel"),
-        ]
-
-
-def _call(name: str, args: dict[str, Any], id: str) -> dict[str, Any]:
-    return {"name": name, "args": args, "id": id, "type": "tool_call"}
-
-
-def _invalid(name: str, raw: str, id: str) -> dict[str, Any]:
-    return {"name": name, "args": raw, "id": id, "error": "arguments are not valid JSON", "type": "invalid_tool_call"}
-
-
-def call_answer(answer: Any, ai_message: AIMessage, tools: list[BaseTool]) -> Any:
-    """Call ``answer(ai_message, tools)``; if it returns an awaitable, run it on a fresh event loop.
-
-    The loop runs in the calling thread when that thread has no running loop (the exercise
-    core runs every case in a worker thread), else in a helper thread (e.g. called directly
-    from a Jupyter cell, whose loop is running).
-
-    Returns:
-        what the answer returned (or what its coroutine returned).
-
-    Raises:
-        whatever the answer raises (including ``NotImplementedError`` from the stub).
-    """
-    result = answer(ai_message, tools)
-    if not inspect.isawaitable(result):
-        return result
-
-    async def _await() -> Any:
-        return await result
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(_await())
-    box: dict[str, Any] = {}
-
-    def _worker() -> None:
-        try:
-            box["value"] = asyncio.run(_await())
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
-            box["error"] = exc
-
-    thread = threading.Thread(target=_worker, name="run_tool_calls-check")
-    thread.start()
-    thread.join()
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
-
-
-def _no_forgotten_await(result: Any) -> None:
-    """Fail with "did you forget await?" when the answer returned awaitables instead of results.
-
-    Un-awaited coroutines are closed first, so Python does not print a ``RuntimeWarning:
-    coroutine ... was never awaited`` into the learner's cell.
-    """
-    items = result if isinstance(result, (list, tuple)) else [result]
-    pending = [item for item in items if inspect.isawaitable(item)]
-    if not pending:
-        return
-    for item in pending:
-        if inspect.iscoroutine(item):
-            item.close()
-    kind = type(pending[0]).__name__
-    raise AssertionError(
-        _("got {count} {kind} object(s) instead of ToolMessages: did you forget await? Write `await "
-          "tool.ainvoke(call)` (or `await asyncio.gather(...)`) inside an async def").format(
-              count=len(pending), kind=kind)
-    )
-
-
-def _checked(result: Any, ai_message: AIMessage) -> dict[str, ToolMessage]:
-    """The basic contract of a returned value: a list of ToolMessages, one per call id."""
-    _no_forgotten_await(result)
-    assert isinstance(result, list), _("return a list of ToolMessage objects, got {type}").format(
-        type=type(result).__name__)
-    for item in result:
-        assert isinstance(item, ToolMessage), _("every item must be a ToolMessage, got {type}").format(
-            type=type(item).__name__)
-    wanted = [c["id"] for c in ai_message.tool_calls] + [c["id"] for c in ai_message.invalid_tool_calls]
-    got = [m.tool_call_id for m in result]
-    missing = [i for i in wanted if i not in got]
-    assert not missing, (
-        _("no ToolMessage answers {missing}: every call (valid or invalid) needs exactly one answer, or the "
-          "provider rejects the next request").format(missing=missing)
-    )
-    extra = [i for i in got if i not in wanted]
-    assert not extra, _("ToolMessages answer ids that were never called: {extra}").format(extra=shown(extra))
-    duplicates = sorted({i for i in got if got.count(i) > 1})
-    assert not duplicates, _("ids answered more than once: {duplicates}").format(duplicates=shown(duplicates))
-    return {m.tool_call_id: m for m in result}
-
+__all__ = ["INVALID_ARGUMENTS", "MESSAGES", "RUN_TOOL_CALLS", "UNKNOWN_TOOL", "call_answer", "run_tool_calls"]
 
 def _answers(answer: Any, ai_message: AIMessage, tools: list[BaseTool]) -> dict[str, ToolMessage]:
     """Run the answer and check the basic contract (:func:`_checked`)."""
@@ -321,23 +158,6 @@ def _invalid_call(answer: Any) -> None:
     assert _product(by_id["call_ok"]) == "Winter jacket", _("the valid call should still get its result")
 
 
-def _caused_by(exc: BaseException, bug: BaseException) -> bool:
-    """True when ``exc`` is ``bug``, or shows it: in its cause / context chain as a traceback prints
-    it (``raise ... from None`` hides the context), or (an exception group) among its exceptions."""
-    seen: set[int] = set()
-    todo = [exc]
-    while todo:
-        current = todo.pop()
-        if current is bug:
-            return True
-        if current is None or id(current) in seen:
-            continue
-        seen.add(id(current))
-        context = None if current.__suppress_context__ else current.__context__
-        todo += [current.__cause__, context, *getattr(current, "exceptions", ())]
-    return False
-
-
 def _bug_propagates(answer: Any) -> None:
     rec = _Recorder()
     ai = AIMessage(content="", tool_calls=[_call("track_parcel", {"order_id": "A1024"}, "call_bug"),
@@ -358,6 +178,130 @@ def _bug_propagates(answer: Any) -> None:
     raise AssertionError(_("track_parcel never ran: run every valid call with its own tool"))
 
 
+# -- the reference and the generated messages -----------------------------------------------------------
+
+
+def _error_answer(call: dict[str, Any], code: str, text: str) -> ToolMessage:
+    return ToolMessage(f"Error {code}: {text}", tool_call_id=call["id"], name=call["name"], status="error")
+
+
+def run_tool_calls(ai_message: AIMessage, tools: list[BaseTool]) -> list[ToolMessage]:
+    """The reference: every call answered once with its id; the failures the application expects (an unknown
+    tool, a ``DomainError``, a ``ValidationError``, an invalid call) become error results with a stable code;
+    anything else a tool raises (a bug) propagates."""
+    by_name = {tool.name: tool for tool in tools}
+    answers = []
+    for call in ai_message.tool_calls:
+        tool = by_name.get(call["name"])
+        if tool is None:
+            answers.append(_error_answer(call, UNKNOWN_TOOL, f"there is no tool {call['name']}"))
+            continue
+        try:
+            answers.append(tool.invoke(call))
+        except DomainError as exc:
+            answers.append(_error_answer(call, exc.code, str(exc)))
+        except ValidationError:
+            answers.append(_error_answer(call, INVALID_ARGUMENTS, "the arguments do not fit the tool's schema"))
+    return answers + [_error_answer(call, INVALID_ARGUMENTS, "the arguments are not valid JSON")
+                      for call in ai_message.invalid_tool_calls]
+
+
+class _OrderArgs(BaseModel):
+    order_id: str
+
+
+class _GeneratedRecorder(_Recorder):
+    """:class:`_Recorder`'s tools without delays, plus ``parcel_weight``, a tool whose bug is a ``ValueError``
+    (no record has a weight: a ``ValueError`` is not a schema failure, though pydantic's ``ValidationError`` is
+    one). Every bug a tool raised is kept in ``bugs`` (concurrent calls may raise two). The tools are built
+    with a ready schema (``StructuredTool.from_function`` would infer it again for every input)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.bugs: list[BaseException] = []
+
+    def _buggy(self, work: Callable[[str], Any], order_id: str) -> Any:
+        try:
+            return work(order_id)
+        except (KeyError, ValueError) as exc:
+            self.bugs.append(exc)
+            raise
+
+    def _weigh(self, order_id: str) -> float:
+        self._lookup(order_id)
+        return float("n/a")  # the bug: no record has a weight
+
+    def tools(self) -> list[BaseTool]:
+        work = {"lookup_order": ("Look up an order by id.", self._lookup),
+                "quote_refund": ("Quote the refundable amount of an order.", self._quote),
+                "track_parcel": ("The carrier of an order's parcel.", lambda o: self._buggy(self._track, o)),
+                "parcel_weight": ("The weight of an order's parcel, in kg.", lambda o: self._buggy(self._weigh, o))}
+
+        def tool_of(name: str, text: str, run: Callable[[str], Any]) -> BaseTool:
+            async def arun(order_id: str) -> Any:
+                return run(order_id)
+            return StructuredTool(name=name, description=text, args_schema=_OrderArgs,
+                                  func=lambda order_id: run(order_id), coroutine=arun)
+
+        return [tool_of(name, text, run) for name, (text, run) in work.items()]
+
+
+#: What a generated call names (``cancel_order`` is no tool) and what it asks for (``"bad arguments"``:
+#: ``{"order": ...}``, which fails every tool's schema).
+TOOL_NAMES = ("lookup_order", "quote_refund", "cancel_order", "track_parcel", "parcel_weight")
+ORDER_KEYS = ("A1024", "A1025", "Z9", "A1030", "bad arguments")
+IDS = ("call_9", "toolu_01A", "call_2", "fc_7b", "call_15", "toolu_00C")
+#: A generated message's spec: one to four entries ``(tool, order key, id, invalid)``; an invalid entry goes
+#: to ``invalid_tool_calls`` (arguments that are not JSON). Ids never repeat.
+MESSAGES = st.lists(st.tuples(st.sampled_from(TOOL_NAMES), st.sampled_from(ORDER_KEYS), st.sampled_from(IDS),
+                              st.booleans()), min_size=1, max_size=4, unique_by=lambda entry: entry[2]).map(tuple)
+#: The stable codes an outcome looks for in an error's content.
+CODES = (UNKNOWN_TOOL, INVALID_ARGUMENTS, NotRefundable.code, OrderNotFound.code)
+
+
+def generated_message(spec: tuple) -> AIMessage:
+    """A fresh AIMessage for a :data:`MESSAGES` spec."""
+    def args(key: str) -> dict[str, str]:
+        return {"order": "A1024"} if key == "bad arguments" else {"order_id": key}
+
+    return AIMessage(content="", tool_calls=[_call(name, args(key), call_id) for name, key, call_id, invalid in spec
+                                             if not invalid],
+                     invalid_tool_calls=[_invalid(name, '{"order_id": ' + key.split()[0] + "}", call_id)
+                                         for name, key, call_id, invalid in spec if invalid])
+
+
+def _answer_outcome(message: ToolMessage, name: str) -> tuple:
+    if message.status != "error":
+        return (str(message.status), *content_value(message.content))
+    text = str(message.content)
+    codes = tuple(code for code in CODES if code in text)
+    return ("error", codes, *((name in text,) if UNKNOWN_TOOL in codes else ()))
+
+
+def _pairing_outcome(answer: Any, spec: tuple) -> Any:
+    rec = _GeneratedRecorder()
+    ai = generated_message(spec)
+    try:
+        result = call_answer(answer, ai, rec.tools())
+    except Exception as exc:  # noqa: BLE001 - the tool's bug must leave the answer; anything else is the answer's
+        if any(_caused_by(exc, bug) for bug in rec.bugs):
+            return "raises the tool's bug"
+        raise
+    by_id = _checked(result, ai)
+    names = {call["id"]: call["name"] for call in [*ai.tool_calls, *ai.invalid_tool_calls]}
+    return {"answers": tuple(sorted(((call_id, *_answer_outcome(m, names[call_id])) for call_id, m in by_id.items()),
+                                    key=repr)),
+            "tool runs": rec.runs}
+
+
+def _describe_pairing(spec: tuple) -> str:
+    message = generated_message(spec)
+    return _("an AIMessage with tool_calls {calls} and invalid_tool_calls {invalid}").format(
+        calls=[f"{c['name']}({', '.join(f'{k}={v!r}' for k, v in c['args'].items())}) id={c['id']}"
+               for c in message.tool_calls],
+        invalid=[f"{c['name']}({c['args']}) id={c['id']}" for c in message.invalid_tool_calls])
+
+
 RUN_TOOL_CALLS = Exercise(
     "03.1",
     "run_tool_calls: answer every call with its own id",
@@ -372,4 +316,10 @@ RUN_TOOL_CALLS = Exercise(
         Case("a bug in a tool is not turned into text for the model", _bug_propagates),
     ],
     wants="either",
+    generated=Generated(
+        "agrees with the reference on generated messages", MESSAGES, _pairing_outcome, run_tool_calls,
+        _describe_pairing, hint=N_("answer each call with its own id: an unknown tool, a DomainError (its own "
+                                   "exc.code, whatever its class) and a ValidationError (only that: not every "
+                                   "ValueError) become error results with their code; any other exception a tool "
+                                   "raises is a bug, let it raise")),
 )

@@ -214,6 +214,34 @@ def wrong_edits_tool_results(ai_message, tools):
     return _one_after_another(ai_message, tools, edit_then_answer)
 
 
+def wrong_catches_value_error(ai_message, tools):
+    """Wrong (issue 27): catches ValueError for the schema failures (a ValidationError is one), so a tool's
+    ValueError bug becomes text for the model. The named bug is a KeyError, so it passed them all."""
+
+    def run_one(tool, call):
+        try:
+            return tool.invoke(call)
+        except DomainError:
+            raise
+        except ValueError as exc:
+            return _error(call, INVALID_ARGUMENTS, str(exc))
+
+    return _one_after_another(ai_message, tools, run_one)
+
+
+def wrong_one_code_for_every_refusal(ai_message, tools):
+    """Wrong (issue 27): answers every DomainError with the code not_refundable. The named refusal is a
+    NotRefundable, so it passed them all; an unknown order is order_not_found."""
+
+    def run_one(tool, call):
+        try:
+            return tool.invoke(call)
+        except DomainError as exc:
+            return _error(call, "not_refundable", str(exc))
+
+    return _one_after_another(ai_message, tools, run_one)
+
+
 async def crashing(ai_message, tools):
     """Crashes inside the coroutine (the checker must report it, not raise)."""
     raise TypeError("boom inside run_tool_calls")
@@ -224,6 +252,7 @@ _DOMAIN = "a DomainError becomes an error result with its code"
 _SCHEMA = "arguments that fail the schema become an error result with code invalid_arguments"
 _INVALID = "an invalid call (not JSON) is answered with code invalid_arguments, not run"
 _BUG = "a bug in a tool is not turned into text for the model"
+_GENERATED = "agrees with the reference on generated messages"
 
 RUN_TOOL_CALLS = AnswerSet(
     solutions={"async, concurrent": run_tool_calls, "plain def, one after another": run_tool_calls_sync},
@@ -242,6 +271,10 @@ RUN_TOOL_CALLS = AnswerSet(
         "catches only ToolException": KnownWrong(wrong_catches_only_tool_exception, fails=(_DOMAIN, _SCHEMA)),
         "forgets await": KnownWrong(wrong_forgets_await, fails=("every call answered once, status success",),
                                     status="fail"),
+        "catches ValueError, not ValidationError": KnownWrong(wrong_catches_value_error, fails=(_GENERATED,),
+                                                               status="fail"),
+        "one code for every DomainError": KnownWrong(wrong_one_code_for_every_refusal, fails=(_GENERATED,),
+                                                     status="fail"),
         "edits what a tool returned": KnownWrong(wrong_edits_tool_results,
                                                  fails=("out-of-order completion still pairs by id",), status="fail"),
     },
