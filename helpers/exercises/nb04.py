@@ -11,6 +11,11 @@ parameter the model would see (``user_id`` included) so the stub's ``NotImplemen
 reached and the notebook shows "not solved yet". Every run records warnings instead of letting
 them reach the cell; one case fails when the tool's runtime makes Pydantic warn (a bare
 ``ToolRuntime`` annotation, whose context type defaults to ``None``).
+
+The generated check compares the learner's tool with :data:`lookup_my_order` (the reference) on
+generated sessions: one to three signed-in users in turn (an owner, another customer, a user with no
+orders), each asking for one or two orders (theirs, someone else's, cancelled, unknown, or an id in
+the wrong case) through ``ToolNode``; the outcome is every dict the tool returned, exactly.
 """
 
 from __future__ import annotations
@@ -20,18 +25,21 @@ import warnings
 from dataclasses import dataclass
 from typing import Any
 
+from hypothesis import strategies as st
+from langchain.tools import ToolRuntime, tool
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.graph import END, START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 
-from ..domain import DomainError
-from ..i18n import _
-from .core import Case, Exercise
+from ..domain import DomainError, OrderStore
+from ..i18n import N_, _
+from .core import Case, Exercise, Generated
+from .generated import content_value
 from .results import clipped, shown
 
-__all__ = ["USER_SCOPED_LOOKUP", "CheckContext", "run_in_tool_node"]
+__all__ = ["SESSIONS", "USER_SCOPED_LOOKUP", "CheckContext", "lookup_my_order", "run_in_tool_node"]
 
 
 @dataclass
@@ -166,6 +174,66 @@ def _typed_runtime(answer: Any) -> None:
     )
 
 
+# -- the reference and the generated sessions -----------------------------------------------------------
+
+_ORDERS = OrderStore()
+
+
+@tool
+def lookup_my_order(order_id: str, runtime: ToolRuntime[CheckContext]) -> dict:
+    """The reference: look up one of the signed-in user's orders by its id (the user comes from
+    ``runtime.context``; a refusal is returned as ``exc.to_dict()``)."""
+    try:
+        return _ORDERS.get_order(order_id, user_id=runtime.context.user_id).to_dict()
+    except DomainError as exc:
+        return exc.to_dict()
+
+
+USERS = ("user-42", "user-7", "user-99")
+ORDER_IDS = ("A1024", "B2048", "B2049", "A1025", "Z9999", "a1024")
+#: A generated spec: one to three sessions ``(user, (order id, ...))``, one ``ToolNode`` run each.
+SESSIONS = st.lists(st.tuples(st.sampled_from(USERS), st.lists(st.sampled_from(ORDER_IDS), min_size=1,
+                                                                max_size=2).map(tuple)),
+                    min_size=1, max_size=3).map(tuple)
+_GRAPHS: dict[int, tuple[BaseTool, Any]] = {}
+
+
+def _tool_node_graph(tool_object: BaseTool) -> Any:
+    """The compiled one-node graph of :func:`run_in_tool_node` for this tool, built once per tool object (it
+    holds no state: no checkpointer)."""
+    cached = _GRAPHS.get(id(tool_object))
+    if cached is None or cached[0] is not tool_object:
+        if len(_GRAPHS) >= 8:
+            _GRAPHS.clear()
+        graph = StateGraph(MessagesState, context_schema=CheckContext)
+        graph.add_node("tools", ToolNode([tool_object]))
+        graph.add_edge(START, "tools")
+        graph.add_edge("tools", END)
+        _GRAPHS[id(tool_object)] = cached = (tool_object, graph.compile())
+    return cached[1]
+
+
+def _sessions_outcome(answer: Any, spec: tuple) -> tuple:
+    tool_object = _require_tool(answer)
+    outcomes = []
+    for user, orders in spec:
+        calls = [{"name": tool_object.name, "args": {"order_id": order}, "id": f"call_{n}", "type": "tool_call"}
+                 for n, order in enumerate(orders, 1)]
+        with warnings.catch_warnings(record=True):
+            warnings.simplefilter("always")
+            out = _tool_node_graph(tool_object).invoke({"messages": [AIMessage("", tool_calls=calls)]},
+                                                       context=CheckContext(user))
+        answered = {m.tool_call_id: m for m in out["messages"] if isinstance(m, ToolMessage)}
+        outcomes.append(tuple((str(answered[c["id"]].status), *content_value(answered[c["id"]].content))
+                              if c["id"] in answered else ("no ToolMessage",) for c in calls))
+    return tuple(outcomes)
+
+
+def _describe_sessions(spec: tuple) -> str:
+    return _("one ToolNode run per signed-in user, in turn: {sessions}").format(sessions="; ".join(
+        _("{user} asks for {orders}").format(user=user, orders=", ".join(orders)) for user, orders in spec))
+
+
 USER_SCOPED_LOOKUP = Exercise(
     "04.1",
     "a user-scoped order tool",
@@ -178,4 +246,10 @@ USER_SCOPED_LOOKUP = Exercise(
         Case("the runtime is typed ToolRuntime[SupportContext] (no Pydantic warnings)", _typed_runtime),
     ],
     probe=_probe,
+    generated=Generated(
+        "agrees with the reference on generated sessions", SESSIONS, _sessions_outcome, lookup_my_order,
+        _describe_sessions, hint=N_("return ORDERS.get_order(order_id, user_id=runtime.context.user_id).to_dict() "
+                                    "and, for a DomainError, exc.to_dict() itself (its code, message and fields): "
+                                    "not a dict of your own"),
+        examples=50),  # one to three ToolNode runs per input
 )

@@ -91,6 +91,19 @@ def wrong_keeps_user_id(order_id: str, user_id: str, runtime: ToolRuntime[Suppor
 
 
 @tool
+def wrong_own_refusal_dicts(order_id: str, runtime: ToolRuntime[SupportContext]) -> dict:
+    """Wrong (issue 27): checks ownership itself and returns refusal dicts of its own ({"error": code}), not
+    exc.to_dict(). The named checks read only the "error" key, so it passed them all; the model gets no message
+    and no order id."""
+    order = ORDERS._orders.get(order_id)
+    if order is None:
+        return {"error": "order_not_found"}
+    if order.user_id != runtime.context.user_id:
+        return {"error": "permission_denied"}
+    return order.to_dict()
+
+
+@tool
 def crashing(order_id: str, runtime: ToolRuntime[SupportContext]) -> dict:
     """A bug: raises KeyError."""
     return {}["missing"]
@@ -121,6 +134,9 @@ USER_SCOPED_LOOKUP = AnswerSet(
         "bare ToolRuntime": KnownWrong(
             wrong_bare_runtime, fails=("the runtime is typed ToolRuntime[SupportContext] (no Pydantic warnings)",)),
         "keeps user_id in the signature": KnownWrong(wrong_keeps_user_id, fails=(_SCHEMA,)),
+        "refusal dicts of its own": KnownWrong(wrong_own_refusal_dicts,
+                                               fails=("agrees with the reference on generated sessions",),
+                                               status="fail"),
     },
     crashing={"KeyError": crashing},
     answer_from=answer_from,
