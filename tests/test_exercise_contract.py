@@ -466,7 +466,9 @@ def test_a_hostile_answer_leaves_no_thread_and_the_reference_still_passes(entry:
     assert expected in result.text(), result.text()
     assert len(result._repr_markdown_()) < 8_000 and len(result.text()) < 6_000
     assert "CheckTimeout" not in capfd.readouterr().err, "the stop's traceback reached stderr"
-    after = exercise.evaluate(reference)
+    # an answer stopped before any case ran (a notice) never reached the generated checks: the named cases prove
+    # the reference still passes after it
+    after = (exercise if result.results else _named_cases_only(exercise)).evaluate(reference)
     assert after.passed, f"{reference_name} after {behaviour}: {after.text()}"
 
 

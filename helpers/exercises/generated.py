@@ -20,16 +20,19 @@ and reports the smallest input where they differ, in the learner's words.
   the answer; only a difference brings Hypothesis back, to find it again and shrink it.
 * **Bounded**: ``examples`` inputs at most before a difference is found, then at most ``shrinks``
   more inputs tried while shrinking (a count, not a time: the smallest input reported does not
-  depend on the machine's speed); then the smallest difference found so far is reported. The whole search runs in the check's worker thread, under
-  the exercise's deadline like every case.
+  depend on the machine's speed); then the smallest difference found so far is reported. A result
+  too large to compare, or two threads the answer left running, end the search at once. The whole
+  search runs in the check's worker thread, under the exercise's deadline (times
+  :data:`TIMEOUT_FACTOR`) like every case.
 * **Local constants off.** Hypothesis 6.170 also draws constants collected from the source of
   every "local" module loaded in the process (``hypothesis.internal.conjecture.providers.
   _get_local_constants``), and caches them under ``.hypothesis/constants/`` in the working
   directory. The modules loaded differ between a notebook's kernel and a test process, so the
   inputs would too, and the cache would land in the notebook's folder. During a search that pool is
   empty (:func:`_no_local_constants`; the global constants Hypothesis ships stay). Strategies
-  here draw from ``sampled_from``, ``booleans``, small ``integers``, ``lists``, ``tuples`` and
-  ``permutations`` only: ``text``/``characters`` would write Hypothesis's unicode cache to disk.
+  here are built from ``sampled_from``, ``booleans``, small ``integers``, ``just``, ``one_of``,
+  ``lists``, ``tuples`` and ``permutations`` (``map`` and ``composite`` over them) only:
+  ``text``/``characters`` would write Hypothesis's unicode cache to disk.
 
 An exception the learner's code raises on a generated input is kept and reported (with the input)
 by the core; an exception from the reference (a checker bug) ends the search with
@@ -217,9 +220,9 @@ class Generated:
         name: the case name shown (a plain literal, translated where shown), e.g. ``"agrees with
             the reference on generated bodies"``.
         inputs: a Hypothesis strategy of input *specs*: plain, cheap, immutable data with a
-            readable ``repr`` (tuples, strings, ints, booleans), drawn only from ``sampled_from``,
-            ``booleans``, small ``integers``, ``lists``, ``tuples``, ``permutations`` (see the
-            module docstring).
+            readable ``repr`` (tuples, strings, ints, booleans), built only from ``sampled_from``,
+            ``booleans``, small ``integers``, ``just``, ``one_of``, ``lists``, ``tuples``,
+            ``permutations`` (see the module docstring).
         run: ``run(answer, spec) -> outcome``: builds FRESH objects from ``spec`` on every call,
             calls the answer, returns what is compared (``==`` after :func:`plain`). May raise
             ``AssertionError`` (a hidden check's verdict, shown as a FAIL) like a case.
