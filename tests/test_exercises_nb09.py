@@ -5,6 +5,7 @@ from langchain.agents.middleware import wrap_tool_call
 
 from helpers.domain import ERROR_CODES
 from helpers.exercises import Case, Exercise, nb09
+from tests.named_cases import named_cases_only
 from tests.solutions import nb09 as sol
 
 
@@ -12,7 +13,7 @@ from tests.solutions import nb09 as sol
 def test_crash_feedback_names_the_cause():
     text = nb09.MAP_ERRORS.check(sol.crashing_mapping).text()
     assert "AttributeError" in text and "tool_call_id" in text
-    text = nb09.CHOOSE_KEY.check(sol.crashing_key).text()
+    text = named_cases_only(nb09.CHOOSE_KEY).check(sol.crashing_key).text()
     assert "AttributeError" in text and "user" in text
 
 
@@ -72,14 +73,14 @@ def test_leak_check_sees_the_other_users_id():
 
 
 def test_key_checks_report_a_non_string_key():
-    result = nb09.CHOOSE_KEY.check(lambda order_id, line, amount, runtime: None)
+    result = named_cases_only(nb09.CHOOSE_KEY).check(lambda order_id, line, amount, runtime: None)
     assert result.solved and not result.passed
     assert "non-empty string" in result.text()
 
 
 def test_refund_key_fails_only_where_two_lines_share_an_amount_or_a_line_gets_two():
     """Copying the course's refund_key is the trap of 09.2: it merges lines of the same amount."""
-    result = nb09.CHOOSE_KEY.check(sol.wrong_key_refund_key)
+    result = named_cases_only(nb09.CHOOSE_KEY).check(sol.wrong_key_refund_key)
     assert {r.name for r in result.failed} == {"two lines of the same amount are two refunds",
                                                "a second amount for a refunded line creates no second refund"}
     assert "refund_key" in result.text() and "the line identifies the request" in result.text()
@@ -94,7 +95,7 @@ def test_refund_key_fails_only_where_two_lines_share_an_amount_or_a_line_gets_tw
 ])
 def test_keys_with_a_date_a_thread_or_hundreds_fail_exactly_their_case(name, case):
     """Issue 16: keys with today's date, the thread id or `amount // 100` passed every case."""
-    result = nb09.CHOOSE_KEY.check(sol.CHOOSE_KEY.wrong[name].answer)
+    result = named_cases_only(nb09.CHOOSE_KEY).check(sol.CHOOSE_KEY.wrong[name].answer)
     assert [(r.name, r.status) for r in result.failed] == [(case, "fail")], result.text()
 
 
@@ -144,3 +145,22 @@ def test_a_key_stopped_while_the_clock_is_moved_leaves_the_real_clock():
     assert day.status == "error" and "an endless loop?" in day.feedback, day
     assert time.time is nb09._REAL_CLOCK["time"] and dt.datetime is nb09._REAL_DATETIME
     assert abs(time.time() - start) < 3600
+
+
+def test_a_thread_that_opens_with_other_words_is_the_same_request():
+    """Issue 27: a key with the thread's opening words passed every named case (their threads all open alike)."""
+    spec = ((("A1024", 2, 20.0), "chat-web", 1, "new call", 0), (("A1024", 2, 20.0), "chat-phone", 0, "new call", 0))
+    assert nb09.requests_outcome(nb09.line_key, spec) == ["RF-0001", "RF-0001"]
+    assert nb09.requests_outcome(sol.wrong_key_opening_words, spec) == ["RF-0001", "RF-0002"]
+
+
+def test_generated_requests_replay_lose_replies_and_move_the_clock():
+    spec = ((("A1024", 2, 20.0), "chat-web", 0, "reply lost", 0), (("A1024", 2, 25.0), "email", 2, "new call", 366),
+            (("A1030", 1, 120.0), "chat-web", 0, "replay of the previous call", 0))
+    assert nb09.requests_outcome(nb09.line_key, spec) == ["service_unavailable", "idempotency_conflict",
+                                                           "idempotency_conflict"]
+    assert nb09.requests_outcome(sol.wrong_key_today, spec) == ["service_unavailable", "RF-0002", "RF-0002"]
+    text = nb09.CHOOSE_KEY.generated[0].describe(spec)
+    assert text == ("one after the other: 'Please refund line 2 of A1024.' (20.00) in chat-web, its reply lost; "
+                    "'Did that work? I still want line 2 of A1024 refunded.' (25.00) in email, 366 day(s) after the "
+                    "first request; the previous call run again")

@@ -1,12 +1,11 @@
 """Exercise 11.1 beyond the registry's contract: which cases each wrong answer fails, feedback texts, the policy."""
 
-import copy
-
 import pytest
 from langchain.messages import AIMessage, HumanMessage, ToolMessage
 
 from helpers.exercises import nb11, nb11_threads
 from helpers.model import RecordedRequest
+from tests.named_cases import named_cases_only
 from tests.solutions import nb11 as sol
 
 CASE = sol._CASE
@@ -16,17 +15,11 @@ def test_case_names_are_the_ones_this_file_expects():
     assert [c.name for c in nb11.CONFIRMATION_GUARD.cases] == list(CASE.values())
 
 
-def _named_cases_only():
-    named = copy.copy(nb11.CONFIRMATION_GUARD)
-    named.generated = []
-    return named
-
-
 @pytest.fixture(scope="module")
 def wrong_results():
     """Each known-wrong answer checked once on the named cases (every check builds its own fresh data); the
     generated threads are the contract's (tests/test_exercise_contract.py) and the tests below."""
-    named = _named_cases_only()
+    named = named_cases_only(nb11.CONFIRMATION_GUARD)
     return {name: named.check(wrong.answer) for name, wrong in sol.CONFIRMATION_GUARD.wrong.items()}
 
 
@@ -62,7 +55,7 @@ def test_a_value_error_guard_is_told_to_raise_the_refusal(wrong_results):
 
 
 def test_crashing_answer_names_its_cause():
-    result = _named_cases_only().check(sol.crashing_key_error)
+    result = named_cases_only(nb11.CONFIRMATION_GUARD).check(sol.crashing_key_error)
     errors = [r for r in result.results if r.status == "error"]
     assert [r.name for r in errors] == [CASE["no quote"]], result.text()
     assert "KeyError: 'quote'" in errors[0].feedback
@@ -132,7 +125,7 @@ def test_the_new_cases_really_submit_an_unconfirmed_refund_without_a_guard(wrong
 
 
 def test_the_reference_passes_the_named_cases():
-    result = _named_cases_only().evaluate(nb11.guarded_submit_refund_request)
+    result = named_cases_only(nb11.CONFIRMATION_GUARD).evaluate(nb11.guarded_submit_refund_request)
     assert result.passed, result.text()
 
 

@@ -1,7 +1,5 @@
 """Exercise 12.1 beyond the registry's contract: which cases each wrong answer fails, feedback texts, start_thread."""
 
-import copy
-
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
@@ -9,6 +7,7 @@ from langgraph.types import Command
 from helpers import scripted_model, tool_call
 from helpers.i18n import use
 from helpers.exercises import nb12
+from tests.named_cases import named_cases_only
 from tests.solutions import nb12 as sol
 
 
@@ -17,14 +16,8 @@ PAUSE, APPROVE, REJECT, EDIT, READ, DRAFT, SPELLING, LOOKALIKE, DELETE = CASES
 GENERATED = nb12.POLICY_APPROVAL.generated[0]
 
 
-def _named_cases_only():
-    named = copy.copy(nb12.POLICY_APPROVAL)
-    named.generated = []
-    return named
-
-
 def test_wrong_answers_fail_the_expected_cases():
-    named = _named_cases_only()
+    named = named_cases_only(nb12.POLICY_APPROVAL)
     failed = {name: {r.name for r in named.evaluate(wrong.answer).failed}
               for name, wrong in sol.POLICY_APPROVAL.wrong.items()}
     assert failed["no gate"] == {PAUSE, APPROVE, REJECT, EDIT, SPELLING, DELETE}
@@ -75,7 +68,7 @@ def test_a_generated_run_is_described_in_the_learners_words():
 def test_a_raw_startswith_predicate_fails_and_is_told_to_normalise():
     """Issue 16 (high): `file_path.startswith("/policies/")` passed, yet `policies/returns.md`,
     `/./policies/returns.md` and `//policies/returns.md` were written with no approval."""
-    result = _named_cases_only().check(sol.wrong_raw_prefix)
+    result = named_cases_only(nb12.POLICY_APPROVAL).check(sol.wrong_raw_prefix)
     assert not result.passed
     (spelling,) = result.failed
     assert spelling.name == SPELLING and spelling.status == "fail"
@@ -106,26 +99,26 @@ def test_lookalikes_run_at_once_under_both_references(path):
 
 def test_the_checkers_reference_and_the_when_solution_pass_the_named_cases():
     for answer in (nb12.build_policy_agent, sol.with_when_predicate):
-        result = _named_cases_only().evaluate(answer)
+        result = named_cases_only(nb12.POLICY_APPROVAL).evaluate(answer)
         assert result.passed, result.text()
 
 
 def test_failure_messages_teach():
-    text = _named_cases_only().check(sol.wrong_every_write).text()
+    text = named_cases_only(nb12.POLICY_APPROVAL).check(sol.wrong_every_write).text()
     assert "gate by path, not every call of the tool" in text
     assert "edit_file changes a policy as much as write_file does" in text
-    text = _named_cases_only().check(sol.wrong_no_checkpointer).text()
+    text = named_cases_only(nb12.POLICY_APPROVAL).check(sol.wrong_no_checkpointer).text()
     assert "pass checkpointer=checkpointer to create_deep_agent" in text
-    text = _named_cases_only().check(sol.wrong_returns_nothing).text()
+    text = named_cases_only(nb12.POLICY_APPROVAL).check(sol.wrong_returns_nothing).text()
     assert "got NoneType" in text
-    text = _named_cases_only().check(sol.wrong_subscripts_the_request).text()
+    text = named_cases_only(nb12.POLICY_APPROVAL).check(sol.wrong_subscripts_the_request).text()
     assert "'ToolCallRequest' object is not subscriptable" in text and "request.tool_call['args']" in text
 
 
 def test_crash_feedback_names_the_cause_without_unrelated_hints():
-    text = _named_cases_only().check(sol.crashing_approve_only).text()
+    text = named_cases_only(nb12.POLICY_APPROVAL).check(sol.crashing_approve_only).text()
     assert "Decision type 'reject' is not allowed" in text
-    text = _named_cases_only().check(sol.crashing_bad_argument).text()
+    text = named_cases_only(nb12.POLICY_APPROVAL).check(sol.crashing_bad_argument).text()
     assert "unexpected keyword argument 'interupt_on'" in text
     assert "(hint:" not in text
 

@@ -210,6 +210,13 @@ def wrong_key_customer_words(order_id, line, amount, runtime):
     return f"refund:{order_id}:{line}:{said}"
 
 
+def wrong_key_opening_words(order_id, line, amount, runtime):
+    """Wrong (issue 27): the thread's first customer message (the 'original request') in the key. Every named
+    thread opens with the same words, so it passed; a thread that opens otherwise refunds the line again."""
+    said = [m.content for m in runtime.state.get("messages", []) if getattr(m, "type", "") == "human"][:1]
+    return f"refund:{order_id}:line-{line}:{said}"
+
+
 def crashing_key(order_id, line, amount, runtime):
     """Crashes: the runtime has no user attribute."""
     return f"{runtime.user}:{order_id}:{line}"
@@ -264,6 +271,9 @@ CHOOSE_KEY = AnswerSet(
                                     fails=("a second amount for a refunded line creates no second refund",),
                                     status="fail"),
         "the customer's words": KnownWrong(wrong_key_customer_words, fails=(_LATER_RUN,), status="fail"),
+        "the thread's opening words": KnownWrong(wrong_key_opening_words,
+                                                 fails=("agrees with the reference on generated requests",),
+                                                 status="fail"),
     },
     crashing={"no user attribute": crashing_key},
     answer_from=lambda body: lambda order_id, line, amount, runtime: body(),
