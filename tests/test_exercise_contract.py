@@ -274,6 +274,8 @@ def test_references_still_pass_after_every_wrong_answer(entry: ExerciseEntry):
 #: Distinct generated inputs on which every reference solution must give the checker's reference outcome.
 CONTRACT_INPUTS = 200
 #: Exercises that do not declare generated inputs yet (issue 27 converts them one by one; this list only shrinks).
+#: 05.1 has no inputs to generate: its answer is eight predictions of eight fixed calls, each checked against
+#: the real run, so every answer that passes the named cases is the right one.
 WITHOUT_GENERATED = {"05.1", "13.1",
                      "00.1", "01.1", "02.1", "03.1", "04.1", "14.1", "15.1", "16.1", "17.1"}
 

@@ -40,8 +40,7 @@ def test_deepagents_permission_rule_lets_delete_of_double_slash_wipe_every_file(
     StateBackend.delete('//') removes every file: the rule alone passed every named case."""
     spec = (((("delete", "//"), "approve"),), False)
     alone = nb12.generated_outcome(sol.wrong_permissions_alone, spec)
-    assert alone["paused_for"] == [] and set(alone["changed_at_pause"]) == set(nb12.START_FILES)
-    assert set(alone["changed_at_pause"].values()) == {None}
+    assert alone == {"paused_for": [], "changed": dict.fromkeys(sorted(nb12.START_FILES))}
     for reference in (nb12.build_policy_agent, *sol.POLICY_APPROVAL.solutions.values()):
         outcome = nb12.generated_outcome(reference, spec)
         assert outcome["paused_for"] == [("delete", "//")] and outcome["changed_at_pause"] == {}
@@ -59,8 +58,10 @@ def test_a_saver_of_its_own_is_caught_when_a_new_agent_resumes():
 def test_a_generated_run_is_described_in_the_learners_words():
     spec = (((("delete", "//"), "reject"), (("edit_file", "/drafts/refunds.md"), "approve")), True)
     text = GENERATED.describe(spec)
-    assert "the model calls, in one turn, delete('//'): reject, edit_file('/drafts/refunds.md'): approve" in text
-    assert text.endswith("a new agent, built by your function on the same checkpointer, resumes the thread")
+    assert text == ("the model calls, in one turn, delete('//'): reject, edit_file('/drafts/refunds.md'): approve "
+                    "(each with the reviewer's answer if it pauses), on a thread that starts with five files "
+                    "(/policies/refunds.md, /policies/archive/2024.md among them); a new agent, built by your function "
+                    "on the same checkpointer, resumes the thread")
     with use("zh-CN"):
         assert GENERATED.describe(spec).endswith("由你的函数在同一个检查点保存器上构建的新代理恢复该线程")
 

@@ -399,8 +399,9 @@ def generated_outcome(answer: Any, spec: tuple) -> dict[str, Any]:
     same agent or by a new one that ``answer`` builds on the same checkpointer (a restarted app).
 
     Returns:
-        ``{"paused_for": [(tool, path as sent), ...], "changed_at_pause": {path: content or None},
-        "changed_after": {...}, "paused_again": [...]}`` (the last two as at the pause when nothing paused).
+        ``{"paused_for": [], "changed": {path: content, or None when deleted}}`` when nothing paused, else
+        ``{"paused_for": [(tool, path as sent), ...], "changed_at_pause": {...}, "changed_after": {...},
+        "paused_again": [...]}``.
 
     Raises:
         AssertionError: the answer returned no agent, or a new agent on the same checkpointer does not see
@@ -421,6 +422,8 @@ def generated_outcome(answer: Any, spec: tuple) -> dict[str, Any]:
     start = {"messages": [{"role": "user", "content": "Please tidy up the refund rules."}],
              "files": {path: create_file_data(_START_TEXT) for path in START_FILES}}
     out = _invoke(agent, start, config, version="v2")
+    if not out.interrupts:
+        return {"paused_for": [], "changed": _changes(out)}
     outcome = {"paused_for": _gated_actions(out), "changed_at_pause": _changes(out)}
     if out.interrupts:
         decisions = _decisions(out, calls, made)
@@ -431,17 +434,17 @@ def generated_outcome(answer: Any, spec: tuple) -> dict[str, Any]:
                   "pass checkpointer=checkpointer to create_deep_agent (an agent of its own saver loses every "
                   "pause when the app restarts)"))
         out = _invoke(agent, Command(resume={"decisions": decisions}), config, version="v2")
-    return {**outcome, "changed_after": _changes(out), "paused_again": _gated_actions(out) if outcome["paused_for"]
-            else []}
+    return {**outcome, "changed_after": _changes(out), "paused_again": _gated_actions(out)}
 
 
 def _describe_run(spec: tuple) -> str:
     calls, new_agent = spec
     made = ", ".join(f"{tool}({path!r}): {decision}" for (tool, path), decision in calls)
     who = _("a new agent, built by your function on the same checkpointer,") if new_agent else _("the same agent")
-    return _("the thread starts with {files}; the model calls, in one turn, {calls} (each with the reviewer's "
-             "answer if it pauses); {who} resumes the thread").format(files=", ".join(START_FILES), calls=made,
-                                                                      who=who)
+    return _("the model calls, in one turn, {calls} (each with the reviewer's answer if it pauses), on a thread "
+             "that starts with five files ({policies} among them); {who} resumes the thread").format(
+                 calls=made, policies=", ".join(path for path in START_FILES if path.startswith("/policies/")),
+                 who=who)
 
 
 def _probe(answer) -> None:

@@ -9,7 +9,7 @@ mark them as keywords: it reads tokens, and a keyword call nested inside another
 (``Case(...)`` inside ``Exercise(..., [...])``, ``N_(...)`` inside ``Case(...)``) is skipped. So this
 extractor yields what :func:`babel.messages.extract.extract_python` yields, and adds, from the
 module's :mod:`ast`, every literal ``title`` of an ``Exercise(...)`` call and literal ``name`` of a
-``Case(...)`` call (positional or keyword), as an ``N_`` message. ``babel.cfg`` maps
+``Case(...)`` or ``Generated(...)`` call (positional or keyword), as an ``N_`` message. ``babel.cfg`` maps
 ``exercises/**.py`` to it.
 """
 
@@ -24,7 +24,7 @@ from babel.messages.extract import extract_python
 __all__ = ["MARKED_ARGUMENTS", "extract_exercises"]
 
 #: The constructor, and which argument of it (position, keyword) is a learner-facing text.
-MARKED_ARGUMENTS: dict[str, tuple[int, str]] = {"Exercise": (1, "title"), "Case": (0, "name")}
+MARKED_ARGUMENTS: dict[str, tuple[int, str]] = {"Exercise": (1, "title"), "Case": (0, "name"), "Generated": (0, "name")}
 
 
 def _marked(tree: ast.AST) -> Iterator[tuple[int, str]]:
