@@ -31,3 +31,14 @@ def test_parallel_writes_really_run_in_one_step():
     with pytest.raises(InvalidUpdateError):
         graph.compile().invoke({"refundable": {}})
     assert nb07.run_parallel_writes(sol.merge_quotes, {}, [{"A1024": 1.0}, {"A1024": 2.0}]) == {"A1024": 1.0}
+
+
+def test_a_zero_amount_is_the_smallest_quote():
+    """Issue 27: a reducer that tests the amount's truth instead of the id's presence passed every named case
+    (no named amount is 0.0); 0.0, nothing left to refund, must win any conflict."""
+    spec = ((("A1024", 0.0),), ((("A1024", 450.0), ("A1030", 120.0)), (("A1030", 0.0),)))
+    want = {"direct": {"A1024": 0.0, "A1030": 120.0}, "graph": {"A1024": 0.0, "A1030": 0.0}}
+    assert nb07.step_outcome(nb07.merge_quotes, spec) == want
+    assert nb07.step_outcome(sol.wrong_truthy_amount, spec) != want
+    assert nb07.MERGE_QUOTES.generated[0].describe(spec) == (
+        "the input {'A1024': 0.0}, then parallel writes {'A1024': 450.0, 'A1030': 120.0} / {'A1030': 0.0}")

@@ -6,6 +6,7 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
+from helpers.domain import AmountExceedsRefundable
 from helpers.exercises import nb08
 from tests.solutions import nb08 as sol
 
@@ -63,3 +64,16 @@ def test_approving_too_much_says_to_edit():
     assert edit_case.status == "error"
     assert "AmountExceedsRefundable" in edit_case.feedback
     assert "answer {'type': 'edit', 'amount': payload['refundable']}" in edit_case.feedback
+
+
+def test_a_cent_above_the_refundable_amount_is_edited_down():
+    """Issue 27: comparing whole units passed every named case (their amounts are whole); a cent above is then
+    approved and the refund service refuses the submit."""
+    spec = (("A1030", "twice it"), ("A1024", "a cent above it"))
+    assert nb08.request_outcome(nb08.finish_refund, spec) == {
+        "approved": [("A1030", 120.0, "edit"), ("A1024", 499.0, "edit")], "requests": ["RF-0001", "RF-0002"],
+        "stage": "submitted", "paused before": [], "started": 1, "returned stage": "submitted"}
+    with pytest.raises(AmountExceedsRefundable, match="the 'approve' answer for A1024 asked too much"):
+        nb08.request_outcome(sol.wrong_whole_units, spec)
+    assert nb08.FINISH_REFUND.generated[0].describe(spec) == (
+        "a request for A1030 240.00 (refundable 120.00), A1024 499.01 (refundable 499.00)")

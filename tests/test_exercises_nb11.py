@@ -3,8 +3,9 @@
 import pytest
 from langchain.messages import AIMessage, HumanMessage, ToolMessage
 
-from helpers.exercises import nb11
+from helpers.exercises import nb11, nb11_threads
 from helpers.model import RecordedRequest
+from tests.named_cases import named_cases_only
 from tests.solutions import nb11 as sol
 
 CASE = sol._CASE
@@ -16,8 +17,10 @@ def test_case_names_are_the_ones_this_file_expects():
 
 @pytest.fixture(scope="module")
 def wrong_results():
-    """Each known-wrong answer checked once (every check builds its own fresh data)."""
-    return {name: nb11.CONFIRMATION_GUARD.check(wrong.answer) for name, wrong in sol.CONFIRMATION_GUARD.wrong.items()}
+    """Each known-wrong answer checked once on the named cases (every check builds its own fresh data); the
+    generated threads are the contract's (tests/test_exercise_contract.py) and the tests below."""
+    named = named_cases_only(nb11.CONFIRMATION_GUARD)
+    return {name: named.check(wrong.answer) for name, wrong in sol.CONFIRMATION_GUARD.wrong.items()}
 
 
 def test_wrong_answers_fail_exactly_their_cases(wrong_results):
@@ -25,6 +28,8 @@ def test_wrong_answers_fail_exactly_their_cases(wrong_results):
         failed = {r.name for r in wrong_results[name].failed}
         if name in ("refuses with text", "wrong name"):
             assert set(wrong.fails) <= failed, (name, failed)
+        elif wrong.fails == (sol._GENERATED,):
+            assert failed == set(), (name, failed)
         else:
             assert failed == set(wrong.fails), (name, failed)
     assert CASE["careful"] not in {r.name for r in wrong_results["refuses with text"].failed}
@@ -50,7 +55,7 @@ def test_a_value_error_guard_is_told_to_raise_the_refusal(wrong_results):
 
 
 def test_crashing_answer_names_its_cause():
-    result = nb11.CONFIRMATION_GUARD.check(sol.crashing_key_error)
+    result = named_cases_only(nb11.CONFIRMATION_GUARD).check(sol.crashing_key_error)
     errors = [r for r in result.results if r.status == "error"]
     assert [r.name for r in errors] == [CASE["no quote"]], result.text()
     assert "KeyError: 'quote'" in errors[0].feedback
@@ -117,3 +122,29 @@ def test_the_new_cases_really_submit_an_unconfirmed_refund_without_a_guard(wrong
     failed = {r.name: r.feedback for r in wrong_results["unguarded"].failed}
     for case in ("third message", "yes before quote"):
         assert "yet your tool created [('RF-0001', 'A1024', 499.0)]" in failed[CASE[case]]
+
+
+def test_the_reference_passes_the_named_cases():
+    result = named_cases_only(nb11.CONFIRMATION_GUARD).evaluate(nb11.guarded_submit_refund_request)
+    assert result.passed, result.text()
+
+
+def test_a_generated_thread_is_built_as_the_agent_leaves_it():
+    """Two yes messages after the quote (the second one is the issue-27 catch for 'exactly one message more')."""
+    spec = ((("ask A1030", "quote"),), 2, True, "as quoted")
+    messages, quote, args = nb11_threads.thread_messages(spec)
+    assert [type(m).__name__ for m in messages] == [
+        "HumanMessage", "AIMessage", "ToolMessage", "AIMessage", "HumanMessage", "AIMessage", "HumanMessage",
+        "AIMessage", "ToolMessage", "AIMessage"]
+    assert quote == {"order_id": "A1030", "amount": 120.0, "turn": 1} and args == {"order_id": "A1030", "amount": 120.0}
+    assert nb11_threads.thread_outcome(nb11.guarded_submit_refund_request, spec) == {
+        "answered": "success", "refunds": [("A1030", 120.0)], "refund_stage": "submitted"}
+    assert nb11_threads.thread_outcome(sol.wrong_next_message_only, spec)["answered"] == "error"
+
+
+def test_a_second_quote_in_the_submits_turn_is_refused():
+    spec = ((("ask A1030", "quote"), ("yes", "reply"), ("ask A1024", "quote")), 0, False, "as quoted")
+    _messages, quote, _args = nb11_threads.thread_messages(spec)
+    assert quote == {"order_id": "A1024", "amount": 499.0, "turn": 3}
+    assert nb11_threads.thread_outcome(nb11.guarded_submit_refund_request, spec)["refunds"] == []
+    assert nb11_threads.thread_outcome(sol.wrong_first_quote_in_the_thread, spec)["refunds"] == [("A1024", 499.0)]

@@ -5,33 +5,71 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
 from helpers import scripted_model, tool_call
+from helpers.i18n import use
 from helpers.exercises import nb12
+from tests.named_cases import named_cases_only
 from tests.solutions import nb12 as sol
 
 
 CASES = [case.name for case in nb12.POLICY_APPROVAL.cases]
-PAUSE, APPROVE, REJECT, EDIT, READ, DRAFT, SPELLING, LOOKALIKE = CASES
+PAUSE, APPROVE, REJECT, EDIT, READ, DRAFT, SPELLING, LOOKALIKE, DELETE = CASES
+GENERATED = nb12.POLICY_APPROVAL.generated[0]
 
 
 def test_wrong_answers_fail_the_expected_cases():
-    failed = {name: {r.name for r in nb12.POLICY_APPROVAL.check(wrong.answer).failed}
+    named = named_cases_only(nb12.POLICY_APPROVAL)
+    failed = {name: {r.name for r in named.evaluate(wrong.answer).failed}
               for name, wrong in sol.POLICY_APPROVAL.wrong.items()}
-    assert failed["no gate"] == {PAUSE, APPROVE, REJECT, EDIT, SPELLING}
-    assert failed["every write"] == {EDIT, DRAFT, SPELLING, LOOKALIKE}
-    assert failed["write_file only"] == {EDIT, SPELLING}
+    assert failed["no gate"] == {PAUSE, APPROVE, REJECT, EDIT, SPELLING, DELETE}
+    assert failed["every write"] == {EDIT, DRAFT, SPELLING, LOOKALIKE, DELETE}
+    assert failed["write_file only"] == {EDIT, SPELLING, DELETE}
     assert failed["reads too"] == {READ}
     assert failed["returns nothing"] == set(CASES)
     assert failed["no checkpointer"] == {APPROVE, REJECT}
-    assert failed["subscripts the request"] == {PAUSE, APPROVE, REJECT, EDIT, DRAFT, SPELLING, LOOKALIKE}
+    assert failed["subscripts the request"] == {PAUSE, APPROVE, REJECT, EDIT, DRAFT, SPELLING, LOOKALIKE, DELETE}
     assert failed["raw path prefix"] == {SPELLING}
     assert failed["normpath without a leading slash"] == {SPELLING}
     assert failed["mentions policies"] == {LOOKALIKE}
+    for only_generated in ("permission rule alone", "files directly in /policies/ only", "every edit pauses",
+                           "a saver of its own"):
+        assert failed[only_generated] == set(), only_generated
+
+
+def test_deepagents_permission_rule_lets_delete_of_double_slash_wipe_every_file():
+    """Issue 27: deepagents 0.7.32's delete gate of a FilesystemPermission rule does not read '//' as '/', and
+    StateBackend.delete('//') removes every file: the rule alone passed every named case."""
+    spec = (((("delete", "//"), "approve"),), False)
+    alone = nb12.generated_outcome(sol.wrong_permissions_alone, spec)
+    assert alone == {"paused_for": [], "changed": dict.fromkeys(sorted(nb12.START_FILES))}
+    for reference in (nb12.build_policy_agent, *sol.POLICY_APPROVAL.solutions.values()):
+        outcome = nb12.generated_outcome(reference, spec)
+        assert outcome["paused_for"] == [("delete", "//")] and outcome["changed_at_pause"] == {}
+
+
+def test_a_saver_of_its_own_is_caught_when_a_new_agent_resumes():
+    spec = (((("write_file", "/policies/returns.md"), "approve"),), True)
+    with pytest.raises(AssertionError, match="does not see the paused thread"):
+        nb12.generated_outcome(sol.wrong_own_saver, spec)
+    outcome = nb12.generated_outcome(nb12.build_policy_agent, spec)
+    assert outcome == {"paused_for": [("write_file", "/policies/returns.md")], "changed_at_pause": {},
+                       "changed_after": {"/policies/returns.md": "new\n"}, "paused_again": []}
+
+
+def test_a_generated_run_is_described_in_the_learners_words():
+    spec = (((("delete", "//"), "reject"), (("edit_file", "/drafts/refunds.md"), "approve")), True)
+    text = GENERATED.describe(spec)
+    assert text == ("the model calls, in one turn, delete('//'): reject, edit_file('/drafts/refunds.md'): approve "
+                    "(each with the reviewer's answer if it pauses), on a thread that starts with five files "
+                    "(/policies/refunds.md, /policies/archive/2024.md among them); a new agent, built by your function "
+                    "on the same checkpointer, resumes the thread")
+    with use("zh-CN"):
+        assert GENERATED.describe(spec).endswith("由你的函数在同一个检查点保存器上构建的新代理恢复该线程")
 
 
 def test_a_raw_startswith_predicate_fails_and_is_told_to_normalise():
     """Issue 16 (high): `file_path.startswith("/policies/")` passed, yet `policies/returns.md`,
     `/./policies/returns.md` and `//policies/returns.md` were written with no approval."""
-    result = nb12.POLICY_APPROVAL.check(sol.wrong_raw_prefix)
+    result = named_cases_only(nb12.POLICY_APPROVAL).check(sol.wrong_raw_prefix)
     assert not result.passed
     (spelling,) = result.failed
     assert spelling.name == SPELLING and spelling.status == "fail"
@@ -43,11 +81,11 @@ def test_a_raw_startswith_predicate_fails_and_is_told_to_normalise():
 @pytest.mark.parametrize("spelling", nb12.POLICY_SPELLINGS)
 def test_each_spelling_is_written_unseen_without_normalising_and_paused_by_the_reference(spelling):
     """The premise of the spelling case, per spelling: the raw-prefix gate writes it with no pause,
-    and both references (the normalising predicate and deepagents' permission rule) pause it."""
+    and the reference and both solutions (the normalising predicate, deepagents' permission rule) pause it."""
     call = tool_call("write_file", {"file_path": spelling, "content": "x"})
     _, _, out = nb12.start_thread(sol.wrong_raw_prefix, call, "raw")
     assert not out.interrupts and set(out.value["files"]) - {nb12.POLICY_FILE}
-    for reference in sol.POLICY_APPROVAL.solutions.values():
+    for reference in (nb12.build_policy_agent, *sol.POLICY_APPROVAL.solutions.values()):
         _, _, out = nb12.start_thread(reference, call, "ref")
         assert out.interrupts and set(out.value["files"]) == {nb12.POLICY_FILE}
 
@@ -55,27 +93,33 @@ def test_each_spelling_is_written_unseen_without_normalising_and_paused_by_the_r
 @pytest.mark.parametrize("path", nb12.LOOKALIKES)
 def test_lookalikes_run_at_once_under_both_references(path):
     call = tool_call("write_file", {"file_path": path, "content": "x"})
-    for reference in sol.POLICY_APPROVAL.solutions.values():
+    for reference in (nb12.build_policy_agent, *sol.POLICY_APPROVAL.solutions.values()):
         _, _, out = nb12.start_thread(reference, call, "ref")
         assert not out.interrupts and out.value["files"][path]["content"] == "x"
 
 
+def test_the_checkers_reference_and_the_when_solution_pass_the_named_cases():
+    for answer in (nb12.build_policy_agent, sol.with_when_predicate):
+        result = named_cases_only(nb12.POLICY_APPROVAL).evaluate(answer)
+        assert result.passed, result.text()
+
+
 def test_failure_messages_teach():
-    text = nb12.POLICY_APPROVAL.check(sol.wrong_every_write).text()
+    text = named_cases_only(nb12.POLICY_APPROVAL).check(sol.wrong_every_write).text()
     assert "gate by path, not every call of the tool" in text
     assert "edit_file changes a policy as much as write_file does" in text
-    text = nb12.POLICY_APPROVAL.check(sol.wrong_no_checkpointer).text()
+    text = named_cases_only(nb12.POLICY_APPROVAL).check(sol.wrong_no_checkpointer).text()
     assert "pass checkpointer=checkpointer to create_deep_agent" in text
-    text = nb12.POLICY_APPROVAL.check(sol.wrong_returns_nothing).text()
+    text = named_cases_only(nb12.POLICY_APPROVAL).check(sol.wrong_returns_nothing).text()
     assert "got NoneType" in text
-    text = nb12.POLICY_APPROVAL.check(sol.wrong_subscripts_the_request).text()
+    text = named_cases_only(nb12.POLICY_APPROVAL).check(sol.wrong_subscripts_the_request).text()
     assert "'ToolCallRequest' object is not subscriptable" in text and "request.tool_call['args']" in text
 
 
 def test_crash_feedback_names_the_cause_without_unrelated_hints():
-    text = nb12.POLICY_APPROVAL.check(sol.crashing_approve_only).text()
+    text = named_cases_only(nb12.POLICY_APPROVAL).check(sol.crashing_approve_only).text()
     assert "Decision type 'reject' is not allowed" in text
-    text = nb12.POLICY_APPROVAL.check(sol.crashing_bad_argument).text()
+    text = named_cases_only(nb12.POLICY_APPROVAL).check(sol.crashing_bad_argument).text()
     assert "unexpected keyword argument 'interupt_on'" in text
     assert "(hint:" not in text
 

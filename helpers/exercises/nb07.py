@@ -9,6 +9,10 @@ real LangGraph ``StateGraph`` where two or three parallel nodes write in every o
 The graph checks mirror LangGraph 1.2's ``BinaryOperatorAggregate`` channel: the channel
 starts from ``dict()``, the input is merged first, then every write of a step is merged
 with ``reducer(current, update)``, one write at a time, in task order.
+
+:func:`merge_quotes` is the reference. The generated check (:data:`STEPS`) draws an input and one to three
+parallel writes over three order ids, amounts ``0.0`` (nothing left to refund) included, and compares the
+direct merge of the first write and the graph's result.
 """
 
 from __future__ import annotations
@@ -18,11 +22,13 @@ import itertools
 from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
 
+from hypothesis import strategies as st
+
 from ..i18n import N_, _
-from .core import Case, Exercise
+from .core import Case, Exercise, Generated
 from .results import shown
 
-__all__ = ["MERGE_QUOTES", "run_parallel_writes"]
+__all__ = ["MERGE_QUOTES", "STEPS", "merge_quotes", "run_parallel_writes", "step_outcome"]
 
 Reducer = Callable[[dict[str, float], dict[str, float]], dict[str, float]]
 
@@ -118,6 +124,51 @@ def _graph_three_writes(reducer: Reducer) -> None:
         _expect(label, run_parallel_writes(reducer, {}, list(order)), want)
 
 
+# -- the reference and the generated steps -------------------------------------------------------------------
+
+
+def merge_quotes(current: dict[str, float], update: dict[str, float]) -> dict[str, float]:
+    """The reference of 07.1 (the specification): a new dict with every order id of both; for an id in both, the
+    smaller amount (``0.0``, an order with nothing left to refund, included)."""
+    merged = dict(current)
+    for order_id, amount in update.items():
+        merged[order_id] = min(merged[order_id], amount) if order_id in merged else amount
+    return merged
+
+
+#: The order ids and amounts of the generated dicts (0.0: nothing left to refund on that order).
+ORDERS = ("A1024", "A1030", "A1029")
+AMOUNTS = (450.0, 499.0, 0.0, 120.0, 20.0, 2899.0)
+_QUOTES = st.lists(st.tuples(st.sampled_from(ORDERS), st.sampled_from(AMOUNTS)), max_size=3,
+                   unique_by=lambda pair: pair[0]).map(tuple)
+#: A generated step: ``(the input, the writes of one to three parallel nodes)``, each a dict as ``(id, amount)``
+#: pairs.
+STEPS = st.tuples(_QUOTES, st.lists(_QUOTES, min_size=1, max_size=3).map(tuple))
+
+
+def step_outcome(answer: Reducer, spec: tuple) -> dict[str, Any]:
+    """The answer on the step of ``spec`` (:data:`STEPS`): called directly on the input and the first write
+    (neither may change), and as the field's reducer in a real ``StateGraph`` step with every write.
+
+    Returns:
+        ``{"direct": the merged dict, "graph": the field's value after the step}``.
+    """
+    initial, writes = spec
+    current, update = dict(initial), dict(writes[0])
+    direct = answer(current, update)
+    _returned_dict(_("merging two dicts"), direct)
+    assert (current, update) == (dict(initial), dict(writes[0])), (
+        _("the reducer changed its arguments in place; build and return a new dict "
+          "(the old value may still be held by a checkpoint)"))
+    return {"direct": direct, "graph": run_parallel_writes(answer, dict(initial), [dict(w) for w in writes])}
+
+
+def _describe_step(spec: tuple) -> str:
+    initial, writes = spec
+    return _("the input {initial}, then parallel writes {writes}").format(
+        initial=_fmt(dict(initial)), writes=" / ".join(_fmt(dict(w)) for w in writes))
+
+
 MERGE_QUOTES = Exercise(
     "07.1",
     "a reducer for parallel refund quotes",
@@ -130,4 +181,13 @@ MERGE_QUOTES = Exercise(
         Case("two parallel nodes in a StateGraph, in both orders", _graph_two_orders),
         Case("three parallel nodes, all six orders", _graph_three_writes),
     ],
+    generated=Generated(
+        "agrees with the reference on generated steps", STEPS, step_outcome, merge_quotes, _describe_step,
+        hint=N_("test whether an order id is in the dict (`in`), not whether its amount is truthy: 0.0 is an "
+                "amount too, and the smallest one"),
+        examples=60),
+    # The generated check compiles a graph for each input; on a loaded 2-core machine 60 inputs (and the
+    # reference's, on the first check) can take seconds, so the deadline (which only ever matters for an
+    # endless loop) is longer than the default 5 s.
+    timeout=30,
 )

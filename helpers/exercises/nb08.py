@@ -10,6 +10,10 @@ interrupt correctly and return the final state:
 The hidden checks build a fresh graph (``InMemorySaver``) per case and look at the
 checkpointed state afterwards: did the run reach its end, were the right amounts
 submitted, was the request sent once (resumed, not restarted) on the same thread.
+
+:func:`finish_refund` is the reference. The generated check (:data:`REQUESTS`) sends one to three orders in
+any order, each asking well below, exactly, a cent below or above, half a unit above or twice its refundable
+amount (some as ints, as a JSON client sends them), and compares what the checkpoint holds afterwards.
 """
 
 from __future__ import annotations
@@ -17,11 +21,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Literal, TypedDict, get_args
 
-from ..i18n import _
-from .core import Case, Exercise
+from hypothesis import strategies as st
+
+from ..i18n import N_, _
+from .core import Case, Exercise, Generated
 from .results import shown
 
-__all__ = ["ALLOWED_DECISIONS", "Decision", "ApprovalState", "FINISH_REFUND", "build_approval_graph"]
+__all__ = ["ALLOWED_DECISIONS", "AMOUNTS", "Decision", "ApprovalState", "FINISH_REFUND", "REQUESTS",
+           "build_approval_graph", "decide", "finish_refund", "request_outcome"]
 
 #: The decisions the approval node accepts, as listed in every interrupt payload.
 Decision = Literal["approve", "edit"]
@@ -220,6 +227,69 @@ def _returns_final_state(answer) -> None:
     assert "__interrupt__" not in value, _("the returned result still holds '__interrupt__': resume before returning")
 
 
+# -- the reference and the generated requests ---------------------------------------------------------------
+
+
+def decide(payload: dict) -> dict:
+    """The approval policy of 08.1: ``{"type": "approve"}`` when ``payload["amount"] <= payload["refundable"]``,
+    else ``{"type": "edit", "amount": payload["refundable"]}``."""
+    if payload["amount"] <= payload["refundable"]:
+        return {"type": "approve"}
+    return {"type": "edit", "amount": payload["refundable"]}
+
+
+def finish_refund(graph: Any, config: dict, request: dict) -> dict:
+    """The reference of 08.1 (the specification): start ``request`` once on the thread of ``config``, answer
+    every interrupt with :func:`decide` by ``Command(resume=...)`` on the same thread, return the final state
+    values (``invoke(..., version="v2")``, langgraph 1.2)."""
+    from langgraph.types import Command
+
+    out = graph.invoke(request, config, version="v2")
+    while out.interrupts:
+        out = graph.invoke(Command(resume=decide(out.interrupts[0].value)), config, version="v2")
+    return out.value
+
+
+#: The orders a generated request may hold (each at most once), and their refundable amounts (helpers.domain).
+_REFUNDABLE = {"A1024": 499.0, "A1030": 120.0, "A1029": 2899.0}
+#: How an item's amount relates to its order's refundable amount.
+AMOUNTS = ("well below it", "exactly it", "a cent below it", "a cent above it", "half a unit above it",
+           "twice it", "exactly it, as an int", "well below it, as an int")
+_AMOUNT = {"well below it": lambda r: 20.0, "exactly it": lambda r: r, "exactly it, as an int": lambda r: int(r),
+           "well below it, as an int": lambda r: 20, "a cent below it": lambda r: r - 0.01,
+           "a cent above it": lambda r: r + 0.01, "half a unit above it": lambda r: r + 0.5,
+           "twice it": lambda r: 2 * r}
+
+#: A generated request: one to three items ``(order, how its amount relates to the refundable amount)``, each
+#: order at most once, in any order.
+REQUESTS = st.lists(st.tuples(st.sampled_from(tuple(_REFUNDABLE)), st.sampled_from(AMOUNTS)), min_size=1,
+                    max_size=3, unique_by=lambda item: item[0]).map(tuple)
+
+
+def _items(spec: tuple) -> list[dict]:
+    return [{"order_id": order, "amount": round(_AMOUNT[how](_REFUNDABLE[order]), 2)} for order, how in spec]
+
+
+def request_outcome(answer: Any, spec: tuple) -> dict[str, Any]:
+    """Run ``answer`` on a fresh approval graph with the request of ``spec`` (:data:`REQUESTS`), then read the
+    checkpoint: what was approved (order, amount, decision), the refund requests, the stage, the nodes the run
+    is still paused before, how often the request was started, and the stage of the state the answer returned."""
+    graph, returned, config, counter = _run(answer, _items(spec), "generated")
+    snapshot = graph.get_state(config)
+    value = getattr(returned, "value", returned)
+    return {"approved": [(a["order_id"], a["amount"], a["decision"]) for a in snapshot.values.get("approved", [])],
+            "requests": snapshot.values.get("requests"), "stage": snapshot.values.get("stage"),
+            "paused before": list(snapshot.next), "started": counter["intake"],
+            "returned stage": value.get("stage") if isinstance(value, dict) else type(value).__name__}
+
+
+def _describe_request(spec: tuple) -> str:
+    items = ", ".join(_("{order_id} {amount:.2f} (refundable {refundable:.2f})").format(
+        order_id=item["order_id"], amount=item["amount"], refundable=_REFUNDABLE[item["order_id"]])
+        for item in _items(spec))
+    return _("a request for {items}").format(items=items)
+
+
 FINISH_REFUND = Exercise(
     "08.1",
     "answer the approval interrupts and finish the run",
@@ -233,4 +303,11 @@ FINISH_REFUND = Exercise(
         Case("the request is sent once and resumed on the same thread", _started_once),
         Case("the final state is returned", _returns_final_state),
     ],
+    generated=Generated(
+        "agrees with the reference on generated requests", REQUESTS, request_outcome, finish_refund,
+        _describe_request,
+        hint=N_("compare each payload's amount with its own 'refundable' exactly as given (cents count): approve "
+                "when it is not above it, else edit to payload['refundable']; answer every interrupt, in any "
+                "number, on the same thread"),
+        examples=40),
 )

@@ -35,17 +35,18 @@ Every hidden check builds a fresh :class:`RefundService` and runs a real ``creat
 from __future__ import annotations
 
 from ..i18n import N_
-from .core import Case, Exercise
+from .core import Case, Exercise, Generated
 from .nb09_agent import CheckContext, as_middleware
-from .nb09_errors import (_CODES, _argument_errors_unchanged, _bug_propagates, _domain_error_case, _interrupt_passes,
-                          _no_internals, _parallel_calls, _probe_mapping, _success_unchanged)
+from .nb09_errors import (_CODES, REPLIES, _argument_errors_unchanged, _bug_propagates, _domain_error_case,
+                          _interrupt_passes, _no_internals, _parallel_calls, _probe_mapping, _success_unchanged,
+                          describe_reply, map_refund_errors, reply_outcome)
 # _REAL_CLOCK, _REAL_DATETIME and _days_later are read as nb09.NAME by tests/test_exercises_nb09.py
-from .nb09_keys import (_REAL_CLOCK, _REAL_DATETIME, _days_later, _key_is_the_request,  # noqa: F401
+from .nb09_keys import (_REAL_CLOCK, _REAL_DATETIME, REQUESTS, _days_later, _key_is_the_request,  # noqa: F401
                         _later_run_same_thread, _model_retries_after_lost_reply, _probe_key, _same_call_replayed,
                         _same_line_two_orders, _second_amount_same_line, _two_days, _two_lines_same_amount,
-                        _two_threads)
+                        _two_threads, describe_requests, line_key, requests_outcome)
 
-__all__ = ["CHOOSE_KEY", "CheckContext", "MAP_ERRORS", "as_middleware"]
+__all__ = ["CHOOSE_KEY", "CheckContext", "MAP_ERRORS", "as_middleware", "line_key", "map_refund_errors"]
 
 
 MAP_ERRORS = Exercise(
@@ -61,6 +62,12 @@ MAP_ERRORS = Exercise(
         Case("an interrupt inside a tool still pauses the run", _interrupt_passes),
     ],
     probe=_probe_mapping,
+    generated=Generated(
+        "agrees with the reference on generated replies", REPLIES, reply_outcome, map_refund_errors, describe_reply,
+        hint=N_("return handler(request)'s result itself (a Command or an artifact included), answer a DomainError "
+                "from any tool with ToolMessage(model_view(exc), tool_call_id=request.tool_call['id'], "
+                "status='error'), and let every other exception, an interrupt included, propagate"),
+        examples=100),
     none_hint=N_("did you forget to return the handler's result (`return handler(request)`)? Without `return` the "
                  "middleware gives None"),
 )
@@ -82,6 +89,11 @@ CHOOSE_KEY = Exercise(
         Case("the same line asked for on two days creates one refund", _two_days),
     ],
     probe=_probe_key,
+    generated=Generated(
+        "agrees with the reference on generated requests", REQUESTS, requests_outcome, line_key, describe_requests,
+        hint=N_("the order and the line identify the request; the amount, the call, the run, the thread, the "
+                "customer's words and the day do not"),
+        examples=150),
     # The run, thread and day cases run two agent turns each; on a loaded 2-core machine that can take
     # seconds, so the deadline (which only ever matters for an endless loop) is longer than the default 5 s.
     timeout=30,

@@ -7,19 +7,31 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Annotated, Any
 
-from langchain.tools import tool
+from hypothesis import strategies as st
+from langchain.tools import ToolRuntime, tool
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.types import interrupt
+from langgraph.graph import END, START, MessagesState, StateGraph
+from langgraph.prebuilt import ToolNode
+from langgraph.types import Command, interrupt
 
 from ..domain import (
+    AmountExceedsRefundable,
     DomainError,
+    IdempotencyConflict,
+    InvalidAmount,
+    InvalidRequest,
+    NotRefundable,
+    OrderNotFound,
     PermissionDenied,
     RefundService,
     ServiceUnavailable,
 )
-from ..i18n import _
+from ..error_contract import model_view
+from ..i18n import N_, _
 from .nb09_agent import (
     _CUSTOMER,
     _answer_of,
@@ -30,7 +42,7 @@ from .nb09_agent import (
 )
 from .results import CheckFailure, clipped, shown
 
-__all__ = []
+__all__ = ["BEHAVIOURS", "REPLIES", "TOOL_NAMES", "describe_reply", "map_refund_errors", "reply_outcome"]
 
 
 #: Internal text the hidden checks put into exception messages; none of it may reach the model.
@@ -221,3 +233,153 @@ def _probe_mapping(answer: Any) -> None:
 #: telling first (a shared FAIL row shows the first): another customer's order, the notebook's own example.
 _CODES = ("permission_denied", "order_not_found", "not_refundable", "invalid_amount", "amount_exceeds_refundable",
           "idempotency_conflict", "service_unavailable", "invalid_request")
+
+
+# -- generated replies ---------------------------------------------------------------------------------
+
+
+def map_refund_errors(request: Any, handler: Callable[[Any], Any]) -> Any:
+    """The reference of 09.1 (the specification), a ``wrap_tool_call`` function: the handler's result unchanged;
+    a :class:`~helpers.domain.DomainError` as ``ToolMessage(model_view(exc), status="error")`` answering this
+    call (``model_view`` is notebook 09's, :func:`helpers.error_contract.model_view`); anything else (a bug,
+    LangGraph's ``GraphInterrupt``) propagates.
+
+    Args:
+        request: the ``ToolCallRequest`` (``request.tool_call["id"]``, ``["name"]``).
+        handler: runs the tool call and returns its ``ToolMessage`` or ``Command``.
+    """
+    try:
+        return handler(request)
+    except DomainError as exc:
+        return ToolMessage(model_view(exc), tool_call_id=request.tool_call["id"], name=request.tool_call["name"],
+                           status="error")
+
+
+#: The tools a generated reply calls: a text result, a JSON result, a state update (a ``Command``) and a
+#: ``content_and_artifact`` result.
+TOOL_NAMES = ("submit_refund_request", "lookup_order", "mark_submitted", "find_orders")
+#: What a call does: succeed, fail with a domain error (each code; the message carries internals), hit a bug
+#: (a ``KeyError`` or a ``ValueError``), miss an argument (``ToolNode`` answers it) or pause (``interrupt()``).
+BEHAVIOURS = (N_("succeeds"), *(f"raises {code}" for code in _CODES), N_("has a KeyError bug"),
+              N_("has a ValueError bug"), N_("misses an argument"), N_("pauses for a manager"))
+_ORDERS = ("A1024", "A1030", "A1029")
+
+#: A generated reply: one to three ``(tool, behaviour)`` calls the model makes at once.
+REPLIES = st.lists(st.tuples(st.sampled_from(TOOL_NAMES), st.sampled_from(BEHAVIOURS)), min_size=1,
+                   max_size=3).map(tuple)
+
+
+def _later(current: str, update: str) -> str:
+    return update
+
+
+class _ReplyState(MessagesState):
+    refund_stage: Annotated[str, _later]  # two mark_submitted calls of one reply write it in one step
+
+
+#: Each domain error class by its code.
+_ERROR_CLASSES = {cls.code: cls for cls in (InvalidRequest, OrderNotFound, PermissionDenied, NotRefundable,
+                                            InvalidAmount, AmountExceedsRefundable, IdempotencyConflict,
+                                            ServiceUnavailable)}
+
+
+@dataclass(frozen=True)
+class _ReplyContext:
+    """What each call of a generated reply does, by tool call id (the tools read it from ``runtime.context``)."""
+
+    behaviours: dict[str, str]
+
+
+def _act(order_id: str, runtime: ToolRuntime) -> None:
+    what = runtime.context.behaviours[runtime.tool_call_id]
+    if what.startswith("raises "):
+        code = what.removeprefix("raises ")
+        raise _ERROR_CLASSES[code](f"{code} for {order_id}: owner user-7, row 991 on refunds-db-2.internal",
+                                   order_id=order_id)
+    if what == "has a KeyError bug":
+        {"tier": "gold"}["level"]
+    if what == "has a ValueError bug":
+        int("row 991 on refunds-db-2.internal")
+    if what == "pauses for a manager":
+        interrupt({"approve_refund_for": order_id})
+
+
+@tool
+def _submit_refund_request(order_id: str, runtime: ToolRuntime[_ReplyContext]) -> str:
+    """Create a refund request for an order."""
+    _act(order_id, runtime)
+    return f"refund request registered for {order_id}"
+
+
+@tool
+def _lookup_order(order_id: str, runtime: ToolRuntime[_ReplyContext]) -> str:
+    """Look up an order."""
+    _act(order_id, runtime)
+    return json.dumps({"order_id": order_id, "status": "delivered"})
+
+
+@tool
+def _mark_submitted(order_id: str, runtime: ToolRuntime[_ReplyContext]) -> Command:
+    """Record that the refund of an order is submitted."""
+    _act(order_id, runtime)
+    return Command(update={"refund_stage": "submitted", "messages": [
+        ToolMessage(f"{order_id} marked as submitted", tool_call_id=runtime.tool_call_id)]})
+
+
+@tool(response_format="content_and_artifact")
+def _find_orders(order_id: str, runtime: ToolRuntime[_ReplyContext]) -> tuple[str, list]:
+    """Find the customer's orders like this one."""
+    _act(order_id, runtime)
+    return "1 order found", [{"order_id": order_id}]
+
+
+#: The tools of the generated replies, by name (stateless: what a call does comes with the run's context).
+_REPLY_TOOLS = [t.model_copy(update={"name": t.name.lstrip("_")})
+                for t in (_submit_refund_request, _lookup_order, _mark_submitted, _find_orders)]
+
+
+def _as_data(content: Any) -> Any:
+    if isinstance(content, str) and content.startswith("{"):
+        try:
+            return json.loads(content)
+        except ValueError:
+            return content
+    return content
+
+
+def reply_outcome(answer: Any, spec: tuple) -> dict[str, Any]:
+    """The model's reply of ``spec`` (:data:`REPLIES`) run by ``ToolNode`` (langgraph-prebuilt 1.1.3) with the
+    answer as its ``wrap_tool_call`` (what ``create_agent`` does with a middleware), on a fresh checkpointed thread.
+
+    Returns:
+        ``{"run": "finished" | "paused" | "ended with <exception type>", "answers": [(status, content, artifact)
+        per call, in call order], "refund_stage": ...}``; the content of an error answer as the JSON it holds.
+    """
+    calls = [{"name": name, "args": {} if what == "misses an argument" else {"order_id": _ORDERS[number]},
+              "id": f"call_{number + 1}", "type": "tool_call"} for number, (name, what) in enumerate(spec)]
+    behaviours = {call["id"]: what for call, (_name, what) in zip(calls, spec)}
+    graph = StateGraph(_ReplyState, context_schema=_ReplyContext)
+    graph.add_node("tools", ToolNode(_REPLY_TOOLS, wrap_tool_call=as_middleware(answer).wrap_tool_call))
+    graph.add_edge(START, "tools")
+    graph.add_edge("tools", END)
+    start = {"messages": [HumanMessage("Please sort out my refunds."), AIMessage("", tool_calls=calls)],
+             "refund_stage": "quoted"}
+    try:
+        out = graph.compile(checkpointer=InMemorySaver()).invoke(start, {"configurable": {"thread_id": "reply"}},
+                                                                  context=_ReplyContext(behaviours), version="v2")
+    except (DomainError, KeyError, ValueError) as exc:  # a refusal not mapped, or a bug: the run ended
+        return {"run": f"ended with {type(exc).__name__}", "answers": [], "refund_stage": None}
+    answers = {m.tool_call_id: m for m in out.value["messages"] if isinstance(m, ToolMessage)}
+    return {"run": "paused" if out.interrupts else "finished",
+            "answers": [(m.status, _as_data(m.content), m.artifact) if m else None
+                        for m in (answers.get(call["id"]) for call in calls)],
+            "refund_stage": out.value.get("refund_stage")}
+
+
+def describe_reply(spec: tuple) -> str:
+    """The reply of ``spec`` in the learner's words."""
+    calls = "; ".join(_("{tool}, which {behaviour}").format(
+        tool=name, behaviour=_("raises {code} (its message holds internal text)").format(code=what.split()[1])
+        if what.startswith("raises ") else _(what)) for name, what in spec)
+    return _("the model calls, in one reply: {calls}").format(calls=calls)
+

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from types import SimpleNamespace
 from typing import Any
 
+from hypothesis import strategies as st
 from langchain.agents import create_agent
 from langchain.agents.middleware import (
     ToolRetryMiddleware,
@@ -32,7 +33,7 @@ from ..model import scripted_model
 from .nb09_agent import _CUSTOMER, CheckContext, _answer_of, _run
 from .results import clipped, shown
 
-__all__ = []
+__all__ = ["LINES", "REQUESTS", "describe_requests", "line_key", "requests_outcome"]
 
 
 # -- 09.2: the key for refunds per order line ---------------------------------------------------
@@ -275,3 +276,98 @@ def _same_line_two_orders(answer: Any) -> None:
 
 def _probe_key(answer: Any) -> None:
     answer("A1024", 2, 20.0, _runtime("call_probe"))
+
+
+# -- generated requests --------------------------------------------------------------------------
+
+
+def line_key(order_id: str, line: int, amount: float, runtime: Any) -> str:
+    """The reference of 09.2 (the specification): the order and the line identify a line refund; the amount is
+    a detail of it (a second amount for the line is refused as ``idempotency_conflict``), and nothing of the
+    call, the run, the thread or the clock belongs in the key (keys are already scoped per user by the
+    service).
+
+    Args:
+        order_id, line, amount: the tool call's arguments.
+        runtime: the tool's ``ToolRuntime`` (not read).
+
+    Returns:
+        e.g. ``"refund:A1024:line-2"``.
+    """
+    return f"refund:{order_id}:line-{line}"
+
+
+#: What a generated request may ask for: ``(order, line, amount)``.
+LINES = (("A1024", 2, 20.0), ("A1024", 3, 20.0), ("A1030", 2, 20.0), ("A1024", 2, 25.0), ("A1029", 1, 120.0),
+         ("A1024", 2, 120.0), ("A1030", 1, 120.0), ("A1029", 1, 20.0))
+#: The conversations a request may come from, and how the customer words it.
+THREADS = ("chat-web", "chat-phone", "email")
+WORDS = ("Please refund line {line} of {order}.", "Refund {order}, line {line}, please.",
+         "Did that work? I still want line {line} of {order} refunded.")
+#: How a request reaches the tool: a new call, the same call run again (a retry middleware's replay), or a new
+#: call after the service lost its reply to this one.
+KINDS = ("new call", "replay of the previous call", "reply lost")
+#: How many days after the first request this one is made.
+DAYS = (0, 1, 31, 366)
+
+#: A generated series: one to four requests, each ``((order, line, amount), thread, words, kind, days later)``.
+REQUESTS = st.lists(st.tuples(st.sampled_from(LINES), st.sampled_from(THREADS), st.integers(0, len(WORDS) - 1),
+                              st.sampled_from(KINDS), st.sampled_from(DAYS)), min_size=1, max_size=4).map(tuple)
+
+
+def requests_outcome(answer: Any, spec: tuple) -> list[str]:
+    """The requests of ``spec`` (:data:`REQUESTS`) sent one after the other to a fresh refund service, each with
+    the key ``answer(order_id, line, amount, runtime)`` made on its day (the clock moved as in the day case).
+
+    Each request has its own tool call id (``call_<n>``), except a replay, which repeats the previous request
+    with its call id; ``runtime.state["messages"]`` holds its thread's customer messages so far, this one last;
+    ``runtime.config`` names its thread; ``runtime.context`` is a new context object of ``user-42``.
+
+    Returns:
+        per request, the request id the service returned (``RF-0001``, ...) or the code it refused with
+        (``idempotency_conflict``, ``amount_exceeds_refundable``, ``service_unavailable`` for a lost reply).
+
+    Raises:
+        AssertionError: a key that is not a non-empty string.
+    """
+    service = RefundService()
+    threads: dict[str, list] = {}
+    results: list[str] = []
+    previous: tuple | None = None
+    for number, request in enumerate(spec, 1):
+        (order_id, line, amount), thread, words, kind, days = request
+        if kind == "replay of the previous call" and previous is not None:
+            (order_id, line, amount), thread, words, days, call_id = previous
+        else:
+            call_id = f"call_{number}"
+            threads.setdefault(thread, []).append(HumanMessage(WORDS[words].format(line=line, order=order_id)))
+        runtime = SimpleNamespace(tool_call_id=call_id, context=CheckContext(_CUSTOMER.user_id),
+                                  state={"messages": list(threads[thread])},
+                                  config={"configurable": {"thread_id": thread}})
+        with _days_later(days, answer):
+            key = answer(order_id, line, amount, runtime)
+        assert isinstance(key, str) and key, _("the key must be a non-empty string, got {key}").format(key=shown(key))
+        if kind == "reply lost":
+            service.simulate_outage(after_commit=True)
+        try:
+            results.append(service.submit(order_id, amount, user_id=_CUSTOMER.user_id, idempotency_key=key,
+                                          reason=f"line {line}").request_id)
+        except DomainError as exc:
+            results.append(exc.code)
+        previous = ((order_id, line, amount), thread, words, days, call_id)
+    return results
+
+
+def describe_requests(spec: tuple) -> str:
+    """The requests of ``spec`` in the learner's words."""
+    parts = []
+    for number, ((order_id, line, amount), thread, words, kind, days) in enumerate(spec):
+        if kind == "replay of the previous call" and number:
+            parts.append(_("the previous call run again"))
+            continue
+        said = WORDS[words].format(line=line, order=order_id)
+        part = _("{said!r} ({amount:.2f}) in {thread}").format(said=said, amount=amount, thread=thread)
+        if days:
+            part += _(", {days} day(s) after the first request").format(days=days)
+        parts.append(part + (_(", its reply lost") if kind == "reply lost" else ""))
+    return _("one after the other: {requests}").format(requests="; ".join(parts))

@@ -27,11 +27,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from langchain.messages import HumanMessage, ToolMessage
+from langchain.tools import ToolRuntime, tool
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
+from langgraph.types import Command
 
+from ..domain import refund_key
+from ..error_contract import ToolRefusal
 from ..i18n import N_, _
-from .core import Case, Exercise
+from .core import Case, Exercise, Generated
 from .nb11_policy import _TOOL_NAME, _policy_model, support_policy
 from .nb11_run import (
     _RAISE_HINT,
@@ -45,12 +50,57 @@ from .nb11_run import (
     _submit_step,
     _went_through_once,
 )
+from .nb11_threads import THREADS, describe_thread, thread_outcome
 from .results import CheckFailure, shown
 
-__all__ = ["CONFIRMATION_GUARD", "CheckContext", "CheckRun", "Quote", "support_policy"]
+__all__ = ["CONFIRMATION_GUARD", "CheckContext", "CheckRun", "ConfirmationRequired", "Quote",
+           "guarded_submit_refund_request", "submit_to_service", "support_policy"]
 
 _ASK = "My headphones A1024 broke. Can I get a refund?"
 _CONFIRM = "Yes, please go ahead."
+
+
+# -- the reference (notebook 11's section 1 and 2 names, and the guard of the exercise) ----------------
+
+
+class ConfirmationRequired(ToolRefusal):
+    """The customer has not confirmed this quote yet: quote it, ask, and wait for the answer (notebook 11,
+    section 2; the error mapping answers it with the code ``confirmation_required``)."""
+
+    code = "confirmation_required"
+
+
+def submit_to_service(order_id: str, amount: float, runtime: ToolRuntime[CheckContext]) -> Command:
+    """Notebook 11, section 1: create the refund request once per (user, order, amount) and tell the program
+    (``refund_stage``) and the model (a ToolMessage).
+
+    Raises:
+        helpers.domain.DomainError: the refund service refused the request.
+    """
+    ctx = runtime.context
+    request = ctx.refunds.submit(order_id, amount, user_id=ctx.user_id, idempotency_key=refund_key(order_id, amount))
+    return Command(update={
+        "refund_stage": "submitted",
+        "messages": [ToolMessage(f"Refund request {request.request_id} submitted for {order_id} "
+                                 f"({request.amount:.2f}); it is a request, not money sent yet.",
+                                 tool_call_id=runtime.tool_call_id)],
+    })
+
+
+@tool("submit_refund_request")
+def guarded_submit_refund_request(order_id: str, amount: float, runtime: ToolRuntime[CheckContext]) -> Command:
+    """Submit a refund REQUEST (an application, not money sent) for the signed-in customer's order.
+    Call it only after the customer has confirmed the quoted amount.
+
+    The reference of exercise 11.1 (the specification): it refuses, raising :class:`ConfirmationRequired`,
+    unless ``runtime.state["quote"]`` exists, names this order and amount, and the thread holds more customer
+    messages (``HumanMessage``) than ``quote["turn"]``, the count when the quote was made.
+    """
+    quote = runtime.state.get("quote")
+    customer_messages = sum(isinstance(m, HumanMessage) for m in runtime.state["messages"])
+    if quote is None or (quote["order_id"], quote["amount"]) != (order_id, amount) or customer_messages <= quote["turn"]:
+        raise ConfirmationRequired("the customer has not confirmed this quote: quote it, ask, and wait for the answer")
+    return submit_to_service(order_id, amount, runtime)
 
 
 # -- the cases --------------------------------------------------------------------------------------
@@ -163,6 +213,13 @@ CONFIRMATION_GUARD = Exercise(
         Case("a yes written before any quote does not confirm it", _yes_before_any_quote),
     ],
     unsolved_hint=N_("replace the `raise NotImplementedError` with the guard and run the check again"),
+    generated=Generated(
+        "agrees with the reference on generated threads", THREADS, thread_outcome, guarded_submit_refund_request,
+        describe_thread,
+        hint=N_("refuse unless state['quote'] exists, names this order and amount, and the thread holds more "
+                "customer messages than quote['turn'] (however many the customer wrote after the quote, and "
+                "whatever the assistant did in between)"),
+        examples=60),
     # Each case runs a multi-turn agent; on a loaded 2-core machine that can take seconds, so the deadline
     # (which only ever matters for an endless loop) is longer than the default 5 s.
     timeout=30,

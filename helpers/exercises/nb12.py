@@ -2,8 +2,9 @@
 
 ``POLICY_APPROVAL`` (12.1) takes the learner's ``build_policy_agent(model, checkpointer)``, which
 returns a deep agent (``deepagents.create_deep_agent``, deepagents 0.7.32) configured so that
-every change to a file under ``/policies/`` (``write_file`` and ``edit_file``) waits for a
-person's approval, while reads and writes elsewhere run at once.
+every change to a file under ``/policies/`` (``write_file``, ``edit_file`` and ``delete``, which
+removes a folder with everything in it) waits for a person's approval, while reads and changes
+elsewhere run at once. :func:`build_policy_agent` is the reference (the specification).
 
 Each hidden check builds a fresh agent with a fresh :class:`~helpers.model.ScriptedChatModel`
 (the model's move is the check's fixture: one tool call, then a closing text) and a fresh
@@ -21,18 +22,29 @@ The model may spell a policy path in other ways: the file tools store a path as
 does), but deepagents' own permission rules count it as under ``/policies/`` (and a disk
 backend writes it there). The hidden checks send such spellings, and paths that only look like
 a policy (``/drafts/policies/...``, ``/policies-old/...``), which must not pause.
+
+The generated check (:data:`RUNS`, :func:`generated_outcome`) compares the answer's agent with the
+reference's on runs where the scripted model makes one to five file-tool calls in one turn (from
+:data:`CALLS`: policies at any depth and in any spelling, ``delete`` of ``/policies``, ``/`` and
+``//``, reads, other folders, lookalikes), the reviewer approves or rejects each pause, and the
+thread is resumed by the same agent or by a new one built on the same checkpointer (an app that
+restarted). deepagents' own ``FilesystemPermission`` rule fails one of them: its ``delete`` gate
+does not read ``//`` as ``/``, and ``StateBackend.delete("//")`` removes every file.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import strategies as st
+
 from ..i18n import N_, _
 from ..model import tool_call
-from .core import Case, Exercise
+from .core import Case, Exercise, Generated
 from .results import clipped, shown
 
-__all__ = ["CURRENT_POLICY", "LOOKALIKES", "POLICY_APPROVAL", "POLICY_FILE", "POLICY_SPELLINGS", "start_thread"]
+__all__ = ["CALLS", "CURRENT_POLICY", "LOOKALIKES", "POLICY_APPROVAL", "POLICY_FILE", "POLICY_SPELLINGS", "RUNS",
+           "START_FILES", "build_policy_agent", "changes_a_policy", "generated_outcome", "start_thread"]
 
 #: The policy file every check starts with (in the ``files`` state), and its content.
 POLICY_FILE = "/policies/refunds.md"
@@ -77,6 +89,14 @@ def _invoke(agent: Any, *args: Any, **kwargs: Any) -> Any:
         raise
 
 
+def _built(agent: Any) -> Any:
+    assert hasattr(agent, "invoke"), (
+        _("build_policy_agent must return the agent that create_deep_agent(...) builds, got {type}").format(
+            type=type(agent).__name__)
+    )
+    return agent
+
+
 def start_thread(answer: Any, call: dict[str, Any], thread: str) -> tuple[Any, dict, Any]:
     """Build the learner's agent on a scripted model that makes ``call`` and then says "Done.", and start it.
 
@@ -97,11 +117,7 @@ def start_thread(answer: Any, call: dict[str, Any], thread: str) -> tuple[Any, d
     from ..model import scripted_model
 
     model = scripted_model([[call], _CLOSING])
-    agent = answer(model, InMemorySaver())
-    assert hasattr(agent, "invoke"), (
-        _("build_policy_agent must return the agent that create_deep_agent(...) builds, got {type}").format(
-            type=type(agent).__name__)
-    )
+    agent = _built(answer(model, InMemorySaver()))
     config = {"configurable": {"thread_id": thread}}
     request = {"messages": [{"role": "user", "content": f"Please handle {call['args'].get('file_path')}."}],
                "files": _initial_files()}
@@ -190,15 +206,29 @@ def _reject_keeps_out(answer) -> None:
     )
 
 
+def _change_pauses(answer: Any, call: dict, thread: str, ran_unpaused: str, changed_early: str) -> None:
+    """``call`` changes :data:`POLICY_FILE`: the run must pause for it and leave the file as it was."""
+    _agent, _config, out = start_thread(answer, call, thread)
+    assert out.interrupts, ran_unpaused
+    _assert_paused_for(out, call["name"], POLICY_FILE)
+    assert _files(out).get(POLICY_FILE) == CURRENT_POLICY, changed_early
+
+
 def _edit_pauses(answer) -> None:
-    edit = tool_call("edit_file", {"file_path": POLICY_FILE, "old_string": "30 days", "new_string": "14 days"})
-    _agent, _config, out = start_thread(answer, edit, "check-edit")
-    assert out.interrupts, (
+    _change_pauses(
+        answer, tool_call("edit_file", {"file_path": POLICY_FILE, "old_string": "30 days", "new_string": "14 days"}),
+        "check-edit",
         _("the edit_file of {policy_file} ran without a pause: edit_file changes a policy as much as "
-          "write_file does, so gate it too (by path)").format(policy_file=POLICY_FILE)
-    )
-    _assert_paused_for(out, "edit_file", POLICY_FILE)
-    assert _files(out).get(POLICY_FILE) == CURRENT_POLICY, _("the policy was edited before anyone approved it")
+          "write_file does, so gate it too (by path)").format(policy_file=POLICY_FILE),
+        _("the policy was edited before anyone approved it"))
+
+
+def _delete_pauses(answer) -> None:
+    _change_pauses(
+        answer, tool_call("delete", {"file_path": POLICY_FILE}), "check-delete",
+        _("the delete of {policy_file} ran without a pause: deleting a policy changes it as much as writing it, so "
+          "gate delete too (by path)").format(policy_file=POLICY_FILE),
+        _("the policy was deleted before anyone approved it"))
 
 
 def _read_runs(answer) -> None:
@@ -250,6 +280,173 @@ def _lookalikes_run(answer) -> None:
             path=path, files=shown(_files(out)))
 
 
+# -- the reference and the generated runs ---------------------------------------------------------------------------
+
+
+def changes_a_policy(request: Any) -> bool:
+    """The reference's ``when`` predicate: does this file-tool call change something under ``/policies/``?
+
+    Args:
+        request: the ``ToolCallRequest`` that ``HumanInTheLoopMiddleware`` passes (langchain 1.5.2); its
+            ``tool_call`` holds the tool's ``name`` and ``args["file_path"]``.
+
+    Returns:
+        True when the path, as the file tools store it (``deepagents.backends.utils.validate_path``, a leading
+        ``//`` read as ``/`` like deepagents' permission rules and a disk backend read it), is under
+        ``/policies/``; for ``delete``, which removes a folder with everything in it, also when it is
+        ``/policies`` itself or a folder above it (the root). False for a path the tools refuse (``..``).
+    """
+    from deepagents.backends.utils import validate_path
+
+    try:
+        path = validate_path(str(request.tool_call["args"].get("file_path", "")))
+    except ValueError:
+        return False  # a traversal or a Windows path: the tool refuses it and changes nothing
+    path = "/" + path.lstrip("/")
+    if request.tool_call["name"] == "delete" and "/policies/".startswith(path.rstrip("/") + "/"):
+        return True
+    return path.startswith("/policies/")
+
+
+def build_policy_agent(model: Any, checkpointer: Any) -> Any:
+    """The reference answer of 12.1 (the specification): ``write_file``, ``edit_file`` and ``delete`` pause
+    when :func:`changes_a_policy` says so; reads and every other path run at once.
+
+    Args:
+        model: the chat model the agent calls.
+        checkpointer: the saver that keeps a paused thread (an agent built later on it resumes the pause).
+
+    Returns:
+        the compiled deep agent (``create_deep_agent``, deepagents 0.7.32; files in the default
+        ``StateBackend``).
+    """
+    from deepagents import create_deep_agent
+    from langchain.agents.middleware import InterruptOnConfig
+
+    gate = InterruptOnConfig(allowed_decisions=["approve", "reject"], when=changes_a_policy)
+    return create_deep_agent(model=model, interrupt_on={"write_file": gate, "edit_file": gate, "delete": gate},
+                             checkpointer=checkpointer)
+
+
+#: The files every generated run starts with (``files`` state), each holding :data:`_START_TEXT`.
+START_FILES = ("/policies/refunds.md", "/policies/archive/2024.md", "/drafts/refunds.md",
+               "/drafts/policies/refunds.md", "/policies-old/refunds.md")
+#: ``(tool, path as the model spells it)`` of a generated call: under /policies/ at any depth and in any spelling,
+#: a delete of /policies or of the root (``/``, ``//``: a delete removes a folder with everything in it), reads,
+#: and paths elsewhere or that only look like a policy. The shrinker goes towards the first.
+CALLS = (
+    ("write_file", "/policies/returns.md"), ("delete", "//"), ("edit_file", "/drafts/refunds.md"),
+    ("write_file", "/policies/archive/2025.md"), ("read_file", "/policies/refunds.md"),
+    ("edit_file", "/policies/refunds.md"), ("delete", "/policies/refunds.md"), ("write_file", "/drafts/returns.md"),
+    ("delete", "/policies"), ("delete", "/drafts/refunds.md"), ("edit_file", "policies/archive/2024.md"),
+    ("delete", "/"), ("write_file", "/drafts/policies/returns.md"), ("delete", "./policies/"),
+    ("edit_file", "drafts/policies/refunds.md"), ("write_file", "\\policies\\archive\\2025.md"),
+    ("delete", "/drafts"), ("edit_file", "/./policies/refunds.md"), ("write_file", "/policies-old/returns.md"),
+    ("delete", "/policies-old"), ("write_file", "/policies.md"), ("read_file", "/drafts/refunds.md"),
+    ("edit_file", "//policies/archive/2024.md"),
+)
+_NEW_RULE = "new\n"
+_START_TEXT = "30 days\n"
+
+
+def _arguments(tool: str, path: str) -> dict[str, str]:
+    if tool == "write_file":
+        return {"file_path": path, "content": _NEW_RULE}
+    if tool == "edit_file":
+        return {"file_path": path, "old_string": "30", "new_string": "14"}
+    return {"file_path": path}
+
+
+#: A generated run: ``(calls, resumed by a new agent)``; ``calls``: one to four ``((tool, path), decision)`` the
+#: model makes in one turn, ``decision`` the reviewer's answer if that call pauses.
+RUNS = st.tuples(
+    st.lists(st.tuples(st.sampled_from(CALLS), st.sampled_from(("approve", "reject"))), min_size=1, max_size=5,
+             unique_by=lambda call: call[0]).map(tuple),
+    st.booleans())
+
+
+def _changes(out: Any) -> dict[str, str | None]:
+    """What the run changed in ``files``: ``{path: content now, or None when deleted}``."""
+    files = _files(out)
+    changed: dict[str, str | None] = {path: None for path in START_FILES if path not in files}
+    changed.update({path: content for path, content in files.items() if path not in START_FILES or
+                    content != _START_TEXT})
+    return dict(sorted(changed.items()))
+
+
+def _decisions(out: Any, calls: tuple, made: list[dict]) -> list[dict]:
+    """One decision per action put up: the spec's decision of the call it names (approve when none does)."""
+    left = list(zip(made, calls))
+    decisions = []
+    for pending in out.interrupts:
+        value = pending.value if isinstance(pending.value, dict) else {}
+        for action in value.get("action_requests", []):
+            match = next((pair for pair in left if (pair[0]["name"], pair[0]["args"]) ==
+                          (action.get("name"), action.get("args"))), None)
+            decision = match[1][1] if match else "approve"
+            if match:
+                left.remove(match)
+            decisions.append({"type": "approve"} if decision == "approve" else
+                             {"type": "reject", "message": "Not approved by the refund lead."})
+    return decisions
+
+
+def generated_outcome(answer: Any, spec: tuple) -> dict[str, Any]:
+    """Run one generated spec (:data:`RUNS`) on a fresh agent built by ``answer``.
+
+    The scripted model makes the spec's calls in one turn, then says "Done."; the thread starts with
+    :data:`START_FILES`. Each action a pause puts up gets the spec's decision; the thread is resumed by the
+    same agent or by a new one that ``answer`` builds on the same checkpointer (a restarted app).
+
+    Returns:
+        ``{"paused_for": [], "changed": {path: content, or None when deleted}}`` when nothing paused, else
+        ``{"paused_for": [(tool, path as sent), ...], "changed_at_pause": {...}, "changed_after": {...},
+        "paused_again": [...]}``.
+
+    Raises:
+        AssertionError: the answer returned no agent, or a new agent on the same checkpointer does not see
+            the paused thread.
+    """
+    from deepagents.backends.utils import create_file_data
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.types import Command
+
+    from ..model import scripted_model
+
+    calls, new_agent = spec
+    made = [tool_call(tool, _arguments(tool, path), f"call_{number}")
+            for number, ((tool, path), _decision) in enumerate(calls, 1)]
+    checkpointer = InMemorySaver()
+    agent = _built(answer(scripted_model([made, _CLOSING]), checkpointer))
+    config = {"configurable": {"thread_id": "generated"}}
+    start = {"messages": [{"role": "user", "content": "Please tidy up the refund rules."}],
+             "files": {path: create_file_data(_START_TEXT) for path in START_FILES}}
+    out = _invoke(agent, start, config, version="v2")
+    if not out.interrupts:
+        return {"paused_for": [], "changed": _changes(out)}
+    outcome = {"paused_for": _gated_actions(out), "changed_at_pause": _changes(out)}
+    if out.interrupts:
+        decisions = _decisions(out, calls, made)
+        if new_agent:
+            agent = _built(answer(scripted_model([_CLOSING]), checkpointer))
+            assert agent.get_state(config).next, (
+                _("a new agent that your function built on the same checkpointer does not see the paused thread: "
+                  "pass checkpointer=checkpointer to create_deep_agent (an agent of its own saver loses every "
+                  "pause when the app restarts)"))
+        out = _invoke(agent, Command(resume={"decisions": decisions}), config, version="v2")
+    return {**outcome, "changed_after": _changes(out), "paused_again": _gated_actions(out)}
+
+
+def _describe_run(spec: tuple) -> str:
+    calls, new_agent = spec
+    made = ", ".join(f"{tool}({path!r}): {decision}" for (tool, path), decision in calls)
+    who = _("a new agent, built by your function on the same checkpointer,") if new_agent else _("the same agent")
+    return _("the model calls, in one turn, {calls} (each with the reviewer's answer if it pauses), on a thread "
+             "that starts with five files ({policies} among them); {who} resumes the thread").format(
+                 calls=made, policies=", ".join(path for path in START_FILES if path.startswith("/policies/")),
+                 who=who)
+
+
 def _probe(answer) -> None:
     from langgraph.checkpoint.memory import InMemorySaver
 
@@ -270,9 +467,17 @@ POLICY_APPROVAL = Exercise(
         Case("a write under /drafts/ does not pause", _draft_runs),
         Case("a relative or non-canonical spelling of a policy path pauses too", _spellings_pause),
         Case("a path that only looks like a policy does not pause", _lookalikes_run),
+        Case("deleting a policy file pauses too", _delete_pauses),
     ],
     probe=_probe,
     # A case builds up to six deep agents (the spelling case); on a loaded 2-core machine one build can take
     # seconds, so the deadline (which only ever matters for an endless loop) is longer than the default 5 s.
     timeout=30,
+    generated=Generated(
+        "agrees with the reference on generated runs", RUNS, generated_outcome, build_policy_agent, _describe_run,
+        hint=N_("gate write_file, edit_file and delete by the path the tool will change (as validate_path gives it, "
+                "a leading '//' read as '/'): a file under /policies/ at any depth pauses, and so does a delete of "
+                "/policies itself or of a folder above it; reads and other folders run at once. Pass on the "
+                "checkpointer you are given, so that an agent built later on it can resume the pause"),
+        examples=8, shrinks=12),
 )

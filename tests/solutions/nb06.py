@@ -98,6 +98,17 @@ def wrong_return_direct(request_id: str, runtime: ToolRuntime[SupportContext]) -
 
 
 @tool("mark_refund_submitted")
+def wrong_id_from_the_state(request_id: str, runtime: ToolRuntime[SupportContext]) -> Command:
+    """Wrong (issue 27): the id read from the state, as the first tool call of the last AIMessage. Every named call
+    is alone in its reply; with a lookup before it in the same reply, the ToolMessage answers the lookup's id."""
+    call_id = runtime.state["messages"][-1].tool_calls[0]["id"]
+    return Command(update={
+        "refund_stage": "submitted",
+        "messages": [ToolMessage(f"Refund request {request_id} is submitted.", tool_call_id=call_id)],
+    })
+
+
+@tool("mark_refund_submitted")
 def crashing(request_id: str, runtime: ToolRuntime[SupportContext]) -> Command:
     """A bug: raises KeyError."""
     return {}["missing"]
@@ -134,6 +145,9 @@ MARK_SUBMITTED = AnswerSet(
         "return_direct": KnownWrong(
             wrong_return_direct, fails=("end to end in create_agent: stage submitted, the model gets the last word",),
             status="fail"),
+        "the call id read from the state": KnownWrong(wrong_id_from_the_state,
+                                                      fails=("agrees with the reference on generated replies",),
+                                                      status="fail"),
     },
     crashing={"KeyError": crashing},
     # the notebook's stub is annotated ToolRuntime[SupportContext]; the checker's context has the same shape

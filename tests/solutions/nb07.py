@@ -51,6 +51,15 @@ def wrong_forgets_return(current, update):
         merged[order_id] = min(merged.get(order_id, amount), amount)
 
 
+def wrong_truthy_amount(current, update):
+    """Wrong (issue 27): tests whether the amount is truthy instead of whether the id is in the dict, so 0.0 (nothing
+    left to refund) is taken for 'no quote yet' and the larger amount wins. No named amount is 0.0."""
+    merged = dict(current)
+    for order_id, amount in update.items():
+        merged[order_id] = min(merged[order_id], amount) if merged.get(order_id) else amount
+    return merged
+
+
 def crashing(current, update):
     """Crashes with KeyError for an order id that is not yet in ``current``."""
     return {**current, **{k: min(current[k], v) for k, v in update.items()}}
@@ -69,6 +78,9 @@ MERGE_QUOTES = AnswerSet(
         "drops earlier orders": KnownWrong(wrong_only_update, fails=(_MERGED,), status="fail"),
         "forgets to return": KnownWrong(wrong_forgets_return, fails=(_MERGED, _CONFLICT, "the arguments are not modified"),
                                         status="fail"),
+        "a truthy amount means a quote": KnownWrong(wrong_truthy_amount,
+                                                    fails=("agrees with the reference on generated steps",),
+                                                    status="fail"),
     },
     crashing={"KeyError": crashing},
     answer_from=lambda body: lambda current, update: body(),

@@ -48,6 +48,18 @@ def wrong_always_edit(graph, config, request):
     return out.value
 
 
+def wrong_whole_units(graph, config, request):
+    """Wrong (issue 27): compares whole currency units ('floats are imprecise'): a cent above the refundable amount
+    is approved, and the refund service refuses the submit. Every named amount is whole."""
+    out = graph.invoke(request, config, version="v2")
+    while out.interrupts:
+        payload = out.interrupts[0].value
+        decision = {"type": "approve"} if round(payload["amount"]) <= round(payload["refundable"]) else \
+            {"type": "edit", "amount": payload["refundable"]}
+        out = graph.invoke(Command(resume=decision), config, version="v2")
+    return out.value
+
+
 def wrong_restarts(graph, config, request):
     """Wrong: sends the request again with the approval in it instead of Command(resume=...)."""
     out = graph.invoke(request, config, version="v2")
@@ -100,6 +112,8 @@ FINISH_REFUND = AnswerSet(
             wrong_restarts, fails=("the request is sent once and resumed on the same thread",)),
         "returns the interrupted result": KnownWrong(wrong_returns_interrupted, fails=("the final state is returned",),
                                                      status="fail"),
+        "compares whole units": KnownWrong(wrong_whole_units,
+                                           fails=("agrees with the reference on generated requests",)),
     },
     crashing={
         "plain string resume": crashing_plain_string,

@@ -20,6 +20,7 @@ from helpers.domain import (
     DomainError,
     IdempotencyConflict,
     InvalidAmount,
+    InvalidRequest,
     NotRefundable,
     OrderNotFound,
     PermissionDenied,
@@ -138,6 +139,37 @@ def wrong_seven_classes(request, handler):
         return ToolMessage(model_view(exc), tool_call_id=request.tool_call["id"], status="error")
 
 
+def wrong_refund_tool_only(request, handler):
+    """Wrong (issue 27): maps the domain errors of the refund tool only. Every named case's domain error comes from
+    submit_refund_request; lookup_order refusing another customer's order then ends the run."""
+    try:
+        return handler(request)
+    except DomainError as exc:
+        if request.tool_call["name"] != "submit_refund_request":
+            raise
+        return ToolMessage(model_view(exc), tool_call_id=request.tool_call["id"], status="error")
+
+
+def wrong_rebuilds_the_result(request, handler):
+    """Wrong (issue 27): returns a new ToolMessage built from the handler's result instead of the result itself.
+    Every named tool returns text; a tool's Command (a state update) then crashes it, and an artifact is lost."""
+    try:
+        result = handler(request)
+    except DomainError as exc:
+        return ToolMessage(model_view(exc), tool_call_id=request.tool_call["id"], status="error")
+    return ToolMessage(result.content, tool_call_id=request.tool_call["id"], status=result.status)
+
+
+def wrong_maps_value_errors(request, handler):
+    """Wrong (issue 27): catches ValueError too ('InvalidRequest is a ValueError'), so a ValueError bug becomes an
+    invalid_request answer instead of ending the run. The named bug is a KeyError."""
+    try:
+        return handler(request)
+    except (DomainError, ValueError) as exc:
+        error = exc if isinstance(exc, DomainError) else InvalidRequest(str(exc))
+        return ToolMessage(model_view(error), tool_call_id=request.tool_call["id"], status="error")
+
+
 def crashing_mapping(request, handler):
     """Crashes: reads a field that ToolCallRequest does not have."""
     try:
@@ -210,12 +242,20 @@ def wrong_key_customer_words(order_id, line, amount, runtime):
     return f"refund:{order_id}:{line}:{said}"
 
 
+def wrong_key_opening_words(order_id, line, amount, runtime):
+    """Wrong (issue 27): the thread's first customer message (the 'original request') in the key. Every named
+    thread opens with the same words, so it passed; a thread that opens otherwise refunds the line again."""
+    said = [m.content for m in runtime.state.get("messages", []) if getattr(m, "type", "") == "human"][:1]
+    return f"refund:{order_id}:line-{line}:{said}"
+
+
 def crashing_key(order_id, line, amount, runtime):
     """Crashes: the runtime has no user attribute."""
     return f"{runtime.user}:{order_id}:{line}"
 
 
 _MAP = "{} becomes an error ToolMessage with its code"
+_REPLIES = "agrees with the reference on generated replies"
 
 MAP_ERRORS = AnswerSet(
     solutions={"decorated": map_refund_errors, "plain": map_refund_errors_plain},
@@ -233,6 +273,9 @@ MAP_ERRORS = AnswerSet(
                                                  status="fail"),
         "forgets return": KnownWrong(wrong_forgets_return, fails=("a successful call comes back unchanged",),
                                      status="error"),
+        "the refund tool's errors only": KnownWrong(wrong_refund_tool_only, fails=(_REPLIES,), status="fail"),
+        "rebuilds the result": KnownWrong(wrong_rebuilds_the_result, fails=(_REPLIES,)),
+        "maps ValueError too": KnownWrong(wrong_maps_value_errors, fails=(_REPLIES,), status="fail"),
     },
     crashing={"no tool_call_id attribute": crashing_mapping},
     answer_from=lambda body: lambda request, handler: body(),
@@ -264,6 +307,9 @@ CHOOSE_KEY = AnswerSet(
                                     fails=("a second amount for a refunded line creates no second refund",),
                                     status="fail"),
         "the customer's words": KnownWrong(wrong_key_customer_words, fails=(_LATER_RUN,), status="fail"),
+        "the thread's opening words": KnownWrong(wrong_key_opening_words,
+                                                 fails=("agrees with the reference on generated requests",),
+                                                 status="fail"),
     },
     crashing={"no user attribute": crashing_key},
     answer_from=lambda body: lambda order_id, line, amount, runtime: body(),

@@ -81,9 +81,58 @@ def wrong_clears_the_decisions(request, decisions):
     return problems
 
 
+def wrong_first_config_for_all(request, decisions):
+    """Wrong (issue 27): the first call's review config read for every call. Every named pause gates one tool,
+    so each call's config is the same; a store-credit call after a refund call is allowed an edit."""
+    allowed = request["review_configs"][0]["allowed_decisions"]
+    actions = request["action_requests"]
+    if len(decisions) != len(actions):
+        return ["one decision per gated call"]
+    return [f"{d['type']} is not allowed" for d in decisions if d["type"] not in allowed] + \
+        [f"an edit must keep the tool {a['name']}" for a, d in zip(actions, decisions)
+         if d["type"] == "edit" and d["edited_action"]["name"] != a["name"]]
+
+
+def wrong_edit_names_any_gated_tool(request, decisions):
+    """Wrong (issue 27): an edit may name any tool of the pause, not only its own call's. In every named pause
+    the gated calls are one tool, so it passed; an edit of the refund into a store credit that is also paused
+    runs the credit unreviewed."""
+    actions, configs = request["action_requests"], request["review_configs"]
+    if len(decisions) != len(actions):
+        return ["one decision per gated call"]
+    gated = {action["name"] for action in actions}
+    return [f"{d['type']} is not allowed" for d, c in zip(decisions, configs) if d["type"] not in c["allowed_decisions"]] + \
+        [f"an edit must name a gated tool" for d in decisions if d["type"] == "edit" and d["edited_action"]["name"] not in gated]
+
+
+def wrong_too_many_decisions_pass(request, decisions):
+    """Wrong (issue 27): 'one decision per call' read as 'at least one': the named cases send too few, never too
+    many."""
+    actions, configs = request["action_requests"], request["review_configs"]
+    if len(decisions) < len(actions):
+        return ["a decision is missing"]
+    return [f"{d['type']} is not allowed" for d, c in zip(decisions, configs) if d["type"] not in c["allowed_decisions"]] + \
+        [f"an edit must keep the tool" for a, d in zip(actions, decisions)
+         if d["type"] == "edit" and d["edited_action"]["name"] != a["name"]]
+
+
+def wrong_type_in_any_case(request, decisions):
+    """Wrong (issue 27): the type compared in lower case, so 'Approve' passes; the middleware compares it as written
+    and raises. The named cases misspell a type, never change its case."""
+    actions, configs = request["action_requests"], request["review_configs"]
+    if len(decisions) != len(actions):
+        return ["one decision per gated call"]
+    return [f"{d['type']} is not allowed" for d, c in zip(decisions, configs)
+            if d["type"].lower() not in c["allowed_decisions"]] + \
+        [f"an edit must keep the tool" for a, d in zip(actions, decisions)
+         if d["type"] == "edit" and d["edited_action"]["name"] != a["name"]]
+
+
 def crashing_reads_every_edit(request, decisions):
     return [d["edited_action"]["name"] for d in decisions]
 
+
+_GENERATED = "agrees with the reference on generated pauses"
 
 CHECK_DECISIONS = AnswerSet(
     solutions={"review configs by position": check_decisions, "review configs by tool name": check_decisions_by_name},
@@ -105,6 +154,12 @@ CHECK_DECISIONS = AnswerSet(
                                               fails=("one approval for one call is safe",), status="fail"),
         "clears the decisions": KnownWrong(wrong_clears_the_decisions,
                                            fails=("one approval for one call is safe",), status="fail"),
+        "the first call's config for every call": KnownWrong(wrong_first_config_for_all, fails=(_GENERATED,),
+                                                            status="fail"),
+        "an edit may name any gated tool": KnownWrong(wrong_edit_names_any_gated_tool, fails=(_GENERATED,),
+                                                      status="fail"),
+        "too many decisions pass": KnownWrong(wrong_too_many_decisions_pass, fails=(_GENERATED,), status="fail"),
+        "the type in any case": KnownWrong(wrong_type_in_any_case, fails=(_GENERATED,), status="fail"),
     },
     crashing={"reads every decision's edited_action": crashing_reads_every_edit},
     answer_from=lambda body: lambda request, decisions: body(),

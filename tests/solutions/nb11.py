@@ -1,7 +1,8 @@
 """Reference solutions and known-wrong answers for exercise 11.1 (``helpers.exercises.nb11.CONFIRMATION_GUARD``).
 
 The tools are written the way the notebook's learner writes them: ``@tool("submit_refund_request")``, a guard,
-then ``submit_to_service`` (copied from notebook 11 section 1).
+then ``submit_to_service`` (notebook 11 section 1; ``ConfirmationRequired`` of section 2: both as the checker
+module defines them, beside its reference ``guarded_submit_refund_request``).
 """
 
 from __future__ import annotations
@@ -12,27 +13,8 @@ from langchain.messages import HumanMessage, ToolMessage
 from langchain.tools import ToolRuntime, tool
 from langgraph.types import Command
 
-from helpers.domain import refund_key
-from helpers.error_contract import ToolRefusal
-from helpers.exercises.nb11 import CheckContext
+from helpers.exercises.nb11 import CheckContext, ConfirmationRequired, submit_to_service
 from helpers.exercises.registry import AnswerSet, KnownWrong
-
-
-class ConfirmationRequired(ToolRefusal):
-    """The customer has not confirmed this quote yet (as in the notebook, section 2)."""
-
-    code = "confirmation_required"
-
-
-def submit_to_service(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
-    """Notebook 11 section 1: create the request once per (user, order, amount)."""
-    ctx = runtime.context
-    request = ctx.refunds.submit(order_id, amount, user_id=ctx.user_id, idempotency_key=refund_key(order_id, amount))
-    return Command(update={
-        "refund_stage": "submitted",
-        "messages": [ToolMessage(f"Refund request {request.request_id} submitted for {order_id} "
-                                 f"({request.amount:.2f}).", tool_call_id=runtime.tool_call_id)],
-    })
 
 
 def _customer_turns(runtime: ToolRuntime[Any]) -> int:
@@ -152,6 +134,32 @@ def wrong_name(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Comma
 
 
 @tool("submit_refund_request")
+def wrong_next_message_only(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Wrong (issue 27): 'the customer answered' read as 'the thread holds exactly one customer message more than
+    quote["turn"]': a second message after the quote (a yes said twice) refuses a confirmed refund. Every named
+    case has at most one customer message after the quote."""
+    quote = runtime.state.get("quote")
+    if quote is None or (quote["order_id"], quote["amount"]) != (order_id, amount) or \
+            _customer_turns(runtime) != quote["turn"] + 1:
+        raise ConfirmationRequired("not confirmed")
+    return submit_to_service(order_id, amount, runtime)
+
+
+@tool("submit_refund_request")
+def wrong_first_quote_in_the_thread(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
+    """Wrong (issue 27): when the quote was made is read from the thread, as the customer messages before its
+    first quote_refund answer: after a second quote (another order, same turn as the submit) it lets the submit
+    through. Every named case quotes once."""
+    quote = runtime.state.get("quote")
+    messages = runtime.state["messages"]
+    first = next((i for i, m in enumerate(messages) if isinstance(m, ToolMessage) and m.name == "quote_refund"), None)
+    if quote is None or first is None or (quote["order_id"], quote["amount"]) != (order_id, amount) or \
+            _customer_turns(runtime) <= sum(isinstance(m, HumanMessage) for m in messages[:first]):
+        raise ConfirmationRequired("not confirmed")
+    return submit_to_service(order_id, amount, runtime)
+
+
+@tool("submit_refund_request")
 def crashing_key_error(order_id: str, amount: float, runtime: ToolRuntime[Any]) -> Command:
     """Crashes: reads runtime.state["quote"] without checking that a quote exists (KeyError ends the run)."""
     quote = runtime.state["quote"]
@@ -172,6 +180,9 @@ _CASE = {
     "third message": "careless model: a quote and submit in the customer's third message are refused",
     "yes before quote": "a yes written before any quote does not confirm it",
 }
+
+
+_GENERATED = "agrees with the reference on generated threads"
 
 
 def _cases(*keys: str) -> tuple[str, ...]:
@@ -214,6 +225,10 @@ CONFIRMATION_GUARD = AnswerSet(
             "same turn", "no quote", "other order", "other amount", "careless two turns", "third message",
             "yes before quote"), status="fail"),
         "wrong name": KnownWrong(wrong_name, fails=_cases("schema"), status="fail"),
+        "exactly one customer message after the quote": KnownWrong(wrong_next_message_only, fails=(_GENERATED,),
+                                                                   status="fail"),
+        "the turn of the thread's first quote": KnownWrong(wrong_first_quote_in_the_thread, fails=(_GENERATED,),
+                                                           status="fail"),
     },
     crashing={"KeyError without a quote": crashing_key_error},
     stub_names={"SupportContext": CheckContext},
