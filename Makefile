@@ -71,7 +71,7 @@ nbval: $(STAMP)
 
 ## Re-execute notebooks after changing a helper (all, or NB=notebooks/03_x.ipynb), then commit outputs.
 notebooks: $(STAMP)
-	$(OFFLINE) $(BIN)/python -m helpers.notebooks $(NB)
+	$(OFFLINE) $(BIN)/python -m tooling.notebooks $(NB)
 
 ## Format the notebooks' code (ruff, lines of at most 100 characters); then wrap long strings and comments
 ## by hand and re-execute (CONTRIBUTING.md, "Code and verdicts in notebooks").
@@ -81,13 +81,13 @@ format: $(STAMP)
 ## Time every notebook and the test suite against a baseline kernel; writes bench.json.
 ## BENCH_FLAGS=--skip-tests leaves the test suite out.
 bench: $(STAMP)
-	$(OFFLINE) $(BIN)/python -m helpers.bench $(BENCH_FLAGS)
+	$(OFFLINE) $(BIN)/python -m tooling.bench $(BENCH_FLAGS)
 
 ## Drift past the pins: a separate venv (.drift/venv) with the newest releases of the direct dependencies,
 ## every notebook re-executed there, and the cells whose outputs change (.drift/report.md, report.json).
 ## Needs the package registry and takes minutes; not part of `make test`. DRIFT_FLAGS="--reuse-venv 03".
 drift: $(STAMP)
-	$(OFFLINE) nice -n 10 $(BIN)/python -m helpers.drift $(DRIFT_FLAGS)
+	$(OFFLINE) nice -n 10 $(BIN)/python -m tooling.drift $(DRIFT_FLAGS)
 
 clean-venv:
 	rm -rf $(VENV)
@@ -105,28 +105,34 @@ progress: $(STAMP)
 .PHONY: new-notebook course-map
 new-notebook: $(STAMP)
 	@test -n "$(NN)" && test -n "$(TITLE)" || { echo 'say which: make new-notebook NN=12 TITLE="Streaming tool calls"'; exit 2; }
-	$(OFFLINE) $(BIN)/python -m helpers.scaffold "$(NN)" "$(TITLE)" $(if $(SUMMARY),--summary "$(SUMMARY)",)
+	$(OFFLINE) $(BIN)/python -m tooling.scaffold "$(NN)" "$(TITLE)" $(if $(SUMMARY),--summary "$(SUMMARY)",)
 
 ## Regenerate the course map (00, README), the Next cells and the measured times from each notebook's metadata.
 course-map: $(STAMP)
-	$(BIN)/python -m helpers.coursemap
+	$(BIN)/python -m tooling.coursemap
 
 ## Teachers: the course's exercises in nbgrader's layout, e.g. make nbgrader-export OUT=../grading
 ## (then nbgrader from requirements-instructor.txt; docs/teaching.md, "Grading").
 .PHONY: nbgrader-export
 nbgrader-export: $(STAMP)
 	@test -n "$(OUT)" || { echo 'say where: make nbgrader-export OUT=../grading'; exit 2; }
-	$(BIN)/python -m helpers.nbgrader_export "$(OUT)"
+	$(BIN)/python -m tooling.nbgrader_export "$(OUT)"
 
 ## The Chinese edition: write and execute notebooks/zh/NN_x.ipynb for each English notebook with a translation
 ## (translations/zh/notebooks/NN_x.md) whose English notebook, translation or catalog changed since it was built;
-## ZH_FLAGS=--force rebuilds them all (after a helper change). Then `python -m helpers.translation check`.
+## ZH_FLAGS=--force rebuilds them all (after a helper change). Then `python -m tooling.translation check`.
 zh: $(STAMP)
-	$(OFFLINE) $(BIN)/python -m helpers.translation build $(ZH_FLAGS)
+	$(OFFLINE) $(BIN)/python -m tooling.translation build $(ZH_FLAGS)
+
+## What to translate: each stale or new cell of the Chinese edition, with the English diff and the Chinese now
+## (all notebooks, or NB=18: numbers or names, several separated by spaces).
+.PHONY: worklist
+worklist: $(STAMP)
+	$(BIN)/python -m tooling.translation worklist $(NB)
 
 ## The message catalog (helpers/i18n.py): extract the strings wrapped in _() (babel.cfg), merge them into the
 ## Chinese .po (new and changed ones untranslated: no fuzzy guesses), compile the .mo. Translate, then run it again.
-## Exercise titles and case names are marked by helpers/translation/extract.py (babel.cfg), hence PYTHONPATH.
+## Exercise titles and case names are marked by tooling/translation/extract.py (babel.cfg), hence PYTHONPATH.
 catalogs: $(STAMP)
 	PYTHONPATH=$(CURDIR) $(BIN)/pybabel extract -F babel.cfg -k N_ --sort-by-file --no-wrap -o helpers/locale/course.pot helpers
 	$(BIN)/pybabel update -i helpers/locale/course.pot -d helpers/locale -D course -l zh_CN --no-wrap --ignore-obsolete --no-fuzzy-matching

@@ -6,8 +6,8 @@ import os
 
 import nbformat
 
-from helpers.bench import TARGETS, BenchReport, Measurement, _peak_mb, format_report, measure
-from helpers.notebooks import kernel_env
+from tooling.bench import TARGETS, BenchReport, Measurement, _peak_mb, format_report, measure
+from tooling.notebooks import kernel_env
 
 
 def test_peak_memory_is_read_from_proc():
@@ -47,7 +47,7 @@ def test_report_marks_what_misses_a_target_and_lists_its_slowest_cells():
 
 import pytest  # noqa: E402
 
-import helpers.bench as bench  # noqa: E402
+import tooling.bench as bench  # noqa: E402
 
 
 def _no_run(*args, **kwargs):

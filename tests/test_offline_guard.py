@@ -19,7 +19,7 @@ import threading
 import nbformat
 import pytest
 
-from helpers.notebooks import kernel_env, run_notebook
+from tooling.notebooks import kernel_env, run_notebook
 
 PROBE = r'''
 import socket, subprocess, sys, urllib.request
