@@ -126,6 +126,12 @@ SDK_VARIABLES: tuple[SdkVariable, ...] = (
                 "where traces go (also LANGCHAIN_ENDPOINT; LANGSMITH_RUNS_ENDPOINTS at langsmith/run_trees.py:1554); "
                 "only when tracing is on", "nothing is traced without the opt-in, so nothing goes there",
                 needle='"ENDPOINT"'),
+    SdkVariable("LANGCHAIN_BASE_URL", "tracing", "langsmith/_client.py:141",
+                "the base URL of langsmith's generated API client (LANGCHAIN_CUSTOM_HEADERS at :145 adds headers)",
+                "no LangSmith client is built without tracing; nothing in the course builds one"),
+    SdkVariable("OTEL_EXPORTER_OTLP_ENDPOINT", "tracing", "langsmith/_internal/otel/_otel_client.py:115",
+                "where traces go in OpenTelemetry mode (LANGSMITH_OTEL_ENABLED / OTEL_ENABLED, langsmith/client.py:256)",
+                "only when tracing is on: nothing is traced without the opt-in"),
     # -- notebook 14's ChatAnthropic (a placeholder key, an explicit loopback base_url) ------------------
     SdkVariable("ANTHROPIC_BASE_URL", "endpoint", "anthropic/_client.py:241",
                 "the Anthropic client's base URL when none is passed (langchain-anthropic also reads "
