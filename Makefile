@@ -40,9 +40,11 @@ $(LAB_ZH_OVERRIDES): $(STAMP)
 ## Course updates come in on every start; a notebook you edited is never overwritten.
 ## COURSE_LANG=zh make lab opens the Chinese edition (notebooks/zh, in the workspace's own zh/ folder), with
 ## JupyterLab's interface in Chinese (its zh-CN language pack, from requirements.txt).
+## JupyterLab (and so every kernel) starts without LangSmith tracing switched on by the shell
+## (LANGSMITH_TRACING, LANGCHAIN_TRACING_V2, ...) unless COURSE_LANGSMITH_TRACING=1 (README, "Offline, guaranteed").
 lab: $(STAMP) $(LAB_OVERRIDES) $(LAB_ZH_OVERRIDES)
 	$(BIN)/python -m helpers.workspace sync
-	cd "$$($(BIN)/python -m helpers.workspace path)" && "$(abspath $(BIN))/jupyter" lab $(LAB_FLAGS) $(LAB_EDITION_FLAGS) 00_start_here.ipynb
+	$(BIN)/python -m helpers.workspace lab -- "$(abspath $(BIN))/jupyter" lab $(LAB_FLAGS) $(LAB_EDITION_FLAGS) 00_start_here.ipynb
 
 ## What `make lab` would copy or update in your workspace, and which notebooks you edited.
 status: $(STAMP)

@@ -1,6 +1,7 @@
 """The environment a kernel of the course's own runs starts with (the runner, ``make bench``,
 strict nbval's session): no real-model variable when offline (:data:`OFFLINE_UNSET`), no other
-secret, no LangSmith tracing, none of the learner's state (:data:`LEARNER_STATE`).
+secret, no LangSmith tracing, none of the learner's state (:data:`LEARNER_STATE`). The course's own
+runs never trace, whatever the learner's opt-in (:mod:`helpers.workspace.lab_env`) says.
 
 One floor of :mod:`tooling.notebooks` (which re-exports its public names); it imports nothing of
 Jupyter.

@@ -11,6 +11,7 @@ Command line (``make lab`` runs ``sync`` first; ``make reset NB=03`` runs ``rese
     python -m helpers.workspace reset 03        # one notebook back to the course version
     python -m helpers.workspace reset --all     # every notebook back to the course version
     python -m helpers.workspace path            # print the workspace folder
+    python -m helpers.workspace lab -- CMD ...  # run CMD (make lab: jupyter lab) in the workspace, tracing off
 
 The rules:
 
@@ -91,6 +92,7 @@ from .files import (
     sources_hash,
     stage,
 )
+from .lab_env import TRACING_OPT_IN, lab_env
 from .guard import LOCK_NAME, checked, locked, open_manifest
 from .migration import migrate, plan, preview, stays
 from .place import (
@@ -261,6 +263,34 @@ def _os_error_line(exc: OSError) -> str:
     return f"{name + ': ' if name else ''}{reason}{hint}; files already written are complete, nothing is half-written"
 
 
+def _start_lab(command: Sequence[str], workspace: Path) -> int:
+    """Replace this process with ``command`` run in ``workspace``, in :func:`helpers.workspace.lab_env.lab_env`'s
+    environment (LangSmith tracing off unless opted in), after one line on stderr that says which
+    tracing switch the shell had and what became of it. Returns 1 (an ``error:`` line) when
+    ``command`` is missing or cannot be started; on success it does not return."""
+    command = list(command[1:] if command[:1] == ["--"] else command)
+    if not command:
+        print("error: say what to start: python -m helpers.workspace lab -- jupyter lab", file=sys.stderr)
+        return 1
+    env, switches = lab_env(os.environ)
+    if switches and env.keys() >= set(switches):
+        print(_("{opt_in} is set: LangSmith tracing stays on ({names}), so every run of a notebook, with the "
+                "customers' messages and the tool calls in it, is sent to LangSmith.").format(
+                    opt_in=TRACING_OPT_IN, names=", ".join(switches)), file=sys.stderr)
+    elif switches:
+        print(_("LangSmith tracing is switched on in this shell ({names}): the course's kernels start without it, "
+                "so nothing is sent to LangSmith. To send traces, start with {opt_in}=1 make lab.").format(
+                    names=", ".join(switches), opt_in=TRACING_OPT_IN), file=sys.stderr)
+    sys.stderr.flush()
+    try:
+        os.chdir(workspace)
+        os.execvpe(command[0], command, env)
+    except OSError as exc:
+        print(f"error: cannot start {Path(command[0]).name}: {exc.strerror or type(exc).__name__}", file=sys.stderr)
+        return 1
+    return 1  # pragma: no cover - execvpe does not return
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry (see the module docstring). Returns 0, or 1 when a request cannot be done
     (then one ``error: ...`` line on stderr, never a traceback).
@@ -285,6 +315,10 @@ def _main(argv: Sequence[str] | None) -> int:
     reset_parser.add_argument("notebooks", nargs="*", help="e.g. 03 or 03_toolmessage_pairing.ipynb")
     reset_parser.add_argument("--all", action="store_true", help="every course notebook")
     commands.add_parser("path", help="print the workspace folder")
+    lab_parser = commands.add_parser("lab", help="run a command (jupyter lab) in the workspace, LangSmith tracing "
+                                                 f"off unless {TRACING_OPT_IN}=1")
+    lab_parser.add_argument("command_line", nargs=argparse.REMAINDER, metavar="COMMAND",
+                            help="-- and the command, e.g. -- jupyter lab")
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     workspace = WORKSPACE_DIR
     try:
@@ -296,6 +330,8 @@ def _main(argv: Sequence[str] | None) -> int:
         if args.command == "path":
             print(workspace)
             return 0
+        if args.command == "lab":
+            return _start_lab(args.command_line, workspace)
         if EDITION != "en" and not course_notebooks(_course()):
             raise WorkspaceError(_("the Chinese edition is not built yet ({folder} has no notebooks): run `make zh`, "
                                    "or unset {variable} for the English edition").format(
