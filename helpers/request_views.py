@@ -87,7 +87,8 @@ def history_markdown(state: Sequence[BaseMessage], sent: Sequence[BaseMessage]) 
 
     The two lists are lined up by position, so use it where an edit keeps the number of messages
     (``ContextEditingMiddleware``) and read a shorter ``sent`` (a summary, a trimmed window) row by row.
-    A row whose two sides differ is marked ``edited``.
+    A row whose two sides differ is marked ``edited``; a message on one side only ``not sent`` or
+    ``not in the state``.
 
     Args:
         state: the agent's messages (``result["messages"]`` or the checkpoint).
@@ -103,7 +104,12 @@ def history_markdown(state: Sequence[BaseMessage], sent: Sequence[BaseMessage]) 
     for index in range(max(len(state), len(sent))):
         held = message_summary(state[index]) if index < len(state) else ""
         received = message_summary(sent[index]) if index < len(sent) else ""
-        mark = _("edited") if held != received else ""
+        if index >= len(sent):
+            mark = _("not sent")
+        elif index >= len(state):
+            mark = _("not in the state")
+        else:
+            mark = _("edited") if held != received else ""
         lines.append(f"| {index} | {markdown_text(held, cell=True) or ' '} | "
                      f"{markdown_text(received, cell=True) or ' '} | {mark} |")
     return "\n".join(lines)
