@@ -71,7 +71,7 @@ def verify_approval_inside_a_program(q):
     ns["paid"].clear()
     model = scripted_model([[tool_call("eval", {"code": ns["refund_program"]})], "Done."])
     agent = create_agent(model, [ns["refund"]], context_schema=ns["Ctx"], checkpointer=ns["InMemorySaver"](),
-                         middleware=[ns["CodeInterpreterMiddleware"](ptc=["refund"]),
+                         middleware=[ns["CodeInterpreterMiddleware"](ptc=["refund"], timeout=ns["TIMEOUT"]),
                                      HumanInTheLoopMiddleware(interrupt_on={"refund": True})])
     out = agent.invoke({"messages": [HumanMessage("Refund me.")]}, context=ns["Ctx"]("c7"), version="v2",
                        config={"configurable": {"thread_id": "verify"}})
