@@ -71,6 +71,17 @@ def test_a_question_with_tools_gets_a_tool_call_that_fits_and_uses_the_order_id(
     assert call["id"] == "call_lb_0001" and body["usage"]["total_tokens"] > 0
 
 
+def test_the_prompt_tokens_count_the_tool_schemas_as_providers_bill_them(loopback_openai):
+    question = {"model": "m", "messages": [user("Hello?")]}
+    _, bare = post(loopback_openai, question)
+    _, one = post(loopback_openai, {**question, "tools": [LOOKUP], "tool_choice": "none"})
+    _, two = post(loopback_openai, {**question, "tools": [LOOKUP, POLICY], "tool_choice": "none"})
+    prompts = [body["usage"]["prompt_tokens"] for body in (bare, one, two)]
+    assert prompts[0] < prompts[1] < prompts[2], prompts
+    schema_tokens = prompts[2] - prompts[1]
+    assert abs(schema_tokens - len(json.dumps(POLICY)) // 4) <= 1, "about 4 characters a token"
+
+
 def test_tool_choice_names_the_tool_and_none_forbids_calls(loopback_openai):
     _, forced = post(loopback_openai, {"model": "m", "messages": [user("Where is A1030?")], "tools": [LOOKUP, POLICY],
                                        "tool_choice": {"type": "function", "function": {"name": "lookup_refund_policy"}}})

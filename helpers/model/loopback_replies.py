@@ -190,7 +190,13 @@ def _plan_whole_reply(body: Mapping[str, Any], call_id: str, behaviour: Behaviou
 
 
 def _usage(body: Mapping[str, Any], message: Mapping[str, Any]) -> dict[str, int]:
-    prompt = max(1, len(json.dumps(body.get("messages", []))) // 4)
+    """The ``usage`` of a reply, about 4 characters a token (an approximation, not a tokenizer).
+
+    The prompt counts everything the model reads, as providers bill it: the messages, the tool schemas and
+    the response format (tool definitions are input tokens); the completion counts the reply message.
+    """
+    read = {key: body[key] for key in ("messages", "tools", "response_format") if key in body}
+    prompt = max(1, len(json.dumps(read)) // 4)
     completion = max(1, len(json.dumps(message)) // 4)
     return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
 
