@@ -118,23 +118,6 @@ def _no_turns(answer: Any) -> None:
     _expect(answer, [], [LOOKUP_FIRST], [], _("A run without tool calls breaks no order rule."))
 
 
-ORDER_RULES = Exercise(
-    "20.1",
-    "order constraints of a trajectory, turn by turn",
-    [
-        Case("in order, one turn each", _in_order),
-        Case("then before first", _then_first),
-        Case("both asked in one reply", _same_turn),
-        Case("then never called", _never_called),
-        Case("a later call of then without an earlier first", _every_call),
-        Case("first two turns earlier", _any_earlier_turn),
-        Case("several rules, in their order", _rules_in_order),
-        Case("no tool calls at all", _no_turns),
-    ],
-    probe=lambda answer: answer([["lookup_order"], ["refund"]], [LOOKUP_FIRST]),
-)
-
-
 # -- generated inputs (issue 27): the pieces for helpers/exercises/generated.py ----------------------------------
 
 
@@ -185,3 +168,23 @@ def describe_order(spec: OrderSpec) -> str:
 #: Shown when a generated input tells the answer from the reference.
 GENERATED_HINT = N_("A rule (first, then) is broken when some call of `then` has no `first` in an earlier turn; "
                     "the same turn does not count, and a `then` never called breaks nothing.")
+
+
+ORDER_RULES = Exercise(
+    "20.1",
+    "order constraints of a trajectory, turn by turn",
+    [
+        Case("in order, one turn each", _in_order),
+        Case("then before first", _then_first),
+        Case("both asked in one reply", _same_turn),
+        Case("then never called", _never_called),
+        Case("a later call of then without an earlier first", _every_call),
+        Case("first two turns earlier", _any_earlier_turn),
+        Case("several rules, in their order", _rules_in_order),
+        Case("no tool calls at all", _no_turns),
+    ],
+    probe=lambda answer: answer([["lookup_order"], ["refund"]], [LOOKUP_FIRST]),
+    # when helpers/exercises/generated.py is on main (issue 27), add:
+    # generated=Generated("agrees with the reference on generated trajectories", order_inputs(), run_order,
+    #                     reference_order_violations, describe_order, hint=GENERATED_HINT),
+)
