@@ -2,7 +2,8 @@
 
 ``ChatOpenAI`` (chat.completions and ``use_responses_api=True``) and ``ChatAnthropic`` stream from the stand-ins on
 127.0.0.1; every chunk is compared with what :func:`helpers.model.provider_streams.provider_stream` builds for
-the same reply (the exercise of notebook 13 merges those).
+the same reply (the exercise of notebook 13 merges those), and the scripted model's stream is compared with the
+chat.completions integration's.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from langchain_core.messages import AIMessageChunk
 from langchain_core.tools import tool
 from langchain_openai import ChatOpenAI
 
+from helpers.model.live import scripted_model
 from helpers.model.loopback_anthropic import LoopbackAnthropic
 from helpers.model.loopback_openai import LoopbackOpenAI
 from helpers.model.provider_streams import STOP_SIGNALS, provider_stream
+from helpers.model.script import tool_call
 
 STOP_KEYS = ("finish_reason", "status", "incomplete_details", "stop_reason")
 
@@ -151,3 +154,22 @@ def test_the_anthropic_stand_in_plays_no_model_unless_asked():
                               max_retries=0)
         reply = model.bind_tools([refund]).invoke("Refund 149.50 on order A1024.")
     assert reply.content == "Hello from the loopback stand-in." and reply.tool_calls == []
+
+
+def test_the_scripted_model_streams_like_chat_completions(stand_ins):
+    """Same reply, same split: the scripted model's chunks and ChatOpenAI's have the same shape, chunk for chunk."""
+    real = list(_model("chat_completions", stand_ins).bind_tools([refund]).stream("Refund 49.50 on A1024."))
+    merged = _merge(real)
+    call = merged.tool_calls[0]
+    scripted = list(scripted_model([[tool_call("refund", call["args"], call["id"])]], stream_chunk_chars=12)
+                    .bind_tools([refund]).stream("Refund 49.50 on A1024."))
+    # the scripted model writes arguments with json.dumps: the stand-in does too
+    assert merged.tool_call_chunks[0]["args"] == json.dumps(call["args"])
+    assert [_shape(c)[:2] + (list(_shape(c)[2]), c.chunk_position) for c in scripted] == [
+        _shape(c)[:2] + (list(_shape(c)[2]), c.chunk_position) for c in real]
+    assert scripted[-2].response_metadata["finish_reason"] == real[-2].response_metadata["finish_reason"]
+    assert scripted[-1].response_metadata == real[-1].response_metadata == {}
+    text_real = list(_model("chat_completions", stand_ins).stream("Hello there"))
+    text = _text(_merge(text_real).content)
+    text_scripted = list(scripted_model([text], stream_chunk_chars=12).stream("Hello there"))
+    assert [_shape(c) for c in text_scripted] == [_shape(c) for c in text_real]

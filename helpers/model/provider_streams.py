@@ -33,8 +33,8 @@ from typing import Any, Literal
 
 from langchain_core.messages import AIMessageChunk
 
-__all__ = ["PROVIDERS", "STOP_SIGNALS", "Piece", "Provider", "StopSignal", "chat_completions_chunks",
-           "provider_stream"]
+__all__ = ["ENDED_NORMALLY", "INCOMPLETE_REASONS", "PROVIDERS", "STOP_SIGNALS", "Piece", "Provider", "StopSignal",
+           "chat_completions_chunks", "provider_stream"]
 
 #: The integrations: OpenAI chat.completions, OpenAI's Responses API, Anthropic's Messages API.
 Provider = Literal["chat_completions", "responses", "anthropic"]
@@ -80,6 +80,10 @@ STOP_SIGNALS: Mapping[Provider, StopSignal] = {
         ("max_tokens", "model_context_window_exceeded"),
         "langchain_anthropic/chat_models.py _make_message_chunk_from_anthropic_event"),
 }
+
+#: ``response_metadata`` key -> the values after which a reply's tool calls may run: each integration's allow-list
+#: (notebook 13, section 3; the reference of exercise 13.1 and the stream stepper's guard).
+ENDED_NORMALLY: Mapping[str, tuple[str, ...]] = {signal.key: signal.ended_normally for signal in STOP_SIGNALS.values()}
 
 #: Responses API ``incomplete_details.reason`` values (openai 3.57.0 ``IncompleteDetails.reason``).
 INCOMPLETE_REASONS = ("max_output_tokens", "max_messages", "content_filter", "steered")
