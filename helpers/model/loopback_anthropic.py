@@ -3,9 +3,11 @@
 Notebook 14 starts one on 127.0.0.1 to show the ``anthropic.BadRequestError`` a real
 ``ChatAnthropic(base_url=..., api_key="placeholder")`` gets for a history whose ``tool_use`` /
 ``tool_result`` blocks do not pair, the way notebook 03 shows OpenAI's with
-:mod:`helpers.model.loopback_openai`. It is not Anthropic and plays no model: it answers
+:mod:`helpers.model.loopback_openai`. It is not Anthropic; by default it plays no model: it answers
 ``POST /v1/messages`` with HTTP 400 for a broken pairing and, for an acceptable body, with one short
-text message in the Messages API's shape (no tool calls, no streaming).
+text message in the Messages API's shape (no tool calls, no streaming); built with ``plays_model=True`` it
+answers like a model instead, tool calls and streaming included (notebook 13 streams a reply cut off at
+``max_tokens`` from it: :mod:`helpers.model.loopback_anthropic_replies`).
 
 The rules it checks, each on the body's ``messages`` (``system`` is a separate field in this format,
 so ``messages.N`` counts user and assistant turns only): first each ``tool_use`` block's ``id`` must match
@@ -52,6 +54,8 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
+from .loopback_anthropic_replies import chat_view, message_object, message_stream_events
+from .loopback_replies import plan_reply
 from .loopback_server import JSONRequestHandler, LoopbackServer
 
 __all__ = ["ANTHROPIC_PAIRING_ERRORS", "AnthropicError", "LoopbackAnthropic", "TOOL_USE_ID_PATTERN", "find_id_error",
@@ -159,6 +163,11 @@ class LoopbackAnthropic(LoopbackServer):
     Args:
         host: the address to bind (loopback only by default).
         port: the port; ``0`` picks a free one.
+        plays_model: ``False`` (the default): an acceptable body gets one short text message, never streamed.
+            ``True``: it answers like the OpenAI stand-in's model, in the Messages API's shapes, streamed when the
+            body says ``"stream": true`` (:mod:`helpers.model.loopback_anthropic_replies`): a tool call for a
+            question while tools are bound, a text answer after a tool result, and a reply cut off at
+            ``max_tokens`` with ``stop_reason: "max_tokens"``.
 
     Attributes:
         requests: every :class:`helpers.model.loopback_server.RecordedHTTPRequest` (``authorization``
@@ -166,6 +175,10 @@ class LoopbackAnthropic(LoopbackServer):
     """
 
     thread_name = "loopback-anthropic"
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, *, plays_model: bool = False):
+        self.plays_model = plays_model
+        super().__init__(host, port)
 
     @property
     def base_url(self) -> str:
@@ -210,6 +223,9 @@ class LoopbackAnthropic(LoopbackServer):
                     self._send_json(400, error.body())
                     return
                 server._record(self.path, body, key, 200)
+                if server.plays_model:
+                    self._play(body)
+                    return
                 text = "Hello from the loopback stand-in."
                 self._send_json(200, {
                     "id": server._next_id(), "type": "message", "role": "assistant", "model": body.get("model"),
@@ -217,6 +233,14 @@ class LoopbackAnthropic(LoopbackServer):
                     "stop_sequence": None, "usage": {"input_tokens": max(1, len(raw) // 4),
                                                      "output_tokens": max(1, len(text) // 4)},
                 })
+
+            def _play(self, body: Mapping[str, Any]) -> None:
+                message_id = server._next_id()
+                planned, finish = plan_reply(chat_view(body), message_id.replace("msg_", "toolu_"))
+                if not body.get("stream"):
+                    self._send_json(200, message_object(body, planned, finish, message_id))
+                    return
+                self._send_events(message_stream_events(body, planned, finish, message_id), named=True)
 
         return Handler
 

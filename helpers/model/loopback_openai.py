@@ -5,6 +5,8 @@ real model at it, and notebook 03 starts one on 127.0.0.1 to show the ``openai.B
 a real ``ChatOpenAI`` gets for a history a provider refuses. It lives in ``helpers`` so that a
 notebook can import it; ``tests/loopback_openai.py`` re-exports it with the pytest fixtures.
 
+It answers ``POST /v1/responses`` too, with the same model in the Responses API's shapes, streamed or not
+(:mod:`helpers.model.loopback_responses`: a reply cut at ``max_output_tokens`` ends with ``response.incomplete``).
 It answers ``POST /v1/chat/completions`` (also ``/chat/completions``) like a plausible model,
 streaming (Server-Sent Events, ``"stream": true``, with ``tool_calls`` deltas and a usage chunk
 when ``stream_options.include_usage`` is set) and not:
@@ -78,6 +80,7 @@ from typing import Any
 # and tests import them
 from .loopback_replies import (Behaviour, _stream_events, _usage, plan_reply, structured_content,
                                without_response_format)
+from .loopback_responses import chat_view, response_object, response_stream_events
 from .loopback_server import JSONRequestHandler, LoopbackServer, RecordedHTTPRequest
 from .rules import OPENAI_ERRORS, TOOL_NAME_PATTERN, ProviderRule
 from .schema_values import arguments_for
@@ -261,6 +264,9 @@ class LoopbackOpenAI(LoopbackServer):
             def do_POST(self) -> None:  # noqa: N802 - http.server API
                 raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 authorization = self.headers.get("Authorization")
+                if self.path.rstrip("/").endswith("/responses"):
+                    self._answer_responses(raw, authorization)
+                    return
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     server._record(self.path, None, authorization, 404)
                     self._send_json(404, {"error": {"message": f"Unknown path {self.path}",
@@ -287,20 +293,32 @@ class LoopbackOpenAI(LoopbackServer):
                 planned = body if server.honours_response_format else without_response_format(body)
                 message, finish = plan_reply(planned, call_id, server.behaviour)
                 if body.get("stream"):
-                    self.send_response(200)
-                    self.send_header("Content-Type", "text/event-stream")
-                    self.send_header("Cache-Control", "no-cache")
-                    self.end_headers()
-                    for event in _stream_events(body, message, finish, response_id):
-                        self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
-                    self.wfile.write(b"data: [DONE]\n\n")
-                    self.wfile.flush()
+                    self._send_events(_stream_events(body, message, finish, response_id), named=False, done_line=True)
                     return
                 self._send_json(200, {
                     "id": response_id, "object": "chat.completion", "created": 0, "model": body.get("model"),
                     "choices": [{"index": 0, "finish_reason": finish, "message": message, "logprobs": None}],
                     "usage": _usage(body, message),
                 })
+
+            def _answer_responses(self, raw: bytes, authorization: str | None) -> None:
+                """``POST /v1/responses``: the same model, in the Responses API's shapes (:mod:`.loopback_responses`)."""
+                try:
+                    body = json.loads(raw)
+                except ValueError:
+                    body = None
+                if not isinstance(body, Mapping):
+                    server._record(self.path, None, authorization, 400)
+                    self._send_json(400, OpenAIError("We could not parse the JSON body of your request.", None).body())
+                    return
+                server._record(self.path, body, authorization, 200)
+                call_id, response_id = server._next_ids()
+                message, finish = plan_reply(chat_view(body), call_id, server.behaviour)
+                response_id = response_id.replace("chatcmpl-", "resp_").replace("-", "_")
+                if not body.get("stream"):
+                    self._send_json(200, response_object(body, message, finish, response_id))
+                    return
+                self._send_events(response_stream_events(body, message, finish, response_id), named=True)
 
         return Handler
 
