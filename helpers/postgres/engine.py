@@ -34,8 +34,8 @@ from ..i18n import N_, _
 from .fallback import FallbackConnection
 from .server import LocalPostgres, PostgresUnavailable, find_installation
 
-__all__ = ["CourseDatabase", "DatabaseSpec", "Engine", "course_database", "fallback_database", "open_database",
-           "start_database"]
+__all__ = ["CourseDatabase", "DatabaseSpec", "Engine", "course_database", "current_database", "fallback_database",
+           "open_database", "start_database"]
 
 #: The two engines notebook 18 can run on.
 Engine = Literal["postgresql", "sqlite"]
@@ -213,3 +213,9 @@ def course_database() -> CourseDatabase:
         if not _CURRENT:
             _CURRENT.append(start_database())
         return _CURRENT[0]
+
+
+def current_database() -> CourseDatabase | None:
+    """This process's database if :func:`course_database` made one already, else ``None`` (never starts one)."""
+    with _LOCK:
+        return _CURRENT[0] if _CURRENT else None

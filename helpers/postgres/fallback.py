@@ -17,7 +17,9 @@ with these translations, each one what SQLite lacks:
 * ``hashtext(text)`` / ``hashtextextended(text, seed)``: PostgreSQL's functions that turn a thread id
   into a lock key; here a stable 32-bit / 64-bit hash (other numbers than PostgreSQL's, used alike);
 * ``SET lock_timeout = '...'`` sets how long ``pg_advisory_lock`` waits (``0``: for ever, the default);
-  a wait that runs out raises :class:`LockTimeout`, PostgreSQL's ``canceling statement due to lock timeout``;
+  a wait that runs out raises :class:`LockTimeout`, PostgreSQL's ``canceling statement due to lock timeout``.
+  It also bounds SQLite's wait for the file's write lock (``busy_timeout``): a ``transaction()`` is one
+  writer for the whole file here, where PostgreSQL locks rows;
 * ``FOR UPDATE SKIP LOCKED`` is dropped: SQLite lets one connection write at a time, so a claim made
   with ``UPDATE ... WHERE id = (SELECT ... LIMIT 1) RETURNING ...`` is already taken by one worker only.
 
@@ -168,7 +170,8 @@ class FallbackConnection:
             if timeout:
                 value, unit = int(timeout.group(1)), (timeout.group(2) or "ms").lower()
                 self._locks.timeout_ms = value * (1000 if unit == "s" else 1)
-                return self._db.execute("SELECT 1")
+                # SQLite's own lock (another connection's open write transaction) gives up after as long
+                return self._db.execute(f"PRAGMA busy_timeout = {self._locks.timeout_ms or int(_BUSY_S * 1000)}")
             sql = _SKIP_LOCKED.sub("", _PLACEHOLDER.sub(lambda m: "%" if m.group() == "%%" else "?", query))
             try:
                 return self._db.execute(sql, tuple(params))
