@@ -5,9 +5,10 @@ worker process would have its own, and two workers would each create "the" refun
 live in a table every worker writes to, and the database itself refuses a second request with the same
 key: ``UNIQUE (user_id, idempotency_key)`` (:data:`LEDGER_TABLES`). :meth:`RefundLedger.submit` inserts
 with ``ON CONFLICT (user_id, idempotency_key) DO NOTHING RETURNING ...``: the one worker whose row went
-in gets it back; every other worker gets nothing back and reads the row that won (a replay), whoever came
-first. The order's row is locked (``SELECT ... FOR UPDATE``) for the transaction, so two *different*
-keys cannot both take the last refundable cents. The keys are the course's :func:`helpers.domain.refund_key`
+in gets it back; every other worker's insert waits for that one to commit, then returns nothing, and the
+worker reads the row that won (a replay), whoever came first. After its insert, a request locks the order's
+row (``SELECT ... FOR UPDATE``) and checks the refundable amount with its own row counted, so two
+*different* keys cannot both take the last refundable cents (the one that would overdraw rolls back). The keys are the course's :func:`helpers.domain.refund_key`
 (``refund:<order>:<amount>``), the refusals the domain's :class:`~helpers.domain.DomainError` codes.
 
 :meth:`RefundLedger.submit_check_then_insert` is the tempting version without the constraint (look for
@@ -143,18 +144,27 @@ class RefundLedger:
                 self.conn.execute("INSERT INTO orders VALUES (%s, %s, %s, %s) ON CONFLICT (order_id) DO NOTHING",
                                   (order.order_id, order.user_id, order.refundable_cents, order.refused))
 
-    def _order(self, order_id: str, user_id: str, lock: bool) -> tuple[int, str | None]:
-        """``(refundable cents left, refusal)`` of ``user_id``'s order; ownership checked first."""
-        row = self.conn.execute("SELECT user_id, refundable_cents, refused FROM orders WHERE order_id = %s"
-                                + (" FOR UPDATE" if lock and self.engine == "postgresql" else ""),
-                                (order_id,)).fetchone()
+    def _owned(self, order_id: str, user_id: str) -> str | None:
+        """Why ``user_id``'s order cannot be refunded at all, or ``None``; ownership checked first.
+
+        Raises:
+            OrderNotFound, PermissionDenied.
+        """
+        row = self.conn.execute("SELECT user_id, refused FROM orders WHERE order_id = %s", (order_id,)).fetchone()
         if row is None:
             raise OrderNotFound(f"no order {order_id}", order_id=order_id)
         if row[0] != user_id:
             raise PermissionDenied(f"order {order_id} does not belong to {user_id}", order_id=order_id)
+        return row[1]
+
+    def _left(self, order_id: str) -> int:
+        """Cents of ``order_id`` still refundable after every request so far (this transaction's included),
+        with the order's row locked (``FOR UPDATE``), so two requests with different keys take turns here."""
+        cap = self.conn.execute("SELECT refundable_cents FROM orders WHERE order_id = %s"
+                                + (" FOR UPDATE" if self.engine == "postgresql" else ""), (order_id,)).fetchone()[0]
         spent = self.conn.execute("SELECT COALESCE(SUM(amount_cents), 0) FROM refund_requests WHERE order_id = %s",
                                   (order_id,)).fetchone()[0]
-        return row[1] - spent, row[2]
+        return cap - spent
 
     def _request(self, row_id: int, user_id: str, key: str, order_id: str, cents: int) -> RefundRequest:
         return RefundRequest(request_id=f"RF-{row_id:04d}", order_id=order_id, user_id=user_id, amount=cents / 100,
@@ -178,22 +188,22 @@ class RefundLedger:
         """
         cents = _cents(amount, order_id)
         with self.conn.transaction():
-            left, refused = self._order(order_id, user_id, lock=True)
-            earlier = self.conn.execute(
-                "SELECT id, order_id, amount_cents FROM refund_requests WHERE user_id = %s AND idempotency_key = %s",
-                (user_id, idempotency_key)).fetchone()
-            if earlier is None:
-                if refused:
-                    raise NotRefundable(refused, order_id=order_id)
-                if cents > left:
-                    raise AmountExceedsRefundable(f"amount {cents / 100:.2f} exceeds the refundable {left / 100:.2f} "
-                                                  f"for order {order_id}", order_id=order_id)
-                inserted = self.conn.execute(SUBMIT_SQL, (user_id, idempotency_key, order_id, cents)).fetchone()
-                if inserted is not None:
-                    return Submission(self._request(inserted[0], user_id, idempotency_key, order_id, cents), False)
-                earlier = self.conn.execute(  # another worker's row went in between: read the winner
-                    "SELECT id, order_id, amount_cents FROM refund_requests WHERE user_id = %s AND "
-                    "idempotency_key = %s", (user_id, idempotency_key)).fetchone()
+            refused = self._owned(order_id, user_id)
+            if refused:
+                raise NotRefundable(refused, order_id=order_id)
+            # the key decides first: of two inserts with one key, the database lets one in and makes the
+            # other wait until the first commits, then skip (DO NOTHING): nothing comes back
+            inserted = self.conn.execute(SUBMIT_SQL, (user_id, idempotency_key, order_id, cents)).fetchone()
+            if inserted is not None:
+                left = self._left(order_id)  # the order's row is locked from here to the commit
+                if left < 0:
+                    raise AmountExceedsRefundable(  # leaving the block rolls the insert back
+                        f"amount {cents / 100:.2f} exceeds the refundable {(left + cents) / 100:.2f} for order "
+                        f"{order_id}", order_id=order_id)
+                return Submission(self._request(inserted[0], user_id, idempotency_key, order_id, cents), False)
+        earlier = self.conn.execute(
+            "SELECT id, order_id, amount_cents FROM refund_requests WHERE user_id = %s AND idempotency_key = %s",
+            (user_id, idempotency_key)).fetchone()
         if (earlier[1], earlier[2]) != (order_id, cents):
             raise IdempotencyConflict(f"idempotency key {idempotency_key!r} was used for a different request",
                                       order_id=order_id)
