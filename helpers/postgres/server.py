@@ -42,10 +42,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..i18n import _
 from . import supervisor
 
 __all__ = ["DATABASE", "Installation", "LocalPostgres", "PostgresUnavailable", "base_folder", "find_installation",
-           "server_user", "sweep"]
+           "server_user", "sweep", "time_server"]
 
 #: The database clients connect to (the one ``initdb`` creates).
 DATABASE = "postgres"
@@ -96,12 +97,13 @@ def find_installation(env: dict[str, str] | None = None) -> Installation:
     """
     env = os.environ if env is None else env
     if env.get("COURSE_POSTGRES", "").strip().lower() in ("off", "0", "no", "false"):
-        raise PostgresUnavailable("PostgreSQL is turned off here (COURSE_POSTGRES=off)")
+        raise PostgresUnavailable(_("PostgreSQL is turned off here (COURSE_POSTGRES=off)"))
     named = env.get("COURSE_POSTGRES_BINDIR", "").strip()
     if named:
         if _has_server(Path(named)):
             return Installation(Path(named))
-        raise PostgresUnavailable(f"COURSE_POSTGRES_BINDIR={named} holds no initdb and postgres")
+        raise PostgresUnavailable(_("COURSE_POSTGRES_BINDIR={folder} holds no initdb and postgres").format(
+            folder=named))
     candidates: list[Path] = []
     pg_config = shutil.which("pg_config")
     if pg_config:
@@ -122,9 +124,9 @@ def find_installation(env: dict[str, str] | None = None) -> Installation:
     for folder in candidates:
         if _has_server(folder):
             return Installation(folder)
-    raise PostgresUnavailable(
+    raise PostgresUnavailable(_(
         "PostgreSQL's server programs (initdb, postgres) are not installed: on Debian or Ubuntu "
-        "`sudo apt-get install postgresql`, on macOS `brew install postgresql`, or set COURSE_POSTGRES_BINDIR")
+        "`sudo apt-get install postgresql`, on macOS `brew install postgresql`, or set COURSE_POSTGRES_BINDIR"))
 
 
 def server_user(env: dict[str, str] | None = None) -> str | None:
@@ -141,12 +143,13 @@ def server_user(env: dict[str, str] | None = None) -> str | None:
     try:
         entry = pwd.getpwnam(name)
     except KeyError:
-        raise PostgresUnavailable(
-            f"this process is root, PostgreSQL refuses to run as root, and there is no user {name!r} to run it "
+        raise PostgresUnavailable(_(
+            "this process is root, PostgreSQL refuses to run as root, and there is no user '{user}' to run it "
             "as: create one (Debian's postgresql package creates 'postgres') or name one in "
-            "COURSE_POSTGRES_USER") from None
+            "COURSE_POSTGRES_USER").format(user=name)) from None
     if entry.pw_uid == 0:
-        raise PostgresUnavailable(f"COURSE_POSTGRES_USER={name} is root; PostgreSQL refuses to run as root")
+        raise PostgresUnavailable(_("COURSE_POSTGRES_USER={user} is root; PostgreSQL refuses to run as root").format(
+            user=name))
     return name
 
 
@@ -304,14 +307,14 @@ class LocalPostgres:
         base.mkdir(mode=0o755 if user else 0o700, exist_ok=True)
         blocked = _unreachable(base, user) if user else None
         if blocked is not None:
-            raise PostgresUnavailable(
-                f"the server runs as {user}, who may not enter {blocked}: set TMPDIR to a folder every user may "
-                "enter, e.g. /tmp")
+            raise PostgresUnavailable(_(
+                "the server runs as {user}, who may not enter {folder}: set TMPDIR to a folder every user may "
+                "enter, e.g. /tmp").format(user=user, folder=blocked))
         folder = Path(tempfile.mkdtemp(prefix="pg-", dir=base))
         if len(str(folder / f".s.PGSQL.{supervisor.PORT}")) > _SOCKET_PATH_MAX:
             shutil.rmtree(folder, ignore_errors=True)
-            raise PostgresUnavailable(f"the socket path under {base} would be longer than a Unix socket allows; "
-                                      "set TMPDIR to a shorter folder")
+            raise PostgresUnavailable(_("the socket path under {folder} would be longer than a Unix socket allows; "
+                                        "set TMPDIR to a shorter folder").format(folder=base))
         if user:
             entry = pwd.getpwnam(user)
             os.chown(folder, entry.pw_uid, entry.pw_gid)
@@ -325,7 +328,8 @@ class LocalPostgres:
         if not message.get("ready"):
             process.stdin.close()
             shutil.rmtree(folder, ignore_errors=True)
-            raise PostgresUnavailable(f"the course's PostgreSQL server did not start: {message.get('error')}")
+            raise PostgresUnavailable(_("the course's PostgreSQL server did not start: {error}").format(
+                error=message.get("error")))
         return cls(folder, user, process.stdin, int(message["pid"]), int(message["postmaster"]))
 
     @staticmethod
@@ -381,3 +385,26 @@ class LocalPostgres:
 
     def __repr__(self) -> str:
         return f"LocalPostgres(folder={str(self.folder)!r}, running={self.running})"
+
+
+def time_server(runs: int = 3) -> dict:
+    """Time ``runs`` starts and stops of a course server (what notebook 18's kernel pays once), for ``make bench``.
+
+    Returns:
+        ``{"start_s": [...], "stop_s": [...]}`` (seconds, wall time, one per run: start is
+        :meth:`LocalPostgres.start` until the server accepts connections, ``initdb`` included), or
+        ``{"unavailable": "<why>"}`` where no server can run. Never raises for a missing PostgreSQL.
+    """
+    starts, stops = [], []
+    try:
+        installation = find_installation()
+        for _ in range(runs):
+            began = time.perf_counter()
+            server = LocalPostgres.start(installation=installation)
+            starts.append(round(time.perf_counter() - began, 3))
+            began = time.perf_counter()
+            server.stop()
+            stops.append(round(time.perf_counter() - began, 3))
+    except PostgresUnavailable as exc:
+        return {"unavailable": str(exc)}
+    return {"start_s": starts, "stop_s": stops}
