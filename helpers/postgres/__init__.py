@@ -2,7 +2,7 @@
 
 * :mod:`helpers.postgres.server`: :class:`LocalPostgres`, a PostgreSQL server in a private folder with a
   Unix socket and no TCP port, started in about a second and stopped with its owner (also when the
-  owner is killed); :func:`sweep` removes what a killed one left behind. ``python -m helpers.postgres``
+  owner is killed); :func:`sweep` (:mod:`helpers.postgres.orphans`) removes what a killed one left behind. ``python -m helpers.postgres``
   (``make postgres``) serves one from a shell.
 * :mod:`helpers.postgres.engine`: :func:`course_database`, the notebook's database: the course's server,
   or an embedded SQLite fallback (:mod:`helpers.postgres.fallback`) that runs the notebook's PostgreSQL SQL.

@@ -33,7 +33,6 @@ import os
 import pwd
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -44,6 +43,7 @@ from pathlib import Path
 
 from ..i18n import _
 from . import supervisor
+from .orphans import _alive, base_folder, sweep
 
 __all__ = ["DATABASE", "Installation", "LocalPostgres", "PostgresUnavailable", "base_folder", "find_installation",
            "server_user", "sweep", "time_server"]
@@ -52,8 +52,6 @@ __all__ = ["DATABASE", "Installation", "LocalPostgres", "PostgresUnavailable", "
 DATABASE = "postgres"
 #: Longest Unix socket path (``sun_path`` is 108 bytes on Linux, 104 on macOS, with its final NUL).
 _SOCKET_PATH_MAX = 103
-#: A folder without ``supervisor.pid`` younger than this is being set up, not an orphan (seconds).
-_SETUP_GRACE_S = 120.0
 
 
 class PostgresUnavailable(RuntimeError):
@@ -173,94 +171,6 @@ def _unreachable(path: Path, user: str) -> Path | None:
         if not allowed:
             return folder
     return None
-
-
-def base_folder() -> Path:
-    """The folder that holds this user's course servers: ``<temp folder>/course-postgres-<uid>``."""
-    return Path(tempfile.gettempdir()) / f"course-postgres-{os.geteuid()}"
-
-
-def _alive(pid: int) -> bool:
-    """``pid`` is a running process (a zombie, ended but not yet reaped by its parent, is not)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace").rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return True  # no /proc (macOS): the signal test is all there is
-    return state not in ("Z", "X")
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
-    except OSError:
-        return ""
-
-
-def _read_pid(path: Path) -> int | None:
-    try:
-        first = path.read_text(encoding="utf-8").split("\n", 1)[0].strip()
-    except (OSError, UnicodeDecodeError):
-        return None
-    return int(first) if first.isdigit() else None
-
-
-def _is_supervisor(pid: int) -> bool:
-    """``pid`` runs a course supervisor (where ``/proc`` cannot say, any living process counts)."""
-    if not _alive(pid):
-        return False
-    line = _cmdline(pid)
-    return not line or "supervisor.py" in line
-
-
-def sweep(base: Path | None = None) -> list[str]:
-    """Stop and remove the instances whose supervisor is gone (orphans), under ``base`` (default :func:`base_folder`).
-
-    An orphan's server, if it still runs (its ``postmaster.pid`` names a living ``postgres``), gets
-    SIGQUIT (an immediate shutdown), then SIGKILL after 5 s; then the folder is removed, stale pid and
-    socket files included. A folder still being set up (no ``supervisor.pid`` yet, younger than two
-    minutes) is left alone.
-
-    Returns:
-        the names of the folders removed. Never raises.
-    """
-    base = base_folder() if base is None else base
-    removed = []
-    try:
-        folders = [p for p in base.iterdir() if p.is_dir() and p.name.startswith("pg-")]
-    except OSError:
-        return removed
-    for folder in folders:
-        pid = _read_pid(folder / "supervisor.pid")
-        if pid is None:
-            try:
-                if time.time() - folder.stat().st_mtime < _SETUP_GRACE_S:
-                    continue
-            except OSError:
-                continue
-        elif _is_supervisor(pid):
-            continue
-        server = _read_pid(folder / "data" / "postmaster.pid")
-        if server is not None and _alive(server) and "postgres" in (_cmdline(server) or "postgres"):
-            try:
-                os.kill(server, signal.SIGQUIT)
-                for _ in range(500):
-                    if not _alive(server):
-                        break
-                    time.sleep(0.01)
-                else:
-                    os.kill(server, signal.SIGKILL)
-            except OSError:
-                pass
-        shutil.rmtree(folder, ignore_errors=True)
-        if not folder.exists():
-            removed.append(folder.name)
-    return removed
 
 
 class LocalPostgres:
