@@ -18,6 +18,7 @@ both import. It is notebooks 04-11's desk, cut down to what Part III needs:
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -34,14 +35,19 @@ from ..domain import DomainError, OrderStore, refund_key
 from ..model import scripted_model, tool_call
 from .ledger import RefundLedger
 
-__all__ = ["APPROVAL_THRESHOLD", "LOCK_SQL", "DeskContext", "Turn", "build_desk_agent", "desk_policy",
-           "policy_model", "replies", "submit_refund_request", "take_turn", "thread_lock"]
+__all__ = ["LOCK_SQL", "DeskContext", "Turn", "approval_threshold", "build_desk_agent", "desk_policy", "policy_model",
+           "replies", "submit_refund_request", "take_turn", "thread_lock"]
 
-#: Refunds above this amount wait for a colleague's approval (the course's threshold, ``data/policies.json``).
-APPROVAL_THRESHOLD: float = OrderStore().approval_threshold
 #: How a run takes and releases its thread: a session-level advisory lock keyed by a 64-bit hash of the id.
 LOCK_SQL = ("SELECT pg_advisory_lock(hashtextextended(%s, 0))", "SELECT pg_advisory_unlock(hashtextextended(%s, 0))")
 _REFUND = re.compile(r"refund\s+([A-Z]+-?\d+)\s+([0-9]+(?:\.[0-9]{1,2})?)", re.IGNORECASE)
+
+
+@functools.cache
+def approval_threshold() -> float:
+    """Refunds above this amount wait for a colleague's approval: the course's threshold (``data/policies.json``,
+    read on first use, not at import: a wheel of the helpers has no data folder)."""
+    return OrderStore().approval_threshold
 
 
 @dataclass(frozen=True)
@@ -57,7 +63,7 @@ def submit_refund_request(order_id: str, amount: float, runtime: ToolRuntime[Des
     """Submit a refund REQUEST (not money sent) for one of the signed-in customer's orders.
     Amounts above 1000.00 wait for a colleague's approval."""
     ctx = runtime.context
-    if amount > APPROVAL_THRESHOLD:
+    if amount > approval_threshold():
         decision = interrupt({"order_id": order_id, "amount": amount, "user_id": ctx.user_id})
         if decision != "approve":
             return f"not submitted: a colleague answered {decision!r}"
