@@ -13,21 +13,15 @@ from __future__ import annotations
 import pytest
 
 from helpers.exercises import nb18
-from helpers.postgres import PostgresUnavailable, engine, find_installation
+from helpers.postgres import engine
+from tests.postgres_here import require_postgres
 from tests.solutions import nb18 as answers
-
-try:
-    find_installation()
-    HAVE_POSTGRES = True
-except PostgresUnavailable:
-    HAVE_POSTGRES = False
 
 
 @pytest.fixture(scope="module")
 def on_postgresql():
     """This process's course database is PostgreSQL (what a learner's kernel has after notebook 18's setup)."""
-    if not HAVE_POSTGRES:
-        pytest.skip("no PostgreSQL here (CI installs it)")
+    require_postgres()
     if engine.current_database() is None:
         engine.course_database()
     database = engine.current_database()

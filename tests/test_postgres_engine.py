@@ -16,23 +16,18 @@ from pathlib import Path
 import pytest
 
 from helpers.i18n import use
-from helpers.postgres import PostgresUnavailable, find_installation
+from helpers.postgres import PostgresUnavailable
 from helpers.postgres.engine import DatabaseSpec, fallback_database, open_database, start_database
 from helpers.postgres.fallback import FallbackConnection, LockTimeout, stable_hash
+from tests.postgres_here import require_postgres
 
 ROOT = Path(__file__).resolve().parent.parent
 
-try:
-    find_installation()
-    HAVE_POSTGRES = True
-except PostgresUnavailable:
-    HAVE_POSTGRES = False
 
 
 @pytest.fixture(scope="module")
 def postgres():
-    if not HAVE_POSTGRES:
-        pytest.skip("no PostgreSQL here (CI installs it)")
+    require_postgres()
     database = start_database({"COURSE_POSTGRES": "require"})
     yield database
     database.close()
@@ -69,8 +64,11 @@ def _locks(db, key_sql: str) -> list:
             a.execute(f"SELECT pg_try_advisory_xact_lock({key_sql})", ("thread-3",)).fetchone()[0],
             b.execute(lock, ("thread-3",)).fetchone()[0],     # autocommit: the xact lock ended with its statement
         ]
-        b.close()  # a session that ends releases its locks
-        seen.append(a.execute(lock, ("thread-1",)).fetchone()[0])
+        b.close()  # a session that ends releases its locks (PostgreSQL: within moments, as its backend exits)
+        deadline = time.monotonic() + 30
+        while not a.execute(lock, ("thread-1",)).fetchone()[0] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        seen.append(time.monotonic() < deadline)
         return [bool(x) for x in seen]
     finally:
         a.close()

@@ -21,16 +21,10 @@ import pytest
 
 from helpers.postgres import LocalPostgres, PostgresUnavailable, find_installation, server_user, sweep
 from helpers.postgres.server import _alive
+from tests.postgres_here import needs_postgres
 
 ROOT = Path(__file__).resolve().parent.parent
 
-try:
-    INSTALLATION = find_installation()
-    MISSING = ""
-except PostgresUnavailable as exc:
-    INSTALLATION, MISSING = None, str(exc)
-
-needs_postgres = pytest.mark.skipif(INSTALLATION is None, reason=f"no PostgreSQL here: {MISSING}")
 
 OWNER = """
 import json, sys, time

@@ -6,7 +6,8 @@ the thread's advisory lock on ``conn``'s session **without waiting** (``pg_try_a
 agent on that thread), release the lock however the turn ends (``pg_advisory_unlock``, in ``finally``) and
 return ``"done"``; an error of the turn goes up to the caller (the worker retries or reports it).
 
-**The checks' desk.** Each check plays runs through the answer, each run on a session of its own (a
+**The checks' desk.** Each check plays runs through the answer (the thread ids it gets are ``t1@<n>`` and
+``t2@<n>``, new for every interleaving), each run on a session of its own (a
 connection to the course's database: PostgreSQL when the notebook started it, else the SQLite fallback,
 :mod:`helpers.postgres.fallback`, whose advisory locks behave alike). A run's turn does what the agent's run
 does to a thread: it reads the thread's history (the checkpoint), answers, and writes the history back,
@@ -29,6 +30,7 @@ wait here for ever (the arrival runs inside the other turn), so each session has
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import Counter
 from collections.abc import Callable
@@ -55,11 +57,17 @@ class TurnFailed(RuntimeError):
     """The turn's model call failed (the checks' simulated outage): the guard must let it go up."""
 
 
+_PLAYS = itertools.count(1)
+
+
 @dataclass
 class _Desk:
-    """One check's world, built fresh for every interleaving: sessions, thread histories, refunds, runs."""
+    """One check's world, built fresh for every interleaving: sessions, thread histories, refunds, runs.
+    ``play`` numbers it: the thread ids the answer gets are ``t1@<play>``, so a lock an earlier answer left
+    behind (PostgreSQL releases a closed session's locks a moment later) cannot reach this one."""
 
     database: Any
+    play: int = 0
     conns: list = field(default_factory=list)
     threads: dict = field(default_factory=dict)
     refunds: Counter = field(default_factory=Counter)
@@ -120,7 +128,7 @@ def _start(answer: Callable, desk: _Desk, run: Run) -> None:
         _arrive(answer, desk, arrivals, "after_write")
 
     try:
-        status = answer(conn, thread, run_turn)
+        status = answer(conn, f"{thread}@{desk.play}", run_turn)
     except TurnFailed:
         status = "failed"
     except Exception as exc:
@@ -140,7 +148,7 @@ def play(answer: Callable, interleaving: tuple) -> tuple:
         ``(runs, threads, refunds)``: each run's ``(number, thread, status, turns run)`` in the order the
         runs started; each thread's final history; each thread's number of refunds (all tuples).
     """
-    desk = _Desk(_database())
+    desk = _Desk(_database(), next(_PLAYS))
     try:
         for run in interleaving:
             _start(answer, desk, run)
