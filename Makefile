@@ -21,7 +21,7 @@ LAB_ZH_SETTINGS := $(VENV)/share/jupyter/lab/settings-zh
 LAB_ZH_OVERRIDES := $(LAB_ZH_SETTINGS)/overrides.json
 LAB_EDITION_FLAGS := $(if $(filter zh zh-CN zh_CN zh-cn zh_cn,$(COURSE_LANG)),--LabApp.app_settings_dir="$(abspath $(LAB_ZH_SETTINGS))",)
 
-.PHONY: lab status reset test nbval notebooks format bench drift clean-venv zh catalogs venv
+.PHONY: lab status reset test nbval notebooks format bench drift clean-venv zh catalogs venv postgres
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -96,6 +96,12 @@ clean-venv:
 
 ## Only create or refresh the venv (make lab and make test do it themselves; .ci/run builds it beside another).
 venv: $(STAMP)
+
+## A PostgreSQL server of the course's own (notebook 18 starts one by itself): initdb into a temporary folder,
+## a Unix socket there and no TCP port; prints a psql command and runs until Ctrl-C, then stops and removes the
+## folder. Needs Debian's postgresql package (or COURSE_POSTGRES_BINDIR); no administrator step.
+postgres: $(STAMP)
+	$(BIN)/python -m helpers.postgres serve
 
 ## Your progress: exercises solved, self-check scores and what to do next (from workspace/.progress.json).
 .PHONY: progress

@@ -10,7 +10,7 @@ Notebook 19 shows two things a person would rather see as a table than as JSON:
   ``ClearToolUsesEdit``: the content becomes a placeholder, ids stay) or that a summary replaced stands out.
 
 Both return Markdown text (tested directly in ``tests/test_request_views.py``); ``helpers.show`` renders it.
-Message text is escaped with :func:`helpers.display_text.markdown_text`, so a tool result cannot change the
+Message text is escaped with :func:`helpers.display.text.markdown_text`, so a tool result cannot change the
 table (no links, images, HTML or extra columns), and cut to a fixed width; no message ids are shown (LangGraph
 fills them with random UUIDs), tool call ids are.
 """
@@ -22,7 +22,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
-from .display_text import _short, markdown_text
+from .display.text import _short, markdown_text
 from .i18n import _
 
 __all__ = ["history_markdown", "message_summary", "offered_tools_markdown"]

@@ -20,6 +20,9 @@ What it measures, in one run on this machine:
   (:func:`tooling.notebooks.kernel_env`: no real-model variable, no other secret, none of the
   learner's state) with ``COURSE_WORKSPACE`` naming that temporary workspace, so whatever the
   notebooks record goes there, never into the learner's progress.
+* **the PostgreSQL server** that notebook 18's kernel starts (:func:`helpers.postgres.server.time_server`):
+  three starts (``initdb`` and the server, until it accepts connections) and stops, counted in notebook 18's
+  time too; "unavailable" with the reason where PostgreSQL is not installed.
 * **the test suite**: the wall time of ``make test``'s pytest command (``python -m pytest -n 2`` in the
   course root, offline), unless ``--skip-tests``.
 
@@ -49,6 +52,7 @@ from pathlib import Path
 import nbformat
 
 from .notebooks import NotebookFailure, course_notebooks, kernel_env, read_notebook, run_notebook
+from helpers.postgres.server import time_server
 from helpers.workspace import COURSE_ROOT, NOTEBOOK_DIR, WorkspaceError, resolve_names, sync
 
 __all__ = ["BASELINE_SOURCE", "TARGETS", "BenchReport", "Measurement", "main", "measure", "run_bench"]
@@ -90,6 +94,7 @@ class BenchReport:
     total_overhead_s: float
     suite: dict | None
     targets: dict = field(default_factory=lambda: dict(TARGETS))
+    postgres: dict = field(default_factory=dict)
 
 
 def _peak_mb(pid: int | None) -> float | None:
@@ -194,6 +199,8 @@ def run_bench(names: Sequence[str] | None = None, *, skip_tests: bool = False, t
             progress(f"{name}: {result.seconds:.2f} s, peak {result.peak_mb} MB" + (f"  {result.error}" if result.error else ""))
             results.append(result)
         runs.append(baseline("baseline"))
+    progress("PostgreSQL server: three starts and stops ...")
+    postgres = time_server()
     base = min(runs, key=lambda m: m.seconds)
     for result in results:
         result.overhead_s = round(result.seconds - base.seconds, 3)
@@ -207,7 +214,8 @@ def run_bench(names: Sequence[str] | None = None, *, skip_tests: bool = False, t
                "note": "a shared machine: other work running beside the benchmark slows it down"}
     return BenchReport(machine, base, [m.seconds for m in runs], results,
                        total_s=round(sum(r.seconds for r in results), 2),
-                       total_overhead_s=round(sum(r.overhead_s or 0 for r in results), 2), suite=suite)
+                       total_overhead_s=round(sum(r.overhead_s or 0 for r in results), 2), suite=suite,
+                       postgres=postgres)
 
 
 def _verdict(result: Measurement) -> list[str]:
@@ -236,6 +244,12 @@ def format_report(report: BenchReport) -> str:
         lines.append(f"{r.name:<44} {r.seconds:>7.2f} {r.overhead_s:>11.2f} {r.peak_mb or 0:>8.1f}  "
                      + ("MISSES: " + ", ".join(misses) if misses else "ok"))
     lines.append(f"{'total':<44} {report.total_s:>7.2f} {report.total_overhead_s:>11.2f}")
+    server = report.postgres
+    if server.get("start_s"):
+        lines.append(f"PostgreSQL server (notebook 18 starts one per kernel): start {min(server['start_s']):.2f} s "
+                     f"(runs: {', '.join(f'{t:.2f}' for t in server['start_s'])}), stop {min(server['stop_s']):.2f} s")
+    elif server:
+        lines.append(f"PostgreSQL server: unavailable ({server.get('unavailable')})")
     if report.suite is not None:
         s = report.suite
         ok = s["seconds"] <= TARGETS["suite_s"]
