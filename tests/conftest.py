@@ -57,7 +57,8 @@ SPREAD = ("tests/test_live_track.py", "tests/test_lab_browser.py", "tests/test_l
 #: Work scheduled first, longest first (the rest keeps pytest's order): browser sessions, then the
 #: live track, then the notebooks under strict nbval, then the tests that start kernels.
 HEAVY_FIRST = ("tests/test_lab_browser", "tests/test_live_track.py", "tests/test_scaffold.py", "notebooks/", "tests/test_notebook_runner.py",
-               "tests/test_offline_guard.py", "tests/test_packaging.py", "tests/test_selfcheck_questions.py")
+               "tests/test_offline_guard.py", "tests/test_packaging.py", "tests/test_selfcheck_questions.py",
+               "tests/test_checkout_imports.py")
 
 
 @dataclass
