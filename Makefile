@@ -106,8 +106,9 @@ venv: $(STAMP)
 progress: $(STAMP)
 	$(BIN)/python -m helpers.progress
 
-## A new notebook's skeleton that passes every test: make new-notebook NN=12 TITLE="Streaming tool calls"
-## (the notebook, its exercise, answers, self-check questions and verifier, the course map; see CONTRIBUTING).
+## A new notebook's skeleton that passes every test, in both editions: make new-notebook NN=12 TITLE="Streaming tool calls"
+## (the notebook, its exercise, answers, self-check questions and verifier, its translation and Chinese build, the
+## course map in both editions; see CONTRIBUTING).
 .PHONY: new-notebook course-map
 new-notebook: $(STAMP)
 	@test -n "$(NN)" && test -n "$(TITLE)" || { echo 'say which: make new-notebook NN=12 TITLE="Streaming tool calls"'; exit 2; }
@@ -136,10 +137,11 @@ zh: $(STAMP)
 worklist: $(STAMP)
 	$(BIN)/python -m tooling.translation worklist $(NB)
 
-## The message catalog (helpers/i18n.py): extract the strings wrapped in _() (babel.cfg), merge them into the
+## The message catalog (helpers/i18n.py): extract the strings wrapped in _() (babel.cfg; in helpers/ and in the
+## scaffold's module templates, tooling/scaffold/templates/, whose Chinese a new notebook needs), merge them into the
 ## Chinese .po (new and changed ones untranslated: no fuzzy guesses), compile the .mo. Translate, then run it again.
 ## Exercise titles and case names are marked by tooling/translation/extract.py (babel.cfg), found on PYTHONPATH.
 catalogs: $(STAMP)
-	$(BIN)/pybabel extract -F babel.cfg -k N_ --sort-by-file --no-wrap -o helpers/locale/course.pot helpers
+	$(BIN)/pybabel extract -F babel.cfg -k N_ --sort-by-file --no-wrap -o helpers/locale/course.pot helpers tooling/scaffold/templates
 	$(BIN)/pybabel update -i helpers/locale/course.pot -d helpers/locale -D course -l zh_CN --no-wrap --ignore-obsolete --no-fuzzy-matching
 	$(BIN)/pybabel compile -d helpers/locale -D course -l zh_CN
