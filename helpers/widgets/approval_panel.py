@@ -35,7 +35,8 @@ with ``action``, ``outcome``, ``message``, ``sent``, ``interrupts``, ``state``, 
   without one, as HumanInTheLoopMiddleware accepts it); ``respond(message)`` (HITL only: the text
   goes back to the model as the tool's result, the tool does not run); ``start_over()`` (drop the decisions
   noted for a request with several calls, or, after an ``unknown`` outcome, say "I checked the
-  state" so the pause can be answered again); ``refresh()`` (re-read the checkpoint, send nothing).
+  state" so the pause can be answered again); ``refresh()`` (re-read the checkpoint, send nothing);
+  ``on_page_message(content)`` (a decision clicked in the page, as the page part sends it).
 The controls fit the kind of pause (:attr:`ApprovalEngine.kind`): an amount and a reason field for a
 plain payload, an args (JSON) and a message field and Respond for a HITL call, Start over for a
 request with several calls. They stay the same once the run has finished, greyed out where nothing
