@@ -28,7 +28,7 @@ from babel.messages.pofile import read_po
 
 from helpers import i18n
 from helpers.selfcheck import Question, available_notebooks, questions_for, self_check, shown_choices, translated
-from helpers.translation.catalog import po_path
+from tooling.translation.catalog import po_path
 from helpers.widgets.engines.self_check import SelfCheckEngine
 from helpers.widgets.self_check_view import static_view
 

@@ -11,18 +11,18 @@ new, split or renumbered notebook is covered without a list here):
 
 Plus: no translation or built notebook is left of an English notebook that no longer exists, and
 the message catalog lacks no wrapped string, has none untranslated or fuzzy, and its ``.mo`` is
-compiled from today's ``.po``. The check is :mod:`helpers.translation.check` (also
-``python -m helpers.translation check``).
+compiled from today's ``.po``. The check is :mod:`tooling.translation.check` (also
+``python -m tooling.translation check``).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from helpers.translation.catalog import catalog_problems
-from helpers.translation.check import build_problems, translation_problems
-from helpers.translation.readme import readme_problems
-from helpers.translation.source import TRANSLATIONS_DIR, ZH_DIR, english_notebooks, read_glossary, translation_path
+from tooling.translation.catalog import catalog_problems
+from tooling.translation.check import build_problems, translation_problems
+from tooling.translation.readme import readme_problems
+from tooling.translation.source import TRANSLATIONS_DIR, ZH_DIR, english_notebooks, read_glossary, translation_path
 
 NOTEBOOKS = english_notebooks()
 TERMS = read_glossary()
@@ -42,7 +42,8 @@ def test_the_chinese_edition_of_this_notebook_is_fresh(path):
     problems = translation_problems(path, translation, TERMS)
     if translation.is_file():
         problems += build_problems(path, translation, ZH_DIR / path.name)
-    assert not problems, "the Chinese edition drifted (translate, then `make zh`):\n" + "\n".join(problems)
+    assert not problems, (f"the Chinese edition drifted: `make worklist NB={path.name[:2]}` shows each cell to translate "
+                          "(the English change and the Chinese now); translate, then `make zh`:\n" + "\n".join(problems))
 
 
 def test_nothing_is_left_of_a_notebook_the_course_no_longer_has():

@@ -1,4 +1,4 @@
-"""The translator's worklist (``python -m helpers.translation worklist``): for each stale or new cell,
+"""The translator's worklist (``python -m tooling.translation worklist``): for each stale or new cell,
 the English it was translated from (found in git history), a diff to the English now, and the Chinese.
 
 The history tests build a small git repository of their own: a notebook committed twice (a cell
@@ -12,9 +12,9 @@ import subprocess
 import nbformat
 import pytest
 
-from helpers.translation.__main__ import main
-from helpers.translation.source import cell_hash, format_blocks
-from helpers.translation.worklist import english_history, format_item, worklist
+from tooling.translation.__main__ import main
+from tooling.translation.source import cell_hash, format_blocks
+from tooling.translation.worklist import english_history, format_item, worklist
 
 FIRST = "# 03 · Pairing\n\nA tool call is answered by one ToolMessage."
 CHANGED = "# 03 · Pairing\n\nA tool call is answered by exactly one ToolMessage, matched by `tool_call_id`."
@@ -98,8 +98,18 @@ def test_the_command_says_there_is_nothing_to_translate_on_main(capsys):
     assert capsys.readouterr().out == "nothing to translate: every Markdown cell's block matches its English\n"
 
 
+def test_a_notebook_is_named_by_its_number_or_the_start_of_its_name(capsys):
+    """``make worklist NB=03``: the short names ``make reset`` takes; a name no notebook has is one error line."""
+    for name in ("3", "03_toolmessage", "03_toolmessage_pairing.ipynb"):
+        assert main(["worklist", name]) == 0
+        assert capsys.readouterr().out.strip().endswith("every Markdown cell's block matches its English")
+    assert main(["check", "03"]) == 0 and "fresh" in capsys.readouterr().out
+    assert main(["worklist", "99"]) == 1
+    assert capsys.readouterr().err.strip() == "error: 99: no such notebook"
+
+
 def test_the_command_names_an_unreadable_translation_and_goes_on(tmp_path, monkeypatch, capsys):
-    from helpers.translation import __main__ as cli
+    from tooling.translation import __main__ as cli
 
     notebook = tmp_path / "07_x.ipynb"
     _notebook(notebook, FIRST)
