@@ -425,15 +425,14 @@ def generated_outcome(answer: Any, spec: tuple) -> dict[str, Any]:
     if not out.interrupts:
         return {"paused_for": [], "changed": _changes(out)}
     outcome = {"paused_for": _gated_actions(out), "changed_at_pause": _changes(out)}
-    if out.interrupts:
-        decisions = _decisions(out, calls, made)
-        if new_agent:
-            agent = _built(answer(scripted_model([_CLOSING]), checkpointer))
-            assert agent.get_state(config).next, (
-                _("a new agent that your function built on the same checkpointer does not see the paused thread: "
-                  "pass checkpointer=checkpointer to create_deep_agent (an agent of its own saver loses every "
-                  "pause when the app restarts)"))
-        out = _invoke(agent, Command(resume={"decisions": decisions}), config, version="v2")
+    decisions = _decisions(out, calls, made)
+    if new_agent:
+        agent = _built(answer(scripted_model([_CLOSING]), checkpointer))
+        assert agent.get_state(config).next, (
+            _("a new agent that your function built on the same checkpointer does not see the paused thread: "
+              "pass checkpointer=checkpointer to create_deep_agent (an agent of its own saver loses every "
+              "pause when the app restarts)"))
+    out = _invoke(agent, Command(resume={"decisions": decisions}), config, version="v2")
     return {**outcome, "changed_after": _changes(out), "paused_again": _gated_actions(out)}
 
 
