@@ -13,7 +13,7 @@ run), a reply cut off at the token limit in each (``finish_reason="length"``, ``
 ``stop_reason="max_tokens"``: ``parse_partial_json`` made a valid call of the cut arguments), one the
 provider filtered, one Anthropic cut at the context window, a stream that stopped before its stop
 signal arrived, a complete reply that also holds an invalid call, and a text reply. The generated inputs
-(:data:`helpers.exercises.nb13_streams.GENERATED`) cover every stop value each API documents.
+(:data:`helpers.exercises.nb13_streams.GENERATED`) cover every stop value each API documents, and decide.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from typing import Any
 from langchain_core.messages import AIMessageChunk
 
 from ..i18n import _
-from .core import Case, Exercise
-from .nb13_streams import CallSpec, StreamSpec, merged, runnable_result
+from .core import Case, Exercise, Generated
+from .nb13_streams import GENERATED, CallSpec, StreamSpec, merged, runnable_result
 from .results import shown
 
 __all__ = ["RUNNABLE_CALLS"]
@@ -151,4 +151,5 @@ RUNNABLE_CALLS = Exercise(
         Case("ChatAnthropic: cut by the context window", _anthropic_context_window_runs_nothing),
     ],
     probe=lambda answer: answer(merged(StreamSpec("chat_completions", "tool_calls", calls=(_LOOKUP, _REFUND)))),
+    generated=Generated("agrees with the reference on generated streams", **GENERATED),
 )

@@ -24,8 +24,9 @@ wait here for ever (the arrival runs inside the other turn), so each session has
   interleavings (:func:`interleavings`: up to three runs, each with up to two arrivals, on threads
   ``t1``/``t2``, asking or refunding, some failing), :func:`play` (the outcome: each run's status and
   how often its turn ran, each thread's final history, each thread's refunds), :func:`reference` and
-  :func:`describe`. ``helpers.exercises.generated.Generated(**GENERATED, inputs=interleavings())`` makes
-  it; the outcome counts lost turns and double refunds through the histories and refunds it holds.
+  :func:`describe`, wired into ``RUN_GUARD`` as ``Generated(name, **GENERATED, inputs=interleavings())``;
+  the outcome counts lost turns and double refunds through the histories and refunds it holds, and how
+  often each turn ran (a guard that runs a failed turn again differs).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..i18n import N_, _
-from .core import Case, Exercise
+from .core import Case, Exercise, Generated
 from .results import shown
 
 __all__ = ["GENERATED", "RUN_GUARD", "TurnFailed", "describe", "interleavings", "lost_turns", "play", "reference"]
@@ -218,9 +219,8 @@ def interleavings():
     return st.lists(run, min_size=1, max_size=3).map(tuple)
 
 
-#: The generated check's pieces (``Generated(**GENERATED, inputs=interleavings())``).
+#: The generated check's pieces (``Generated(name, **GENERATED, inputs=interleavings())``).
 GENERATED = {
-    "name": "agrees with the reference on generated interleavings",
     "run": play,
     "reference": reference,
     "describe": describe,
@@ -293,4 +293,7 @@ RUN_GUARD = Exercise(
         Case("the lock is held until the turn returns", _held_to_the_end),
     ],
     probe=_probe,
+    # a generated check plays up to 40 interleavings of up to nine runs, each run on a session of its own
+    timeout=15,
+    generated=Generated("agrees with the reference on generated interleavings", **GENERATED, inputs=interleavings()),
 )

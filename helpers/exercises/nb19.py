@@ -11,10 +11,10 @@ per assistant turn after the opening question: ``0`` is a text answer followed b
 ``k > 0`` is an AI message with ``k`` parallel tool calls followed by their ``k`` ToolMessages. Every check
 builds fresh messages from its spec (:func:`build_history`), so no answer can change another check's input.
 
-The named cases below run with the current exercise core. The generated-input pieces (issue 27,
-``helpers/exercises/generated.py``, not on main yet) are ready here: :func:`history_specs` (a Hypothesis
-strategy), :func:`run_cut` (``run(answer, spec)``, an outcome comparable with ``==``), :func:`reference_cut_point`
-and :func:`describe_spec`; :data:`GENERATED` holds them as the ``Generated(...)`` arguments.
+The named cases give the hints; the generated inputs decide (issue 27, ``helpers/exercises/generated.py``):
+:func:`history_specs` (a Hypothesis strategy), :func:`run_cut` (``run(answer, spec)``, an outcome comparable with
+``==``), :func:`reference_cut_point` and :func:`describe_spec`; :data:`GENERATED` holds them as the
+``Generated(...)`` arguments.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
 from ..i18n import N_, _
-from .core import Case, Exercise
+from .core import Case, Exercise, Generated
 from .results import shown
 
 __all__ = ["CUT_POINT", "GENERATED", "build_history", "describe_spec", "history_specs", "reference_cut_point",
@@ -138,7 +138,6 @@ HINT_FORWARD = N_("A human or AI message may start the window: move only when th
 
 #: The generated-input pieces, as ``Generated(...)`` takes them (issue 27).
 GENERATED = {
-    "name": "histories generated at random",
     "inputs": history_specs,  # call it for the strategy
     "run": run_cut,
     "reference": reference_cut_point,
@@ -158,4 +157,5 @@ CUT_POINT = Exercise(
         Case("three parallel results, then a question", _compare(((3, 0), 4), HINT_PARALLEL), HINT_PARALLEL),
     ],
     probe=lambda answer: answer(build_history((1,)), 1),
+    generated=Generated("agrees with the reference on generated histories", **{**GENERATED, "inputs": history_specs()}),
 )

@@ -11,12 +11,10 @@ turn does not count); a rule whose ``then`` is never called holds. The answer re
 the order of ``rules``. openevals 0.2.2, the evaluator the notebook uses for must-call constraints, has no
 such check (its ``strict`` mode compares whole message sequences).
 
-Named cases give the hints. The generated-input pieces (issue 27) are here too, written to the interface
-of ``helpers/exercises/generated.py`` (``Generated(name, inputs=..., run=..., reference=..., describe=...,
-hint=..., examples=...)``): :func:`order_inputs` (a Hypothesis strategy of :class:`OrderSpec`),
-:func:`run_order`, :func:`reference_order_violations`, :func:`describe_order` and :data:`GENERATED_HINT`.
-Until that module is on main they are not wired into ``ORDER_RULES``; ``tests/test_exercises_nb20.py``
-proves with Hypothesis that they tell every known-wrong answer from the reference.
+Named cases give the hints; the generated inputs decide (issue 27, ``helpers/exercises/generated.py``):
+:func:`order_inputs` (a Hypothesis strategy of :class:`OrderSpec`), :func:`run_order`,
+:func:`reference_order_violations`, :func:`describe_order` and :data:`GENERATED_HINT`;
+``tests/test_exercises_nb20.py`` proves with Hypothesis that they tell every known-wrong answer from the reference.
 """
 
 from __future__ import annotations
@@ -26,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..i18n import N_, _
-from .core import Case, Exercise
+from .core import Case, Exercise, Generated
 from .results import shown
 
 __all__ = ["GENERATED_HINT", "ORDER_RULES", "TOOLS", "OrderSpec", "describe_order", "order_inputs",
@@ -184,7 +182,6 @@ ORDER_RULES = Exercise(
         Case("no tool calls at all", _no_turns),
     ],
     probe=lambda answer: answer([["lookup_order"], ["refund"]], [LOOKUP_FIRST]),
-    # when helpers/exercises/generated.py is on main (issue 27), add:
-    # generated=Generated("agrees with the reference on generated trajectories", order_inputs(), run_order,
-    #                     reference_order_violations, describe_order, hint=GENERATED_HINT),
+    generated=Generated("agrees with the reference on generated trajectories", order_inputs(), run_order,
+                        reference_order_violations, describe_order, hint=GENERATED_HINT),
 )

@@ -95,6 +95,22 @@ def swallows_the_error(conn, thread_id, run_turn):
     return "done"
 
 
+def retries_a_failed_turn(conn, thread_id, run_turn):
+    """Wrong: runs a failed turn a second time inside the guard (the worker already retries or reports it): the
+    model is asked twice, and whatever the turn did before it failed is done twice. Every named case only looks at
+    what each run returned; the generated interleavings also count how often each turn ran."""
+    if not conn.execute(LOCK, (thread_id,)).fetchone()[0]:
+        return "busy"
+    try:
+        try:
+            run_turn()
+        except Exception:
+            run_turn()
+    finally:
+        conn.execute(UNLOCK, (thread_id,))
+    return "done"
+
+
 def autocommit_xact_lock(conn, thread_id, run_turn):
     """Wrong: a transaction-level lock outside a transaction ends with its statement, before the turn."""
     if not conn.execute("SELECT pg_try_advisory_xact_lock(hashtextextended(%s, 0))", (thread_id,)).fetchone()[0]:
@@ -136,6 +152,8 @@ RUN_GUARD = AnswerSet(
                                                 status="fail"),
         "transaction lock in autocommit": KnownWrong(autocommit_xact_lock, fails=(
             "a second message on a busy thread is refused",), status="fail"),
+        "retries a failed turn": KnownWrong(retries_a_failed_turn, fails=(
+            "agrees with the reference on generated interleavings",), status="fail"),
     },
     crashing={"misspelled function": misspelled_function, "parameters not a tuple": tuple_params},
     answer_from=lambda body: lambda conn, thread_id, run_turn: body(),

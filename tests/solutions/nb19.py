@@ -31,6 +31,16 @@ def _one_step_back(messages, keep):
     return start
 
 
+def _two_steps_back_at_most(messages, keep):
+    """Wrong: moves back past at most two ToolMessages (every named case has one or two results in a row before the
+    cut); three parallel calls' results leave the window starting on one of them."""
+    start = max(0, len(messages) - keep)
+    for _ in range(2):
+        if start and isinstance(messages[start], ToolMessage):
+            start -= 1
+    return start
+
+
 def _forward(messages, keep):
     start = max(0, len(messages) - keep)
     while start < len(messages) and isinstance(messages[start], ToolMessage):
@@ -58,6 +68,9 @@ CUT_POINT = AnswerSet(
     wrong={
         "plain slice": KnownWrong(_plain_slice, fails=("the cut lands on a tool result",), status="fail"),
         "one step back": KnownWrong(_one_step_back, fails=("two parallel results",), status="fail"),
+        "two steps back at most": KnownWrong(_two_steps_back_at_most,
+                                             fails=("agrees with the reference on generated histories",),
+                                             status="fail"),
         "moves forward": KnownWrong(_forward, fails=("the cut lands on a tool result",), status="fail"),
         "negative index": KnownWrong(_negative_when_short, fails=("keep more than the history",), status="fail"),
         "changes the messages": KnownWrong(_pops_the_tail, fails=("the cut lands on a tool result",),

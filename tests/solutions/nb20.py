@@ -2,7 +2,8 @@
 
 The known-wrong answers are the mistakes the notebook warns about: reading the trajectory as one flat list
 (calls asked together count as ordered), requiring `first` in the turn just before, comparing the first
-`first` with the last `then`, calling a rule broken when `then` never runs, returning the rules sorted.
+`first` with the last `then`, calling a rule broken when `then` never runs, returning the rules sorted, keeping
+the rules in a dict keyed by `then` (only the generated inputs catch that one).
 ``tests/test_exercises_nb20.py`` proves that the generated inputs catch each of them too.
 """
 
@@ -59,6 +60,19 @@ def wrong_never_called_breaks(turns, rules):
     return [rule for rule in rules if rule in order_violations(turns, [rule]) or rule[0] not in called]
 
 
+def wrong_rules_by_then(turns, rules):
+    """Wrong: the rules kept in a dict keyed by `then`, so a second rule with the same `then` replaces the first
+    (every named case whose rules share a `then` has that `then` never called)."""
+    needs = {then: first for first, then in rules}
+    flat_turns = [set(turn) for turn in turns]
+    broken = set()
+    for then, first in needs.items():
+        for number, turn in enumerate(flat_turns):
+            if then in turn and not any(first in earlier for earlier in flat_turns[:number]):
+                broken.add((first, then))
+    return [rule for rule in rules if rule in broken]
+
+
 def wrong_sorted(turns, rules):
     """Wrong: the right rules, sorted instead of in the order of `rules`."""
     return sorted(order_violations(turns, rules))
@@ -85,6 +99,9 @@ ORDER_RULES = AnswerSet(
         "the last call of then": KnownWrong(wrong_last_then,
                                             fails=("a later call of then without an earlier first",), status="fail"),
         "never called breaks": KnownWrong(wrong_never_called_breaks, fails=("then never called",), status="fail"),
+        "rules keyed by then": KnownWrong(wrong_rules_by_then,
+                                          fails=("agrees with the reference on generated trajectories",),
+                                          status="fail"),
         "sorted": KnownWrong(wrong_sorted, fails=("several rules, in their order",), status="fail"),
     },
     crashing={"list.index of a tool never called": crashing_index},
