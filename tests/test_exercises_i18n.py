@@ -85,13 +85,13 @@ def test_titles_case_names_and_hints_show_in_chinese_and_the_results_keep_the_en
         chinese = exercise.evaluate(crashing)
         text, page = chinese.text(), chinese._repr_markdown_()
     assert [(r.name, r.status, r.hint) for r in chinese.results] == [(r.name, r.status, r.hint) for r in english.results]
-    assert text.splitlines()[0] == "练习 07.1（用于并行退款报价的 reducer）：1/5 项检查通过"
+    assert text.splitlines()[0] == "练习 07.1（用于并行退款报价的 reducer）：1/6 项检查通过"
     assert "[通过] 冲突时保留较小的金额，无论哪次写入在先" in text
     assert "不同订单被合并；空的一方不改变任何内容; 三个并行节点，全部六种顺序" in text, "a shared row's names"
     assert "[出错] 参数没有被修改 - 你的代码抛出了 KeyError：'A1029'（提示：修改之前先复制 `current`）" in text
     assert "修改之前先复制 <code>current</code>" in page and "用于并行退款报价的 reducer" in page
     assert "(hint: copy `current` before changing it)" in english.text()
-    assert english.text().splitlines()[0] == "Exercise 07.1 (a reducer for parallel refund quotes): 1/5 checks passed"
+    assert english.text().splitlines()[0] == "Exercise 07.1 (a reducer for parallel refund quotes): 1/6 checks passed"
 
 
 def test_a_case_hint_replaces_an_empty_assertion_in_chinese():
@@ -110,7 +110,7 @@ def test_a_case_hint_replaces_an_empty_assertion_in_chinese():
 
 
 @pytest.mark.parametrize("exercise_id, hint", [
-    ("05.1", "把 `predictions` 中的每个 \"?\" 替换掉，然后重新运行检查"),
+    ("11.1", "把 `raise NotImplementedError` 换成你的守卫，然后重新运行检查"),
     ("07.1", "替换掉 `raise NotImplementedError`，然后再运行检查"),
 ])
 def test_the_not_solved_yet_hint_shows_in_chinese(exercise_id, hint):
