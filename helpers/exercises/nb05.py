@@ -1,14 +1,21 @@
 """Exercises of notebook 05 (return values and ToolOutputMixin): predict, then run.
 
-The learner predicts, for each case below, what comes out of the call: ``"ToolMessage"`` (a
-ToolMessage: the tool layer wrapped the return value), ``"raw"`` (a plain value that is neither
-a ToolMessage nor a single Command: what the function returned, or part of it, unwrapped),
-``"Command"`` (a single Command object) or ``"error"`` (an exception). Four cases repeat
-situations the notebook ran (with other tools); four are new: lists of ToolOutputMixin items
-and ``response_format="content_and_artifact"``.
-``PREDICT_THEN_RUN.check(predictions)`` runs every case for real on the pinned versions
-(langchain-core 1.8.3 ``BaseTool._format_output``, langgraph-prebuilt 1.1.3 ``ToolNode``) and
-explains each wrong prediction; :func:`reveal` prints every outcome with its reason.
+The learner writes the prediction as a function, ``predict(returns, called) -> label``: what comes out of
+a call of a tool whose function returns ``returns`` (:data:`RETURNS`: ``"dict"``, ``"str"``,
+``"RefundReceipt"``, ``"Command"``, ``"(content, artifact)"`` for a ``content_and_artifact`` tool, or a
+list of the item names :data:`ITEMS` for a list of such items), called as ``called`` (:data:`CALLS`: a
+full ToolCall, run by ``ToolNode``, a ToolCall dict without ``"type"``, plain arguments). The label is
+``"ToolMessage"`` (a ToolMessage: the tool layer wrapped the return value), ``"raw"`` (a plain value that
+is neither a ToolMessage nor a single Command: what the function returned, or part of it, unwrapped),
+``"Command"`` (a single Command object) or ``"error"`` (an exception).
+
+The named cases are the eight calls the notebook prints (:func:`show_cases`; four repeat situations the
+notebook ran, with other tools; four are new: lists of ToolOutputMixin items and
+``response_format="content_and_artifact"``): each runs for real on the pinned versions (langchain-core
+1.8.3 ``BaseTool._format_output``, langgraph-prebuilt 1.1.3 ``ToolNode``) and explains a wrong prediction.
+The generated inputs (issue 27) are every other point of the same grid, lists of up to four items
+(the empty list included) in every order: :func:`real_outcome` runs each for real, and that is the
+reference; :func:`reveal` prints the eight cases' outcomes with their reasons.
 
 The code of each case is what :func:`show_cases` prints (``inspect.getsource``), including the
 :func:`tool_node_run` helper that case c calls, so what the learner reads is exactly what runs.
@@ -16,9 +23,12 @@ The code of each case is what :func:`show_cases` prints (``inspect.getsource``),
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable
 from typing import Any, Literal, get_args
+
+from hypothesis import strategies as st
 
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.messages.tool import ToolOutputMixin
@@ -28,11 +38,11 @@ from langgraph.prebuilt import ToolNode
 from langgraph.types import Command
 
 from ..i18n import N_, _
-from .core import Case, Exercise
+from .core import Case, Exercise, Generated
 from .results import clipped, shown
 
-__all__ = ["CASES", "LABELS", "Prediction", "TITLES", "PREDICT_THEN_RUN", "blank_predictions", "classify", "outcomes",
-           "reveal", "show_cases", "tool_node_run"]
+__all__ = ["CALLS", "CASES", "CASE_INPUTS", "ITEMS", "LABELS", "PREDICT_THEN_RUN", "Prediction", "RETURNS", "SPECS",
+           "TITLES", "classify", "outcomes", "real_outcome", "reveal", "show_cases", "tool_node_run"]
 
 #: The four possible predictions.
 Prediction = Literal["ToolMessage", "raw", "Command", "error"]
@@ -196,11 +206,6 @@ def outcomes() -> dict[str, tuple[str, str]]:
     return {cid: classify(run) for cid, (run, _why) in CASES.items()}
 
 
-def blank_predictions() -> dict[str, str]:
-    """``{"a": "?", ...}``: the dict the learner fills in."""
-    return {cid: "?" for cid in CASES}
-
-
 def show_cases() -> None:
     """Print the tools and the code of every case (exactly what runs)."""
     parts = [inspect.getsource(RefundReceipt)]
@@ -212,7 +217,8 @@ def show_cases() -> None:
         body = inspect.getsource(run).split("\n", 1)[1]
         lines = [line[4:] for line in body.rstrip().splitlines()]
         lines = ["result = " + line[len("return "):] if line.startswith("return ") else line for line in lines]
-        print(f"# case {cid}: {TITLES[cid]}\n" + "\n".join(lines))
+        returns, called = CASE_INPUTS[cid]
+        print(f"# case {cid}: {TITLES[cid]}: predict({_shown_returns(returns)!r}, {called!r})\n" + "\n".join(lines))
         print()
 
 
@@ -223,24 +229,120 @@ def reveal() -> None:
                                                                        why=_(CASES[cid][1])))
 
 
+# -- the grid the learner's predict() covers ----------------------------------------------------------------
+
+#: What a tool's function returns, besides a list: the names ``predict`` gets as ``returns``.
+RETURNS = ("dict", "str", "RefundReceipt", "Command", "(content, artifact)")
+#: The items of a returned list (``predict`` gets a list of these names).
+ITEMS = ("dict", "str", "RefundReceipt", "Command")
+#: How the tool is called: ``.invoke`` with a full ToolCall, ``tool_node_run``, ``.invoke`` with a ToolCall
+#: dict that lacks ``"type"``, ``.invoke`` with plain arguments.
+CALLS = ("ToolCall", "ToolNode", "ToolCall without type", "plain arguments")
+#: The eight cases as ``(returns, called)`` (a list as a tuple).
+CASE_INPUTS: dict[str, tuple[Any, str]] = {
+    "a": ("dict", "ToolCall"), "b": ("RefundReceipt", "ToolCall"), "c": ("RefundReceipt", "ToolNode"),
+    "d": ("dict", "ToolCall without type"), "e": (("Command", "Command"), "ToolCall"),
+    "f": (("Command", "str"), "ToolCall"), "g": ("(content, artifact)", "ToolCall"),
+    "h": ("(content, artifact)", "plain arguments"),
+}
+
+_ITEM_VALUES: dict[str, Callable[[str], Any]] = {
+    "dict": lambda order_id: {"order_id": order_id, "status": "delivered"},
+    "str": lambda order_id: f"order {order_id} delivered",
+    "RefundReceipt": lambda order_id: RefundReceipt("RF-0001"),
+    "Command": lambda order_id: Command(update={"refund_stage": "quoted"}),
+}
+
+
+def _tool_returning(returns: Any):
+    """A fresh tool whose function returns ``returns`` (a name of :data:`RETURNS`, or a tuple of :data:`ITEMS`)."""
+    if returns == "(content, artifact)":
+        @tool(response_format="content_and_artifact")
+        def lookup_rows(order_id: str) -> tuple[str, list]:
+            """Return (text for the model, full rows for the program)."""
+            return f"order {order_id} found", [{"order_id": order_id}]
+        return lookup_rows
+
+    @tool
+    def lookup(order_id: str) -> Any:
+        """Return the value under test."""
+        if isinstance(returns, tuple):
+            return [_ITEM_VALUES[item](order_id) for item in returns]
+        return _ITEM_VALUES[returns](order_id)
+    return lookup
+
+
+@functools.lru_cache(maxsize=2048)
+def _real(returns: Any, called: str) -> tuple[str, str]:
+    tool_obj = _tool_returning(returns)
+    call = {"name": tool_obj.name, "args": {"order_id": "A1024"}, "id": "call_1", "type": "tool_call"}
+    runs: dict[str, Callable[[], Any]] = {
+        "ToolCall": lambda: tool_obj.invoke(call),
+        "ToolNode": lambda: tool_node_run(tool_obj, {"order_id": "A1024"}),
+        "ToolCall without type": lambda: tool_obj.invoke({k: v for k, v in call.items() if k != "type"}),
+        "plain arguments": lambda: tool_obj.invoke({"order_id": "A1024"}),
+    }
+    return classify(runs[called])
+
+
+def real_outcome(returns: Any, called: str) -> str:
+    """The reference: the label of what really comes out (the call runs on the pinned versions, once per process).
+
+    Args:
+        returns: a name of :data:`RETURNS`, or a list (or tuple) of names of :data:`ITEMS`.
+        called: a name of :data:`CALLS`.
+
+    Returns:
+        one of :data:`LABELS`.
+    """
+    return _real(tuple(returns) if isinstance(returns, list) else returns, called)[0]
+
+
+#: Every point of the grid: a kind of return value (a list: 0 to 4 items, in any order), and a way of calling.
+SPECS = st.tuples(st.one_of(st.sampled_from(RETURNS), st.lists(st.sampled_from(ITEMS), max_size=4).map(tuple)),
+                  st.sampled_from(CALLS))
+
+
+def _shown_returns(returns: Any) -> Any:
+    """``returns`` as ``predict`` gets it: a fresh list for a list."""
+    return list(returns) if isinstance(returns, tuple) else returns
+
+
+def _predicted(answer: Any, spec: tuple) -> Any:
+    """``answer``'s prediction for ``spec`` (a fresh list for a list).
+
+    Raises:
+        AssertionError: ``answer`` is not a function (a dict of predictions, as an older copy of 05 held)."""
+    returns, called = spec
+    assert callable(answer), _("pass your function, nb05.PREDICT_THEN_RUN.check(predict), got a {type}: the "
+                               "predictions are a function predict(returns, called) now (a copy of notebook 05 from "
+                               "before held a dict `predictions`)").format(type=type(answer).__name__)
+    return answer(_shown_returns(returns), called)
+
+
+def _describe(spec: tuple) -> str:
+    returns, called = spec
+    return _("predict({returns!r}, {called!r}); the real call gives {detail}").format(
+        returns=_shown_returns(returns), called=called, detail=_real(returns, called)[1])
+
+
 def _probe(answer: Any) -> None:
-    if isinstance(answer, dict) and any(v is None or v in ("?", "") for v in answer.values()):
-        raise NotImplementedError("fill in every prediction")
+    answer("dict", "ToolCall")
 
 
 def _make_case(cid: str) -> Case:
     run, why = CASES[cid]
+    returns, called = CASE_INPUTS[cid]
 
     def check(answer: Any) -> None:
-        assert isinstance(answer, dict), _("pass a dict {{case_id: label}}, got {type}").format(
-            type=type(answer).__name__)
-        assert cid in answer, _("add a prediction for case {cid!r}").format(cid=cid)
-        guess = answer[cid]
-        assert guess in LABELS, _("case {cid}: {guess} is not one of {labels}").format(
+        guess = _predicted(answer, (returns, called))
+        assert guess in LABELS, _("case {cid}: predict returned {guess}, which is not one of {labels}").format(
             cid=cid, guess=shown(guess), labels=', '.join(LABELS))
         label, detail = classify(run)
-        assert guess == label, _("you predicted {guess}, the real outcome is {label} ({detail}). Why: {why}").format(
-            guess=clipped(guess, 40), label=label, detail=detail, why=_(why))
+        assert guess == label, _("case {cid}, predict({returns!r}, {called!r}): you predicted {guess}, the real outcome "
+                                 "is {label} ({detail}). Why: {why}").format(
+            cid=cid, returns=_shown_returns(returns), called=called, guess=clipped(guess, 40), label=label,
+            detail=detail, why=_(why))
 
     return Case(f"case {cid} ({TITLES[cid]})", check)
 
@@ -250,5 +352,10 @@ PREDICT_THEN_RUN = Exercise(
     "predict what comes out",
     [_make_case(cid) for cid in CASES],
     probe=_probe,
-    unsolved_hint=N_('replace every "?" in `predictions` and run the check again'),
+    generated=Generated(
+        "agrees with the real run on generated calls", SPECS, _predicted, real_outcome, _describe,
+        hint=N_("BaseTool hands back a ToolOutputMixin value (a Command, a RefundReceipt, or a non-empty list whose "
+                "items all are) untouched and wraps anything else in a ToolMessage; a dict without 'type' is "
+                "arguments; plain arguments get the value itself; ToolNode accepts only what carries the "
+                "ToolMessage")),
 )
