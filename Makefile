@@ -100,11 +100,11 @@ venv: $(STAMP)
 progress: $(STAMP)
 	$(BIN)/python -m helpers.progress
 
-## A new notebook's skeleton that passes every test: make new-notebook NN=12 TITLE="Streaming tool calls"
+## A new notebook's skeleton that passes every test: make new-notebook NN=21 TITLE="Tool call budgets"
 ## (the notebook, its exercise, answers, self-check questions and verifier, the course map; see CONTRIBUTING).
 .PHONY: new-notebook course-map
 new-notebook: $(STAMP)
-	@test -n "$(NN)" && test -n "$(TITLE)" || { echo 'say which: make new-notebook NN=12 TITLE="Streaming tool calls"'; exit 2; }
+	@test -n "$(NN)" && test -n "$(TITLE)" || { echo 'say which: make new-notebook NN=21 TITLE="Tool call budgets"'; exit 2; }
 	$(OFFLINE) $(BIN)/python -m helpers.scaffold "$(NN)" "$(TITLE)" $(if $(SUMMARY),--summary "$(SUMMARY)",)
 
 ## Regenerate the course map (00, README), the Next cells and the measured times from each notebook's metadata.

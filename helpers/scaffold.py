@@ -1,4 +1,4 @@
-"""``make new-notebook NN=12 TITLE="Streaming tool calls"``: a new notebook's skeleton that passes every test.
+"""``make new-notebook NN=21 TITLE="Tool call budgets"``: a new notebook's skeleton that passes every test.
 
 Writes, for notebook ``NN`` (nothing is overwritten: an existing file stops the command first):
 
@@ -291,9 +291,9 @@ def notebook_json(number: str, title: str, summary: str) -> dict:
 
 def _check(root: Path, number: str, title: str) -> dict[str, Path]:
     if not re.fullmatch(r"\d\d", number or ""):
-        raise ScaffoldError(f"NN is a two-digit notebook number, e.g. NN=12, got {number!r}")
+        raise ScaffoldError(f"NN is a two-digit notebook number, e.g. NN=21, got {number!r}")
     if not title or not title.strip() or "\n" in title:
-        raise ScaffoldError('say the title: make new-notebook NN=12 TITLE="Streaming tool calls"')
+        raise ScaffoldError('say the title: make new-notebook NN=21 TITLE="Tool call budgets"')
     taken = sorted(p.name for p in (root / "notebooks").glob(f"{number}_*.ipynb"))
     if taken:
         raise ScaffoldError(f"notebook {number} exists already ({', '.join(taken)}): choose another NN")
