@@ -12,7 +12,12 @@ import pytest
 from langchain.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_anthropic import ChatAnthropic
 
-from helpers.model.loopback_anthropic import LoopbackAnthropic, find_pairing_error
+from helpers.model.loopback_anthropic import (
+    LoopbackAnthropic,
+    find_id_error,
+    find_pairing_error,
+    find_request_error,
+)
 
 UNANSWERED = ("messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: {ids}. "
               "Each `tool_use` block must have a corresponding `tool_result` block in the next message.")
@@ -122,3 +127,37 @@ def test_the_port_is_closed_after_the_with_block():
         host, port = server._server.server_address[:2]
     with pytest.raises(OSError), socket.create_connection((host, port), timeout=5):
         pass
+
+
+def test_a_tool_id_outside_anthropic_s_pattern_is_refused_before_the_pairing():
+    kimi = "functions.lookup_order:0"  # an id another provider minted (langchain-ai/langchain PR 37756)
+    foreign = body(QUESTION, {"role": "assistant", "content": [use(kimi)]},
+                   {"role": "user", "content": [result(kimi)]})
+    assert find_request_error(foreign).message == (
+        "messages.1.content.0.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'")
+    # a tool_result naming such an id, whatever comes before it
+    assert find_id_error(body({"role": "user", "content": [result("a:b")]})).message == (
+        "messages.0.content.0.tool_result.tool_use_id: String should match pattern '^[a-zA-Z0-9_-]+$'")
+    # the pairing still holds for ids that fit: valid ids, answered, pass both checks
+    fine = body(QUESTION, {"role": "assistant", "content": [use("toolu_01-A_b")]},
+                {"role": "user", "content": [result("toolu_01-A_b")]})
+    assert find_request_error(fine) is None
+
+
+def test_chat_anthropic_rewrites_a_foreign_id_and_the_stand_in_accepts_it(stand_in):
+    """langchain-anthropic 1.7.10 maps an id outside the pattern to toolu_<sha256> in both blocks."""
+    kimi = "functions.lookup_order:0"
+    history = [HumanMessage("Where is A1024?"),
+               AIMessage("", tool_calls=[{"name": "lookup_order", "args": {"order_id": "A1024"}, "id": kimi}]),
+               ToolMessage("delivered", tool_call_id=kimi)]
+    client = ChatAnthropic(model="claude-x", api_key="placeholder", base_url=stand_in.base_url, max_retries=0)
+    reply = client.invoke(history)
+    assert reply.text == "Hello from the loopback stand-in."
+    sent = stand_in.bodies[-1]["messages"]
+    use_id, result_id = sent[1]["content"][0]["id"], sent[2]["content"][0]["tool_use_id"]
+    assert use_id == result_id and use_id.startswith("toolu_") and kimi not in json.dumps(sent)
+    # the same body with the original ids, sent by a client that does not rewrite them, gets the 400
+    raw = anthropic.Anthropic(api_key="placeholder", base_url=stand_in.base_url, max_retries=0)
+    original = json.loads(json.dumps(stand_in.bodies[-1]).replace(use_id, kimi))
+    with pytest.raises(anthropic.BadRequestError, match=r"tool_use\.id: String should match pattern"):
+        raw.messages.create(**original)

@@ -44,7 +44,7 @@ PROSE_FILES = [ROOT / "README.md", ROOT / "README.zh-CN.md", ROOT / "CONTRIBUTIN
                *sorted((ROOT / "docs").glob("*.md"))]
 
 _SPAN = re.compile(r"`([^`\n]+)`")
-_FENCE = re.compile(r"^```.*?^```", re.S | re.M)
+_FENCE = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
 _IDENTIFIER = re.compile(r"\b(?:[A-Z][a-z0-9]+){2,}[A-Za-z0-9]*\b|\b[a-z]+(?:_[a-z0-9]+)+\b")
 _FILE = re.compile(r"(?<![\w/-])(\d\d)_([a-z0-9_]+?)(?:\.\d+)?\.ipynb")
 _TITLED = re.compile(r"(?<![\w.])(\d\d) · ")
@@ -83,7 +83,7 @@ def _chinese_title(stem: str) -> str | None:
     path = TRANSLATIONS / f"{stem}.md"
     if not path.exists():
         return None
-    heading = re.search(r"^# \d\d · (.+)$", path.read_text(encoding="utf-8"), re.M)
+    heading = re.search(r"^# \d\d · (.+)$", path.read_text(encoding="utf-8"), re.MULTILINE)
     return heading.group(1).strip() if heading else None
 
 

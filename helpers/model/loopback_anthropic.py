@@ -7,11 +7,13 @@ Notebook 14 starts one on 127.0.0.1 to show the ``anthropic.BadRequestError`` a 
 ``POST /v1/messages`` with HTTP 400 for a broken pairing and, for an acceptable body, with one short
 text message in the Messages API's shape (no tool calls, no streaming).
 
-The rules it checks (:func:`find_pairing_error`), each on the body's ``messages`` (``system`` is a
+The rules it checks (:func:`find_request_error`), each on the body's ``messages`` (``system`` is a
 separate field in this format, so ``messages.N`` counts user and assistant turns only):
 
+* every ``tool_use`` id and every ``tool_result``'s ``tool_use_id`` must match ``^[a-zA-Z0-9_-]+$``
+  (:func:`find_id_error`), checked before the pairing, as a schema check comes before the meaning;
 * every ``tool_use`` block of an assistant message must be answered by a ``tool_result`` block with
-  its id in the **next** message, which must be a user message;
+  its id in the **next** message, which must be a user message (:func:`find_pairing_error`);
 * every ``tool_result`` block must name a ``tool_use`` of the message just before it.
 
 What is verified and what is modelled:
@@ -23,11 +25,16 @@ What is verified and what is modelled:
   blocks immediately after: toolu_..., toolu_.... Each `tool_use` block must have a corresponding
   `tool_result` block in the next message.`` and ``messages.48.content.1: unexpected `tool_use_id`
   found in `tool_result` blocks: toolu_.... Each `tool_result` block must have a corresponding
-  `tool_use` block in the previous message.``
+  `tool_use` block in the previous message.``; and the id rule's
+  ``messages.1.content.0.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'``, quoted in
+  reports of threads replayed across providers (langchain-ai/langchain PR 37756, whose fix in
+  langchain-anthropic 1.7.10 rewrites such ids; Kimi's ``functions.write_todos:0``, Ollama's ids with
+  ``:``).
 * **modelled**: which index ``messages.N`` names for an unanswered ``tool_use`` (here the assistant
   message that holds it; the reports do not show the history), the order of the checks (the first
   broken message wins), that several unanswered ids are joined with ``", "`` (as in #5989) and
-  several unexpected ids are reported one block at a time; the real body's ``request_id`` (and the
+  several unexpected ids are reported one block at a time; the same wording for a ``tool_result``'s
+  ``tool_use_id`` (``...tool_result.tool_use_id: String should ...``); the real body's ``request_id`` (and the
   ``request-id`` header) are left out so that a notebook's output stays deterministic. Other rules
   Anthropic enforces (tool_result blocks first in their message, alternating roles, schemas) are
   not checked.
@@ -40,6 +47,7 @@ HTTP lifecycle and the request log are :class:`helpers.model.loopback_server.Loo
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
@@ -47,7 +55,15 @@ from typing import Any
 
 from .loopback_server import JSONRequestHandler, LoopbackServer
 
-__all__ = ["ANTHROPIC_PAIRING_ERRORS", "AnthropicError", "LoopbackAnthropic", "find_pairing_error"]
+__all__ = [
+    "ANTHROPIC_PAIRING_ERRORS",
+    "TOOL_ID_PATTERN",
+    "AnthropicError",
+    "LoopbackAnthropic",
+    "find_id_error",
+    "find_pairing_error",
+    "find_request_error",
+]
 
 #: Anthropic's wording for the two pairing rules (verified: see the module docstring).
 ANTHROPIC_PAIRING_ERRORS: Mapping[str, str] = {
@@ -59,7 +75,11 @@ ANTHROPIC_PAIRING_ERRORS: Mapping[str, str] = {
         "messages.{message}.content.{block}: unexpected `tool_use_id` found in `tool_result` blocks: {id}. "
         "Each `tool_result` block must have a corresponding `tool_use` block in the previous message."
     ),
+    "invalid_tool_id": "messages.{message}.content.{block}.{field}: String should match pattern '{pattern}'",
 }
+
+#: The ids Anthropic accepts for ``tool_use.id`` and ``tool_result.tool_use_id`` (the pattern its error names).
+TOOL_ID_PATTERN = r"^[a-zA-Z0-9_-]+$"
 
 
 @dataclass(frozen=True)
@@ -79,6 +99,35 @@ def _blocks(message: Any, kind: str) -> list[tuple[int, Mapping[str, Any]]]:
     if not isinstance(content, list):
         return []
     return [(n, block) for n, block in enumerate(content) if isinstance(block, Mapping) and block.get("type") == kind]
+
+
+def find_id_error(body: Mapping[str, Any]) -> AnthropicError | None:
+    """The 400 for the first ``tool_use.id`` or ``tool_result.tool_use_id`` outside :data:`TOOL_ID_PATTERN`.
+
+    Args:
+        body: a ``POST /v1/messages`` body.
+
+    Returns:
+        the error naming ``messages.N.content.M.tool_use.id`` (or ``...tool_result.tool_use_id``) and the
+        pattern, for the first such block in message order; ``None`` when every id fits (or there is no
+        ``messages`` list).
+    """
+    messages = body.get("messages")
+    if not isinstance(messages, list):
+        return None
+    for position, message in enumerate(messages):
+        for kind, field in (("tool_use", "id"), ("tool_result", "tool_use_id")):
+            for number, block in _blocks(message, kind):
+                value = block.get(field)
+                if isinstance(value, str) and not re.fullmatch(TOOL_ID_PATTERN[1:-1], value):
+                    return AnthropicError(ANTHROPIC_PAIRING_ERRORS["invalid_tool_id"].format(
+                        message=position, block=number, field=f"{kind}.{field}", pattern=TOOL_ID_PATTERN))
+    return None
+
+
+def find_request_error(body: Mapping[str, Any]) -> AnthropicError | None:
+    """The 400 this stand-in answers for ``body``: :func:`find_id_error` first, then :func:`find_pairing_error`."""
+    return find_id_error(body) or find_pairing_error(body)
 
 
 def find_pairing_error(body: Mapping[str, Any]) -> AnthropicError | None:
@@ -169,7 +218,7 @@ class LoopbackAnthropic(LoopbackServer):
                     self._send_json(400, AnthropicError("There was an error parsing the body of your request."
                                                         ).body())
                     return
-                error = find_pairing_error(body)
+                error = find_request_error(body)
                 if error is not None:
                     server._record(self.path, body, key, 400)
                     self._send_json(400, error.body())

@@ -37,6 +37,11 @@ sent) one call. ``behaviour="ignores_tool_options"`` plays a provider that ignor
 and ``parallel_tool_calls``: it picks the tool by the question's words and makes one call per order
 id named, whatever the body asks (notebook 14's live cell must still run to its end against it).
 
+It also answers ``POST /v1/responses`` (the Responses API) as a reasoning model: a reply that calls
+tools starts with a ``reasoning`` item, and a later request that sends a call back without its reasoning
+item is refused with OpenAI's wording (:mod:`helpers.model.loopback_responses`, which says what is
+verified and what is modelled; notebook 14).
+
 It records every request body (:attr:`LoopbackOpenAI.requests`) and rejects, with HTTP 400 and
 OpenAI's own wording and error shape (``{"error": {"message", "type": "invalid_request_error",
 "param", "code"}}``), an empty message list, a tool name outside ``^[a-zA-Z0-9_-]+$`` (or longer
@@ -60,7 +65,6 @@ import argparse
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
@@ -68,7 +72,9 @@ from typing import Any
 # and tests import them
 from .loopback_replies import (Behaviour, _stream_events, _usage, plan_reply, structured_content,
                                without_response_format)
+from .loopback_responses import ReasoningLedger, find_responses_error, plan_output, response_body
 from .loopback_server import JSONRequestHandler, LoopbackServer, RecordedHTTPRequest
+from .openai_error import OpenAIError
 from .rules import OPENAI_ERRORS, TOOL_NAME_PATTERN, ProviderRule
 from .schema_values import arguments_for
 
@@ -79,20 +85,6 @@ __all__ = ["LOOPBACK_KEY", "LOOPBACK_MODEL", "Behaviour", "JSONRequestHandler", 
 LOOPBACK_KEY = "sk-loopback-0123456789abcdef0123"
 #: The model name the loopback fixture's environment uses.
 LOOPBACK_MODEL = "loopback-model"
-
-
-@dataclass(frozen=True)
-class OpenAIError:
-    """An HTTP 400 answer in OpenAI's shape."""
-
-    message: str
-    param: str | None
-    code: str | None = None
-
-    def body(self) -> dict[str, Any]:
-        """``{"error": {"message", "type": "invalid_request_error", "param", "code"}}``."""
-        return {"error": {"message": self.message, "type": "invalid_request_error", "param": self.param,
-                          "code": self.code}}
 
 
 def find_request_error(body: Mapping[str, Any]) -> OpenAIError | None:
@@ -173,6 +165,8 @@ class LoopbackOpenAI(LoopbackServer):
         #: False: answer as if ``response_format`` were not in the body (a provider that ignores it).
         self.honours_response_format = True
         self.unfit_arguments: list[tuple[str, dict[str, Any], str]] = []
+        #: the reasoning items this server issued on ``/v1/responses``, and the items that came with them.
+        self.reasoning = ReasoningLedger()
         self._calls = 0
         super().__init__(host, port)
 
@@ -186,6 +180,12 @@ class LoopbackOpenAI(LoopbackServer):
         """The JSON bodies of the chat.completions requests received so far."""
         with self._lock:
             return [r.body for r in self.requests if r.path.endswith("/chat/completions")]
+
+    @property
+    def responses_bodies(self) -> list[Any]:
+        """The JSON bodies of the ``/v1/responses`` requests received so far (refused ones included)."""
+        with self._lock:
+            return [r.body for r in self.requests if r.path.split("?")[0].rstrip("/").endswith("/responses")]
 
     def env(self, model: str = LOOPBACK_MODEL, key: str = LOOPBACK_KEY) -> dict[str, str]:
         """The environment that points the course's model factory at this server."""
@@ -228,6 +228,9 @@ class LoopbackOpenAI(LoopbackServer):
             def do_POST(self) -> None:  # noqa: N802 - http.server API
                 raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 authorization = self.headers.get("Authorization")
+                if self.path.split("?")[0].rstrip("/").endswith("/responses"):
+                    self._respond_responses(raw, authorization)
+                    return
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     server._record(self.path, None, authorization, 404)
                     self._send_json(404, {"error": {"message": f"Unknown path {self.path}",
@@ -264,6 +267,31 @@ class LoopbackOpenAI(LoopbackServer):
                     "choices": [{"index": 0, "finish_reason": finish, "message": message, "logprobs": None}],
                     "usage": _usage(body, message),
                 })
+
+            def _respond_responses(self, raw: bytes, authorization: str | None) -> None:
+                """``POST /v1/responses``: :mod:`helpers.model.loopback_responses`'s rules and replies."""
+                try:
+                    body = json.loads(raw)
+                except ValueError:
+                    body = None
+                if not isinstance(body, Mapping) or body.get("stream"):
+                    server._record(self.path, body if isinstance(body, Mapping) else None, authorization, 400)
+                    why = ("This stand-in does not stream Responses API answers." if isinstance(body, Mapping)
+                           else "We could not parse the JSON body of your request.")
+                    self._send_json(400, OpenAIError(why, None).body())
+                    return
+                error = find_responses_error(body, server.reasoning)
+                if error is not None:
+                    server._record(self.path, body, authorization, 400)
+                    self._send_json(400, error.body())
+                    return
+                server._record(self.path, body, authorization, 200)
+                with server._lock:
+                    server._responses += 1
+                    number = server._responses
+                output = plan_output(body, number)
+                server.reasoning.record(output)
+                self._send_json(200, response_body(body, output, number))
 
         return Handler
 
