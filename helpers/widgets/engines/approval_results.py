@@ -16,7 +16,7 @@ from ..outcomes import PanelOutcome
 from ..text import json_text, sendable, shorten
 
 __all__ = ["ABOUT_LIMIT", "ActionName", "PanelResult", "PauseKey", "SUBJECT_LIMIT", "SentDecision", "about",
-           "call_subject", "decision_text", "visible"]
+           "call_subject", "decision_text", "outcome_text", "visible"]
 
 #: Which pause a decision answers: (interrupt id, 1-based call position). Never shown (the id is random).
 PauseKey = tuple[str, int]
@@ -91,7 +91,14 @@ class SentDecision:
         else:
             order_id = payload.get("order_id") if isinstance(payload, dict) else None
             text = (f"{about(order_id)}: " if order_id is not None else "") + json_text(resume)
-        return visible(sendable(f"{shorten(text)} -> {self.outcome}"))
+        return visible(sendable(f"{shorten(text)} -> {outcome_text(self.outcome)}"))
+
+
+def outcome_text(outcome: PanelOutcome) -> str:
+    """How ``outcome`` ends a line of the decisions sent: its value (``finished``) in the English edition,
+    its translated word (``已结束``, the badge's) in another: the value is a code, not a word to translate."""
+    word = _(outcome.word)
+    return outcome.value if word == outcome.word else word
 
 
 #: The longest argument value that can name what a call acts on (an order id, a file path).

@@ -52,7 +52,7 @@ def send(engine: Any, decision: Decision, review: Review, resume: Any) -> PanelR
         # The learner stopped the kernel while the resumed node ran: its side effect may have happened
         # while the checkpoint still shows this pause. Mark the outcome unknown (as for an error), so the
         # next click sends nothing to it, then let the interrupt stop the cell.
-        _failed(engine, decision, review, resume, "KeyboardInterrupt: the kernel was interrupted")
+        _failed(engine, decision, review, resume, _("KeyboardInterrupt: the kernel was interrupted"))
         raise
     except BaseException as exc:  # noqa: BLE001 - the graph's error is shown, never raised from a click
         return _failed(engine, decision, review, resume, error_text(exc))
