@@ -58,8 +58,8 @@ def test_display_labels_are_chinese_in_the_chinese_edition_and_unchanged_in_engl
     assert "| messages | changed | 1 message | 4 messages |" in diff
     assert "    T--xA: call_1 raised KeyError" in events
     table, diagram, diff, events = _displays("zh-CN")
-    assert table.splitlines()[0] == "| # | 角色 | 内容 | 工具调用 / 回应 |"
-    assert "| 回应 call_1（status=error） |" in table
+    assert table.splitlines()[0] == "| # | 角色 | 内容 | 工具调用 / 回答 |"
+    assert "| 回答 call_1（status=error） |" in table
     assert "    participant U as 用户" in diagram and "    A->>M: 历史 + 1 条 ToolMessage" in diagram
     assert "lookup_order(order_id=A1024)" in diagram  # the call itself stays as the model wrote it
     assert diff.splitlines()[0] == "| 键 | 变化 | 之前 | 之后 |"
@@ -74,7 +74,7 @@ def test_registry_problems_are_chinese_in_the_chinese_edition_and_unchanged_in_e
             "refund: registered with approval, the agent does not pause for it"]
     with use("zh-CN"):
         assert registry.check(["refund"], approved=[], limits={"refund": 1}) == [
-            "refund：登记为需要批准，但代理不会为它暂停"]
+            "refund：登记为需要批准，但 Agent 不会为它暂停"]
 
 
 # -- the course's own model errors --------------------------------------------------------------------

@@ -137,8 +137,8 @@ def test_reducer_playground_in_chinese_shows_chinese_and_runs_the_same():
 # note left in English fails, naming the widget text.
 
 
-#: Words that are names, not English prose, wherever they appear.
-NAMES = {"JSON", "LangGraph", "ToolNode", "ToolMessage", "AIMessage", "Command", "Responses", "API", "Anthropic",
+#: Words that are names, not English prose, wherever they appear ("Agent" is the glossary's rendering of agent).
+NAMES = {"Agent", "JSON", "LangGraph", "ToolNode", "ToolMessage", "AIMessage", "Command", "Responses", "API", "Anthropic",
          "OpenAI", "HumanInTheLoopMiddleware", "Reducer", "reducer", "schema", "id", "ids", "args", "token",
          "key", "Enter", "payload",
          "null", "true", "false"}  # the last three: JSON values

@@ -52,11 +52,26 @@ class Block:
 
 @dataclass(frozen=True)
 class Term:
-    """A glossary entry: the English term, its one Chinese rendering, renderings to avoid."""
+    """A glossary entry: the English term, its one Chinese rendering, renderings to avoid.
+
+    Attributes:
+        en: the English term.
+        zh: its one Chinese rendering.
+        avoid: renderings that must appear nowhere (a translation, the catalog, README.zh-CN).
+        match: when a Markdown cell must use ``zh``: a regular expression searched in the cell's
+            lowercased prose (code left out). ``None``: the term as a word, plural included
+            (``\\btool calls?\\b``). A term with several senses (``answer``) names the one it renders.
+    """
 
     en: str
     zh: str
     avoid: tuple[str, ...] = ()
+    match: str | None = None
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """The compiled :attr:`match` (or the term as a word, with ``s`` / ``es``)."""
+        return re.compile(self.match or r"\b" + re.escape(self.en.lower()) + r"(s|es)?\b")
 
 
 def cell_hash(source: str) -> str:
@@ -187,7 +202,8 @@ def read_glossary(path: Path = GLOSSARY) -> list[Term]:
     """The glossary's terms.
 
     Raises:
-        FileNotFoundError: no glossary; ``tomllib.TOMLDecodeError`` / ``KeyError``: a malformed one.
+        FileNotFoundError: no glossary; ``tomllib.TOMLDecodeError`` / ``KeyError``: a malformed one;
+        ``re.error``: a ``match`` that is not a regular expression.
     """
     data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    return [Term(t["en"], t["zh"], tuple(t.get("avoid", ()))) for t in data["term"]]
+    return [Term(t["en"], t["zh"], tuple(t.get("avoid", ())), t.get("match")) for t in data["term"]]

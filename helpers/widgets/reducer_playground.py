@@ -203,8 +203,9 @@ class ReducerPlayground(widgets.VBox):
     def _result_html(result: PlaygroundResult) -> str:
         outcome = result.outcome
         parts = [f"<p class='course-verdict' data-outcome='{outcome}' style='margin: 2px 0'>"
-                 f"{badge(outcome.word, outcome.tone)} <b>{html_text(_(result.reducer))}: {html_text(result.headline)}."
-                 f"</b> {html_text(_(_NOTES[outcome]))}</p>"]
+                 f"{badge(outcome.word, outcome.tone)} <b>"
+                 + html_text(_("{reducer}: {headline}.").format(reducer=_(result.reducer), headline=result.headline))
+                 + f"</b> {html_text(_(_NOTES[outcome]))}</p>"]
         if outcome == PlaygroundOutcome.INVALID_JSON:
             parts.append(f"<p class='course-message' style='margin: 2px 0'>{html_text(result.message)}</p>")
         else:
