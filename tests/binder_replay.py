@@ -30,8 +30,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from helpers.bench import _kernel_pid, _peak_mb
-from helpers.notebooks import kernel_env, read_notebook, run_notebook
+from tooling.bench import _kernel_pid, _peak_mb
+from tooling.notebooks import kernel_env, read_notebook, run_notebook
 
 ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT = 120  # seconds for the server to answer (a busy 2-core CI machine)

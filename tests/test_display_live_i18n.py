@@ -15,7 +15,7 @@ from pathlib import Path
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from helpers.display import sequence_diagram, trace_markdown
-from helpers.display_state import state_diff_markdown
+from helpers.display.state import state_diff_markdown
 from helpers.i18n import use
 from helpers.model.live import live_verdict
 from helpers.tool_registry import ToolEntry, ToolRegistry

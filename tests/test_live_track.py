@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers.notebooks import NOTEBOOK_DIR, course_notebooks
+from tooling.notebooks import NOTEBOOK_DIR, course_notebooks
 from tests.live_notebooks import execute_notebook_live, output_text
 from tests.loopback_openai import (  # noqa: F401 - the fixtures
     LOOPBACK_MODEL,

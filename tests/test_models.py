@@ -679,6 +679,13 @@ def test_an_endpoint_on_a_loopback_or_private_address_needs_no_key(base_url):
 @pytest.mark.parametrize("base_url", PUBLIC_URLS)
 def test_a_public_endpoint_without_its_key_is_refused_and_an_openai_key_is_not_sent_there(base_url):
     assert not is_private_endpoint(base_url)
+    if base_url.startswith("http://"):  # issue 27: a public host over plain http is refused, whatever the keys
+        for env in ({}, {"OPENAI_API_KEY": KEY}, {"COURSE_MODEL_API_KEY": KEY}):
+            with pytest.raises(ModelConfigError, match="^OPENAI_BASE_URL is an http:// address on a public host"):
+                read_model_config({"COURSE_MODEL": "deepseek-chat", "OPENAI_BASE_URL": base_url, **env})
+        base_url = "https" + base_url[len("http"):]
+        if base_url.startswith("https://api.openai.com/"):
+            return
     for env in ({}, {"OPENAI_API_KEY": KEY}, {"OPENAI_API_KEY": KEY, "DASHSCOPE_API_KEY": DASHSCOPE_KEY}):
         with pytest.raises(ModelConfigError) as caught:
             read_model_config({"COURSE_MODEL": "deepseek-chat", "OPENAI_BASE_URL": base_url, **env})

@@ -1,4 +1,4 @@
-"""``python -m helpers.notebooks``: one line per notebook, goes on after every kind of failure, exits 1.
+"""``python -m tooling.notebooks``: one line per notebook, goes on after every kind of failure, exits 1.
 
 One run of the command line over a folder of small notebooks (each bad in one way) is shared by the
 tests below, so that only a few kernels are started.
@@ -14,7 +14,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from helpers.notebooks import NotebookFailure, execute_notebook, main
+from tooling.notebooks import NotebookFailure, execute_notebook, main
 
 
 def _notebook(*sources: str) -> nbformat.NotebookNode:
@@ -200,7 +200,7 @@ def test_consecutive_stream_chunks_are_stored_as_one_output(tmp_path):
     """nbclient may store one print as several chunks; the runner merges them (nbval compares merged text)."""
     import nbformat
 
-    from helpers.notebooks import execute_notebook
+    from tooling.notebooks import execute_notebook
 
     nb = nbformat.v4.new_notebook()
     nb.metadata = {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}}
@@ -221,7 +221,7 @@ import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 
-from helpers.notebooks import LEARNER_STATE, kernel_env, removed_variables  # noqa: E402
+from tooling.notebooks import LEARNER_STATE, kernel_env, removed_variables  # noqa: E402
 
 #: Variables a developer's shell may hold that no course kernel may see.
 PRIVATE = {

@@ -1,4 +1,4 @@
-"""``make new-notebook`` (:mod:`helpers.scaffold`) writes a skeleton that passes every test as it stands.
+"""``make new-notebook`` (:mod:`tooling.scaffold`) writes a skeleton that passes every test as it stands.
 
 The scaffold runs in a scratch copy of this checkout (a temporary folder); then, in that copy, the
 tests that cover the new files run in one pytest process: strict nbval on the new notebook, the
@@ -18,19 +18,24 @@ from pathlib import Path
 
 import pytest
 
-from helpers import scaffold
-from helpers.scaffold import ScaffoldError
+from tooling import scaffold
+from tooling.scaffold import ScaffoldError
 
 ROOT = Path(__file__).resolve().parent.parent
-#: What a scratch copy leaves out: version control, the venv, the learner's workspace, caches.
-IGNORED = shutil.ignore_patterns(".git", ".venv", "workspace", "__pycache__", "*.pyc", ".pytest_cache",
-                                 ".ruff_cache", ".benchmarks", "build", "dist", "*.egg-info", "bench.json")
+_ANYWHERE = shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.pyc", ".pytest_cache", ".ruff_cache",
+                                   ".benchmarks", "build", "dist", "*.egg-info", "bench.json")
+
+
+def _left_out(folder: str, names: list[str]) -> set[str]:
+    """What a scratch copy leaves out: version control, the venv, caches, and the learner's workspace
+    (the checkout's own ``workspace/``, not the package ``helpers/workspace/``)."""
+    return set(_ANYWHERE(folder, names)) | ({"workspace"} & set(names) if Path(folder) == ROOT else set())
 
 
 @pytest.fixture
 def scratch(tmp_path) -> Path:
     copy = tmp_path / "course"
-    shutil.copytree(ROOT, copy, ignore=IGNORED)
+    shutil.copytree(ROOT, copy, ignore=_left_out)
     return copy
 
 
@@ -50,7 +55,7 @@ def _env(root: Path) -> dict[str, str]:
 
 
 def test_a_new_notebook_passes_the_tests_that_cover_it(scratch):
-    made = subprocess.run([sys.executable, "-m", "helpers.scaffold", NN, "Scaffold check"], cwd=scratch,
+    made = subprocess.run([sys.executable, "-m", "tooling.scaffold", NN, "Scaffold check"], cwd=scratch,
                           env=_env(scratch), capture_output=True, text=True, timeout=600, check=False)
     assert made.returncode == 0, made.stdout + made.stderr
     names = [f"notebooks/{NN}_scaffold_check.ipynb", f"helpers/exercises/nb{NN}.py", f"tests/solutions/nb{NN}.py",

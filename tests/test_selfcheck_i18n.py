@@ -30,7 +30,7 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from helpers import i18n
 from helpers.display import trace_markdown
 from helpers.selfcheck import Question, available_notebooks, questions_for, self_check, shown_choices, translated
-from helpers.translation.catalog import po_path
+from tooling.translation.catalog import po_path
 from helpers.widgets.engines.self_check import SelfCheckEngine
 from helpers.widgets.self_check_view import static_view
 
@@ -256,8 +256,8 @@ _NUMBERED = re.compile(r"^(\d+)([a-z]|\.\d+)?\.? (.+)$")
 
 
 def _markdown_texts(number: str, edition: str) -> list[str]:
-    from helpers.notebooks import NOTEBOOK_DIR
-    from helpers.translation.source import markdown_cells, readable_blocks, translation_path
+    from tooling.notebooks import NOTEBOOK_DIR
+    from tooling.translation.source import markdown_cells, readable_blocks, translation_path
 
     english = next(NOTEBOOK_DIR.glob(f"{number}_*.ipynb"))
     cells = markdown_cells(english)

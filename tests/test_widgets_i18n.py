@@ -248,7 +248,7 @@ def test_notebook_13_names_only_streams_the_catalog_translates():
     adds or renames without a mark there would be shown in English."""
     import ast
 
-    from helpers.notebooks import NOTEBOOK_DIR
+    from tooling.notebooks import NOTEBOOK_DIR
 
     notebook = json.loads(next(NOTEBOOK_DIR.glob("13_*.ipynb")).read_text(encoding="utf-8"))
     names = []

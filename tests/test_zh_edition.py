@@ -17,16 +17,16 @@ import nbformat
 import pytest
 
 from helpers import i18n
-from helpers import workspace as ws
-from helpers import workspace_place as place
+from helpers.workspace import commands as ws
+from helpers.workspace import place
 from helpers.i18n import _, use
-from helpers.notebooks import execute_notebook, kernel_env
+from tooling.notebooks import execute_notebook, kernel_env
 from helpers.progress import progress_table
-from helpers.progress_store import Progress, score_line
-from helpers.translation.build import build, built_from, compose, recorded_hash
-from helpers.translation.catalog import catalog_problems, compiled, extracted, extracted_at, po_path
-from helpers.translation.check import build_problems, translation_problems
-from helpers.translation.source import Term, cell_hash, format_blocks, markdown_cells, parse_blocks
+from helpers.progress.store import Progress, score_line
+from tooling.translation.build import build, built_from, compose, recorded_hash
+from tooling.translation.catalog import catalog_problems, compiled, extracted, extracted_at, po_path
+from tooling.translation.check import build_problems, translation_problems
+from tooling.translation.source import Term, cell_hash, format_blocks, markdown_cells, parse_blocks
 
 ROOT = Path(__file__).resolve().parent.parent
 TERMS = [Term("tool call", "工具调用", ("工具呼叫",)), Term("checkpointer", "检查点保存器", ())]
@@ -34,7 +34,7 @@ ENGLISH_MD = ["# 01 · Tools\n\nA tool call asks for `get_order` with 2 argument
               "The checkpointer keeps 3 threads."]
 CHINESE_MD = ["# 01 · 工具\n\n一次工具调用请求 `get_order`，带 2 个参数；见 [notebook 02](02_x.ipynb)。",
               "检查点保存器保存 3 个线程。"]
-CODE = "from helpers.progress_store import score_line\nprint(score_line(1, 2, 3))"
+CODE = "from helpers.progress.store import score_line\nprint(score_line(1, 2, 3))"
 
 
 def _notebook(folder: Path, name: str = "01_x.ipynb", markdown=ENGLISH_MD, code: str = CODE) -> Path:
@@ -138,7 +138,7 @@ def test_catalog_problems_name_each_gap(tmp_path):
 
 def test_a_new_untranslated_string_is_named_with_file_and_line(tmp_path):
     """The course-wide check (``tests/test_zh_fresh.py``) on a copy of a helpers tree: a new ``_()``
-    string, an exercise's title and a case's name (``helpers/translation/extract.py``; the ``N_`` hint
+    string, an exercise's title and a case's name (``tooling/translation/extract.py``; the ``N_`` hint
     nested in the case is still found), a dropped placeholder and a message no code marks any more
     are each named with the source line."""
     exercises = tmp_path / "helpers" / "exercises"
@@ -361,7 +361,7 @@ def test_the_chinese_readme_gives_the_dashscope_recipe_first_as_the_english_one_
 def test_rekey_moves_each_block_to_the_cell_it_translates(tmp_path):
     """After a notebook is split or its cells renumbered (the runner numbers ids by position), each
     block goes to the cell whose English it translates; a cell nothing matches keeps its English."""
-    from helpers.translation.source import rekey
+    from tooling.translation.source import rekey
 
     english = _notebook(tmp_path / "notebooks")
     old = _translation(tmp_path / "tr", english)
@@ -377,8 +377,8 @@ def test_rekey_moves_each_block_to_the_cell_it_translates(tmp_path):
 
 
 def test_the_chinese_readme_table_follows_the_chinese_course_map(tmp_path):
-    from helpers.coursemap import END, START
-    from helpers.translation.readme import readme_problems, write_readme
+    from tooling.coursemap import END, START
+    from tooling.translation.readme import readme_problems, write_readme
 
     translations = tmp_path / "translations"
     translations.mkdir()
@@ -396,8 +396,8 @@ def test_the_chinese_readme_table_follows_the_chinese_course_map(tmp_path):
 
 
 def test_the_next_cell_is_written_in_chinese_by_the_build_not_translated(tmp_path):
-    from helpers.translation.next_cell import chinese_next
-    from helpers.translation.source import format_blocks, is_next_cell
+    from tooling.translation.next_cell import chinese_next
+    from tooling.translation.source import format_blocks, is_next_cell
 
     translations = tmp_path / "t"
     translations.mkdir()
@@ -419,7 +419,7 @@ def test_the_next_cell_is_written_in_chinese_by_the_build_not_translated(tmp_pat
 
 def test_the_catalog_is_held_to_the_glossary_too():
     """A message translated with a rendering the glossary says to avoid is named, as in a notebook."""
-    from helpers.translation.catalog import catalog_problems
+    from tooling.translation.catalog import catalog_problems
 
     strict = [Term("widget", "小组件", ("小组件",))]  # every use of the rendering now counts as avoided
     problems = catalog_problems(terms=strict)
@@ -442,7 +442,7 @@ def test_a_term_with_several_senses_is_required_only_in_the_one_it_names(tmp_pat
 
 
 def test_the_chinese_readme_is_held_to_the_glossary_outside_code(tmp_path):
-    from helpers.translation.readme import readme_problems
+    from tooling.translation.readme import readme_problems
 
     readme = tmp_path / "README.zh-CN.md"
     readme.write_text("# 课程\n\n一个退款代理。\n\n```bash\nexport X=代理  # 代理\n```\n\n`代理` 与 Agent。\n",
@@ -455,7 +455,7 @@ def test_the_chinese_readme_is_held_to_the_glossary_outside_code(tmp_path):
 
 def test_the_course_glossary_decides_each_term_once():
     """The issue's terms each have one rendering; the renderings another term avoids are not its own."""
-    from helpers.translation.source import read_glossary
+    from tooling.translation.source import read_glossary
 
     terms = {term.en: term for term in read_glossary()}
     assert {"refund request", "guard", "reviewer", "answer", "playground", "trace", "fix", "agent"} <= set(terms)

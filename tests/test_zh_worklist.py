@@ -1,4 +1,4 @@
-"""The translator's worklist (``python -m helpers.translation worklist``): for each stale or new cell,
+"""The translator's worklist (``python -m tooling.translation worklist``): for each stale or new cell,
 the English it was translated from (found in git history), a diff to the English now, and the Chinese.
 
 The history tests build a small git repository of their own: a notebook committed twice (a cell
@@ -12,9 +12,9 @@ import subprocess
 import nbformat
 import pytest
 
-from helpers.translation.__main__ import main
-from helpers.translation.source import cell_hash, english_notebooks, format_blocks, parse_blocks, read_blocks, translation_path
-from helpers.translation.worklist import english_history, format_item, kept_items, unrecorded_keeps, worklist
+from tooling.translation.__main__ import main
+from tooling.translation.source import cell_hash, english_notebooks, format_blocks, parse_blocks, read_blocks, translation_path
+from tooling.translation.worklist import english_history, format_item, kept_items, unrecorded_keeps, worklist
 
 NOTEBOOKS = english_notebooks()
 
@@ -101,7 +101,7 @@ def test_the_command_says_there_is_nothing_to_translate_on_main(capsys):
 
 
 def test_the_command_names_an_unreadable_translation_and_goes_on(tmp_path, monkeypatch, capsys):
-    from helpers.translation import __main__ as cli
+    from tooling.translation import __main__ as cli
 
     notebook = tmp_path / "07_x.ipynb"
     _notebook(notebook, FIRST)

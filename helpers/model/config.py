@@ -8,7 +8,6 @@ re-exports these names); it imports neither LangChain nor the real model.
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -17,6 +16,7 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from ..i18n import N_, _
+from .address import InvalidEndpoint, client_host, is_private_endpoint
 from .redact import (
     KEY_PREFIX,
     MODEL_NAME,
@@ -40,7 +40,11 @@ KeyVariable = Literal["OPENAI_API_KEY", "DASHSCOPE_API_KEY", "COURSE_MODEL_API_K
 #: What a keyless request to a loopback or private endpoint carries as its key (vLLM's convention).
 NO_KEY = "EMPTY"
 _OPENAI_HOST = "api.openai.com"
-_PRIVATE_SUFFIXES = (".localhost", ".local", ".internal")
+#: OpenAI's endpoint: the base URL the course passes when ``OPENAI_BASE_URL`` is unset or blank. It
+#: is always passed explicitly: with ``base_url=None`` langchain-openai 1.7.4 and openai 3.57 would
+#: take one from ``OPENAI_API_BASE``, ``LANGSMITH_GATEWAY`` or ``OPENAI_BASE_URL`` themselves
+#: (:mod:`helpers.model.client_check`), and an empty ``OPENAI_BASE_URL`` gave "Connection error.".
+OPENAI_URL = "https://api.openai.com/v1"
 
 
 class ModelConfigError(RuntimeError):
@@ -81,41 +85,25 @@ class ModelConfig:
         """``"openai"`` (no base URL), ``"dashscope"`` (a DashScope host) or ``"custom"``."""
         return _endpoint(self.base_url)
 
+    @property
+    def url(self) -> str:
+        """The endpoint the requests go to: ``base_url``, or :data:`OPENAI_URL` when it is ``None``."""
+        return self.base_url or OPENAI_URL
+
 
 def _endpoint(base_url: str | None) -> Endpoint:
+    """Whose endpoint ``base_url`` is, judged by the host the HTTP client connects to
+    (:func:`~helpers.model.address.client_host`; a URL it refuses is ``"custom"``)."""
     if not base_url:
         return "openai"
-    parts = urlsplit(base_url)
-    host = (parts.hostname or "").lower()
-    if host == _OPENAI_HOST and parts.scheme == "https":
+    try:
+        host = client_host(base_url).name
+        scheme = urlsplit(base_url).scheme.lower()
+    except (InvalidEndpoint, ValueError):
+        return "custom"
+    if host == _OPENAI_HOST and scheme == "https":
         return "openai"
     return "dashscope" if _DASHSCOPE_HOST.match(host) else "custom"
-
-
-def is_private_endpoint(base_url: str | None) -> bool:
-    """True when ``base_url``'s host is on a loopback or private address, judged from the URL alone.
-
-    Private: ``localhost`` and ``*.localhost``; an IP address that is loopback, private or link-local
-    (``127.0.0.0/8``, ``10.0.0.0/8``, ``172.16.0.0/12``, ``192.168.0.0/16``, ``169.254.0.0/16``,
-    ``::1``, ``fc00::/7``, ``fe80::/10``, as Python's ``ipaddress`` classifies them); a one-word host
-    name (``ollama``, ``vllm``: a container or a machine named on the local network); a name ending
-    in ``.local`` (mDNS, Kubernetes' ``*.svc.cluster.local``) or ``.internal`` (reserved for private
-    use). Anything else, including a public name that resolves to a private address, is public.
-    No name is looked up.
-    """
-    if not base_url:
-        return False
-    try:
-        host = (urlsplit(base_url).hostname or "").lower().rstrip(".")
-    except ValueError:
-        return False
-    if not host:
-        return False
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host == "localhost" or host.endswith(_PRIVATE_SUFFIXES) or ("." not in host and ":" not in host)
-    return address.is_loopback or address.is_private or address.is_link_local
 
 
 def _value(env: Mapping[str, str], name: str) -> str:
@@ -186,6 +174,30 @@ def _check_base_url(url: str, secrets: Sequence[str]) -> None:
         raise ModelConfigError(
             _("OPENAI_BASE_URL ends with /chat/completions: give the base address only (e.g. .../compatible-mode/v1); "
               "the client adds /chat/completions itself")
+        )
+    try:
+        port = parts.port
+    except ValueError:  # "Port could not be cast to integer value", "Port out of range 0-65535"
+        port = 0
+    if port is not None and not 1 <= port <= 65535:
+        raise ModelConfigError(
+            _("OPENAI_BASE_URL has a port that is not a number from 1 to 65535 {not_shown}: write it as in "
+              "http://localhost:11434/v1, or leave the port out").format(not_shown=_(_NOT_SHOWN))
+        )
+    try:
+        host = client_host(url)
+    except InvalidEndpoint:
+        raise ModelConfigError(
+            _("OPENAI_BASE_URL has a host name the HTTP client refuses {not_shown}: write the host in plain "
+              "letters, digits, dots and hyphens, e.g. https://dashscope.aliyuncs.com/compatible-mode/v1").format(
+                not_shown=_(_NOT_SHOWN))
+        ) from None
+    if parts.scheme == "http" and not host.private:
+        raise ModelConfigError(
+            _("OPENAI_BASE_URL is an http:// address on a public host {not_shown}: a key sent there travels "
+              "unencrypted, readable by every proxy and network on the way. Keys go over https only, except "
+              "to a loopback or private address (Ollama or vLLM on your machine or network): use https://").format(
+                not_shown=_(_NOT_SHOWN))
         )
 
 

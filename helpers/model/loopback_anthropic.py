@@ -1,14 +1,18 @@
-"""A loopback stand-in for Anthropic's Messages API (stdlib ``http.server`` in a thread), pairing rules only.
+"""A loopback stand-in for Anthropic's Messages API (stdlib ``http.server`` in a thread): tool-use ids and pairing only.
 
 Notebook 14 starts one on 127.0.0.1 to show the ``anthropic.BadRequestError`` a real
 ``ChatAnthropic(base_url=..., api_key="placeholder")`` gets for a history whose ``tool_use`` /
 ``tool_result`` blocks do not pair, the way notebook 03 shows OpenAI's with
-:mod:`helpers.model.loopback_openai`. It is not Anthropic and plays no model: it answers
+:mod:`helpers.model.loopback_openai`. It is not Anthropic; by default it plays no model: it answers
 ``POST /v1/messages`` with HTTP 400 for a broken pairing and, for an acceptable body, with one short
-text message in the Messages API's shape (no tool calls, no streaming).
+text message in the Messages API's shape (no tool calls, no streaming); built with ``plays_model=True`` it
+answers like a model instead, tool calls and streaming included (notebook 13 streams a reply cut off at
+``max_tokens`` from it: :mod:`helpers.model.loopback_anthropic_replies`).
 
-The rules it checks (:func:`find_pairing_error`), each on the body's ``messages`` (``system`` is a
-separate field in this format, so ``messages.N`` counts user and assistant turns only):
+The rules it checks, each on the body's ``messages`` (``system`` is a separate field in this format,
+so ``messages.N`` counts user and assistant turns only): first each ``tool_use`` block's ``id`` must match
+``^[a-zA-Z0-9_-]+$`` (:func:`find_id_error`; notebook 20: a thread another provider started, replayed
+here by a fallback), then the pairing (:func:`find_pairing_error`):
 
 * every ``tool_use`` block of an assistant message must be answered by a ``tool_result`` block with
   its id in the **next** message, which must be a user message;
@@ -16,7 +20,10 @@ separate field in this format, so ``messages.N`` counts user and assistant turns
 
 What is verified and what is modelled:
 
-* **verified**: the two messages' wording and the error body's shape
+* **verified**: the id rule's wording ``messages.92.content.0.tool_use.id: String should match pattern
+  '^[a-zA-Z0-9_-]+$'`` in the same error body (BlockRunAI/ClawRouter#17, CommandCodeAI/command-code#323,
+  tailcallhq/forgecode#1142: ids such as ``functions.get_current_weather:0``, the shape vLLM's Kimi K2
+  parser gives, vllm-project/vllm#46344); the two pairing messages' wording and the error body's shape
   ``{"type": "error", "error": {"type": "invalid_request_error", "message": ...}}`` with HTTP 400, as
   quoted from real API answers in public issue reports (e.g. anthropics/claude-code#5989 and #13460,
   router-for-me/CLIProxyAPI#497): ``messages.22: `tool_use` ids were found without `tool_result`
@@ -24,7 +31,8 @@ What is verified and what is modelled:
   `tool_result` block in the next message.`` and ``messages.48.content.1: unexpected `tool_use_id`
   found in `tool_result` blocks: toolu_.... Each `tool_result` block must have a corresponding
   `tool_use` block in the previous message.``
-* **modelled**: which index ``messages.N`` names for an unanswered ``tool_use`` (here the assistant
+* **modelled**: that the id rule is checked before the pairing (a malformed body is refused before its
+  meaning is read) and only on ``tool_use`` blocks (no report shows a ``tool_result`` id refused); which index ``messages.N`` names for an unanswered ``tool_use`` (here the assistant
   message that holds it; the reports do not show the history), the order of the checks (the first
   broken message wins), that several unanswered ids are joined with ``", "`` (as in #5989) and
   several unexpected ids are reported one block at a time; the real body's ``request_id`` (and the
@@ -40,14 +48,18 @@ HTTP lifecycle and the request log are :class:`helpers.model.loopback_server.Loo
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
+from .loopback_anthropic_replies import chat_view, message_object, message_stream_events
+from .loopback_replies import plan_reply
 from .loopback_server import JSONRequestHandler, LoopbackServer
 
-__all__ = ["ANTHROPIC_PAIRING_ERRORS", "AnthropicError", "LoopbackAnthropic", "find_pairing_error"]
+__all__ = ["ANTHROPIC_PAIRING_ERRORS", "AnthropicError", "LoopbackAnthropic", "TOOL_USE_ID_PATTERN", "find_id_error",
+           "find_pairing_error"]
 
 #: Anthropic's wording for the two pairing rules (verified: see the module docstring).
 ANTHROPIC_PAIRING_ERRORS: Mapping[str, str] = {
@@ -59,7 +71,11 @@ ANTHROPIC_PAIRING_ERRORS: Mapping[str, str] = {
         "messages.{message}.content.{block}: unexpected `tool_use_id` found in `tool_result` blocks: {id}. "
         "Each `tool_result` block must have a corresponding `tool_use` block in the previous message."
     ),
+    "invalid_tool_use_id": "messages.{message}.content.{block}.tool_use.id: String should match pattern '{pattern}'",
 }
+
+#: What Anthropic accepts as a ``tool_use`` id (verified: see the module docstring).
+TOOL_USE_ID_PATTERN = "^[a-zA-Z0-9_-]+$"
 
 
 @dataclass(frozen=True)
@@ -79,6 +95,29 @@ def _blocks(message: Any, kind: str) -> list[tuple[int, Mapping[str, Any]]]:
     if not isinstance(content, list):
         return []
     return [(n, block) for n, block in enumerate(content) if isinstance(block, Mapping) and block.get("type") == kind]
+
+
+def find_id_error(body: Mapping[str, Any]) -> AnthropicError | None:
+    """The 400 Anthropic answers for a ``tool_use`` block whose ``id`` does not match :data:`TOOL_USE_ID_PATTERN`.
+
+    Args:
+        body: a ``POST /v1/messages`` body.
+
+    Returns:
+        the first such block's error, named by message and block (``messages.1.content.0.tool_use.id: String
+        should match pattern '^[a-zA-Z0-9_-]+$'``), or ``None``; a body without a ``messages`` list is left to
+        other checks.
+    """
+    messages = body.get("messages")
+    if not isinstance(messages, list):
+        return None
+    for position, message in enumerate(messages):
+        for number, block in _blocks(message, "tool_use"):
+            call_id = block.get("id")
+            if not isinstance(call_id, str) or not re.fullmatch(TOOL_USE_ID_PATTERN[1:-1], call_id):
+                return AnthropicError(ANTHROPIC_PAIRING_ERRORS["invalid_tool_use_id"].format(
+                    message=position, block=number, pattern=TOOL_USE_ID_PATTERN))
+    return None
 
 
 def find_pairing_error(body: Mapping[str, Any]) -> AnthropicError | None:
@@ -124,6 +163,11 @@ class LoopbackAnthropic(LoopbackServer):
     Args:
         host: the address to bind (loopback only by default).
         port: the port; ``0`` picks a free one.
+        plays_model: ``False`` (the default): an acceptable body gets one short text message, never streamed.
+            ``True``: it answers like the OpenAI stand-in's model, in the Messages API's shapes, streamed when the
+            body says ``"stream": true`` (:mod:`helpers.model.loopback_anthropic_replies`): a tool call for a
+            question while tools are bound, a text answer after a tool result, and a reply cut off at
+            ``max_tokens`` with ``stop_reason: "max_tokens"``.
 
     Attributes:
         requests: every :class:`helpers.model.loopback_server.RecordedHTTPRequest` (``authorization``
@@ -131,6 +175,10 @@ class LoopbackAnthropic(LoopbackServer):
     """
 
     thread_name = "loopback-anthropic"
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, *, plays_model: bool = False):
+        self.plays_model = plays_model
+        super().__init__(host, port)
 
     @property
     def base_url(self) -> str:
@@ -169,12 +217,15 @@ class LoopbackAnthropic(LoopbackServer):
                     self._send_json(400, AnthropicError("There was an error parsing the body of your request."
                                                         ).body())
                     return
-                error = find_pairing_error(body)
+                error = find_id_error(body) or find_pairing_error(body)
                 if error is not None:
                     server._record(self.path, body, key, 400)
                     self._send_json(400, error.body())
                     return
                 server._record(self.path, body, key, 200)
+                if server.plays_model:
+                    self._play(body)
+                    return
                 text = "Hello from the loopback stand-in."
                 self._send_json(200, {
                     "id": server._next_id(), "type": "message", "role": "assistant", "model": body.get("model"),
@@ -182,6 +233,14 @@ class LoopbackAnthropic(LoopbackServer):
                     "stop_sequence": None, "usage": {"input_tokens": max(1, len(raw) // 4),
                                                      "output_tokens": max(1, len(text) // 4)},
                 })
+
+            def _play(self, body: Mapping[str, Any]) -> None:
+                message_id = server._next_id()
+                planned, finish = plan_reply(chat_view(body), message_id.replace("msg_", "toolu_"))
+                if not body.get("stream"):
+                    self._send_json(200, message_object(body, planned, finish, message_id))
+                    return
+                self._send_events(message_stream_events(body, planned, finish, message_id), named=True)
 
         return Handler
 

@@ -67,21 +67,191 @@ Handlers never ``print``.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as widgets
 from langchain_core.tools import BaseTool
 
-from ..i18n import N_, _
-from .approval_html import history_html, pending_html, status_html, whole_args_html
-from .approval_rows import MAX_EDITABLE, as_float
+from ..i18n import N_, _, ngettext
 from .engines.approval import ApprovalEngine, PanelResult, PauseKey, SentDecision
-from .engines.reviews import ReviewAction
+from .engines.approval_checks import MAX_WHOLE
+from .engines.approval_pause import HITL_DESCRIPTION_PREFIX, ReviewAction
 from .outcomes import PanelOutcome
-from .text import html_text, json_text, sendable, shorten
+from .style import badge, block, box, muted
+from .text import html_text, json_text, sendable, shorten, visible
 
 __all__ = ["ApprovalPanel"]
+
+# -- text rows: payloads, the final state, the amount field's text ---------------------------------------
+
+#: The most payload keys shown; the rest are counted ("... and 3 more keys").
+MAX_KEYS = 20
+#: Edited arguments longer than this (as JSON) are not put into the args field; edit them in code.
+MAX_EDITABLE = 20_000
+#: The most messages listed in the final state (the last ones); the rest are counted.
+MAX_MESSAGES = 30
+
+
+def message_row(number: int, message: Any) -> str:
+    """One message of the state as one readable row: ``3 tool call_1 success: refund request ...``."""
+    kind = getattr(message, "type", None) or (message.get("role") if isinstance(message, dict) else "?")
+    content = getattr(message, "content", None) if not isinstance(message, dict) else message.get("content")
+    text = content if isinstance(content, str) else json_text(content, limit=300)
+    parts = [f"{number:>3} {kind}"]
+    if kind == "tool":
+        parts.append(f"{shorten(sendable(str(getattr(message, 'tool_call_id', ''))), 80)} "
+                     f"{getattr(message, 'status', '')}")
+    calls = getattr(message, "tool_calls", None) or []
+    line = " ".join(parts) + ": " + shorten(" ".join(sendable(text).split()), 300)
+    for call in calls:
+        line += f"\n      -> {shorten(sendable(str(call.get('name'))), 80)} {json_text(call.get('args'), limit=300)}"
+    return line
+
+
+def state_rows(state: dict) -> list[str]:
+    """The state as readable rows: one per message, one per list entry or dict key of other keys."""
+    rows = []
+    for key, value in state.items():
+        name = shorten(sendable(str(key)), 200)
+        if key == "messages" and isinstance(value, list):
+            rows.append(f"  {name}: {len(value)}")
+            skipped = max(0, len(value) - MAX_MESSAGES)
+            if skipped:
+                rows.append("    " + _("... {count} earlier messages").format(count=skipped))
+            rows += [f"  {message_row(n, m)}" for n, m in enumerate(value[skipped:], skipped + 1)]
+        elif isinstance(value, list) and value:
+            rows.append(f"  {name}:")
+            rows += [f"    - {json_text(item, limit=300)}" for item in value[:MAX_KEYS]]
+            if len(value) > MAX_KEYS:
+                rows.append("    " + _("... and {count} more").format(count=f"{len(value) - MAX_KEYS:,}"))
+        elif isinstance(value, dict) and value:
+            rows.append(f"  {name}:")
+            rows += [f"    {shorten(sendable(str(k)), 200)}: {json_text(v, limit=300)}"
+                     for k, v in itertools.islice(value.items(), MAX_KEYS)]
+            if len(value) > MAX_KEYS:
+                rows.append("    " + _("... and {count} more keys").format(count=f"{len(value) - MAX_KEYS:,}"))
+        else:
+            rows.append(f"  {name}: {json_text(value)}")
+    return rows
+
+
+def payload_text(value: Any) -> str:
+    """A payload as text: one ``key: json`` line per key for a dict, else indented JSON; bounded.
+
+    Each key and value is cut by :func:`~helpers.widgets.text.json_text` / :func:`~helpers.widgets.text.shorten`
+    (a 200,000-character field shows its first 4,000), and at most :data:`MAX_KEYS` keys are listed.
+    """
+    if isinstance(value, dict):
+        lines = [f"{shorten(sendable(str(key)), 200)}: {json_text(item)}"
+                 for key, item in itertools.islice(value.items(), MAX_KEYS)]
+        if len(value) > MAX_KEYS:
+            lines.append(_("... and {count} more keys").format(count=f"{len(value) - MAX_KEYS:,}"))
+        return "\n".join(lines)
+    return json_text(value, indent=2)
+
+
+def as_float(value: Any) -> Any:
+    """A number that is not an int/float (``Decimal``, ``Fraction``) as a float, for the amount field's text."""
+    try:
+        return float(value)
+    except (TypeError, ValueError, OverflowError):
+        return value
+
+
+# -- the HTML parts: the pending request, the whole arguments, the status, the history ------------------
+
+def _action_status(noted: dict | None, deciding: bool) -> str:
+    """Where one call of a HITL request stands: ``noted: approve``, ``deciding now`` or ``waits``."""
+    if noted is not None:
+        return _("noted: {decision}").format(decision=noted["type"])
+    return _("deciding now") if deciding else _("waits")
+
+
+def pending_html(engine: Any) -> str:
+    """What the run waits for: each payload, or each gated call with its status and allowed decisions;
+    why approve is off (when it is); the decisions allowed here."""
+    review = engine.review
+    if review is None:
+        nothing = html_text(_("No interrupt is pending."))
+        return f"<p class='course-pending' data-pending='0'><i>{nothing}</i></p>"
+    count = len(engine.pending)
+    heading = ngettext("<b>Pending interrupt</b> (the payload, <code>Interrupt.value</code>):",
+                       "<b>Pending interrupts</b> (the payload, <code>Interrupt.value</code>):", count)
+    parts = [f"<p class='course-pending' data-pending='{count}' style='margin: 2px 0'>{heading}</p>"]
+    if review.kind == "interrupt":
+        for index, payload in enumerate(engine.pending, 1):
+            label = "" if count == 1 else (_("{number}. (answered next)") if index == 1
+                                           else _("{number}. (waits)")).format(number=index)
+            parts.append(f"<div>{label}{block(visible(payload_text(payload)), css_class='course-payload')}</div>")
+    else:
+        current = engine.current
+        for action, noted in zip(review.actions, [*engine.staged, *[None] * len(review.actions)]):
+            deciding = current is not None and action.position == current.position
+            status = _("{status}; allowed: {allowed}").format(status=_action_status(noted, deciding),
+                                                              allowed=", ".join(action.allowed))
+            text = f"{action.label}({json_text(action.args)})  [{status}]"
+            if action.description and not action.description.startswith(HITL_DESCRIPTION_PREFIX):
+                text += f"\n  {shorten(action.description)}"
+            parts.append(block(visible(text), css_class="course-action"))
+        if count > 1:
+            more = _("{count} more interrupt(s) wait after this one.").format(count=count - 1)
+            parts.append(f"<p><small>{html_text(more)}</small></p>")
+    allowed = engine.allowed()
+    refused = engine.refusal("approve")
+    if refused:
+        off = _("Approve is off: {reason}").format(reason=shorten(refused, 400))
+        parts.append(f"<p style='margin: 2px 0'>{html_text(off)}</p>")
+    here = _("Allowed here: {decisions}").format(
+        decisions=", ".join(allowed) or _("none of approve, edit, reject, respond"))
+    parts.append(f"<p style='margin: 2px 0'>{html_text(here)}</p>")
+    return "".join(parts)
+
+
+def whole_args_html(engine: Any, action: ReviewAction) -> str:
+    """For arguments cut in the pending list: a part that opens to show them whole, saying how much was cut."""
+    hidden = engine.hidden_characters(action)
+    if not hidden:
+        return ""
+    whole = json_text(action.args, indent=2, limit=MAX_WHOLE)
+    size = len(json_text(action.args, limit=None))
+    if size <= MAX_WHOLE:
+        summary = _("{action}: {hidden} of {size} characters of its arguments are not shown above; approving sends "
+                    "them all. Open to read the whole arguments.")
+    else:
+        summary = _("{action}: {hidden} of {size} characters of its arguments are not shown above; approving sends "
+                    "them all. Open to read the whole arguments (the first {limit} characters; edit or reject what "
+                    "you cannot read).")
+    summary = summary.format(action=action.label, hidden=f"{hidden:,}", size=f"{size:,}", limit=f"{MAX_WHOLE:,}")
+    return (f"<details class='course-whole-args'><summary>{summary}</summary>"
+            f"{block(visible(whole), css_class='course-whole-args-text')}</details>")
+
+
+def status_html(result: PanelResult) -> str:
+    """One status: the last result alone (a refusal replaces the previous "Sent." block)."""
+    lines = []
+    if result.sent is not None:
+        lines.append(f"Command(resume={json_text(result.sent)})")
+    lines.append(result.message)
+    if result.outcome in (PanelOutcome.FINISHED, PanelOutcome.STUCK) and result.state is not None:
+        lines.append(_("Final state:") if result.outcome == PanelOutcome.FINISHED else _("State at the checkpoint:"))
+        lines += state_rows(result.state)
+    outcome = result.outcome
+    return box(f"{badge(outcome.word, outcome.tone)}{block(visible(chr(10).join(lines)), css_class='course-result')}",
+               outcome.tone, css_class="course-status", data={"outcome": outcome})
+
+
+def history_html(engine: Any) -> str:
+    """The decisions sent, one numbered row each (outcome in ``data-outcome``), or a note that none was."""
+    history = engine.history
+    if not history:
+        return muted(_("No decision sent yet."), css_class="course-history")
+    rows = "".join(f"<li data-outcome='{d.outcome}'>{html_text(d.line())}</li>" for d in history)
+    heading = html_text(_("Sent decisions"))
+    return (f"<div class='course-history'><b>{heading}</b>"
+            f"<ol style='margin: 0'>{rows}</ol></div>")
+
 
 _STYLES = {"approve": "success", "edit": "warning", "reject": "danger", "respond": "info"}
 #: A decision button's tooltip when the decision is not allowed and the engine gives no reason.
