@@ -161,3 +161,14 @@ def test_every_course_model_error_goes_through_the_catalog():
             if not (isinstance(message, ast.Call) and getattr(message.func, "id", None) in builders):
                 unwrapped.append(f"{path.relative_to(root.parent.parent)}:{node.lineno}")
     assert not unwrapped, f"course model errors not wrapped in _() (CONTRIBUTING, 'The Chinese edition'): {unwrapped}"
+
+
+def test_describe_model_speaks_the_notebooks_language():
+    from helpers import scripted_model
+    from helpers.model.factory import describe_model
+
+    with use("en"):
+        assert describe_model(scripted_model(["a"])) == "scripted model (1 step, offline)"
+        assert describe_model(scripted_model(["a", "b"])) == "scripted model (2 steps, offline)"
+    with use("zh-CN"):
+        assert describe_model(scripted_model(["a", "b"])) == "脚本模型（2 步，离线）"
