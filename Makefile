@@ -11,6 +11,9 @@ OFFLINE := env -u COURSE_MODEL -u OPENAI_BASE_URL -u OPENAI_API_KEY -u DASHSCOPE
 # PYTHONDONTWRITEBYTECODE=1): without them every test process and subprocess recompiles the helpers it imports, and
 # pytest rewrites the asserts of every test module again (5 s of each worker's collection).
 CACHED := env -u PYTHONDONTWRITEBYTECODE
+# Every command, JupyterLab and every kernel it starts import helpers/ and tooling/ from this checkout, never an
+# installed copy: nothing is installed from the checkout (no `pip install -e .`), so two clones may share a venv.
+export PYTHONPATH := $(CURDIR)$(if $(PYTHONPATH),:$(PYTHONPATH),)
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # JupyterLab defaults for this venv (your own JupyterLab settings still win): no pop-up asking to fetch
@@ -21,11 +24,14 @@ LAB_ZH_SETTINGS := $(VENV)/share/jupyter/lab/settings-zh
 LAB_ZH_OVERRIDES := $(LAB_ZH_SETTINGS)/overrides.json
 LAB_EDITION_FLAGS := $(if $(filter zh zh-CN zh_CN zh-cn zh_cn,$(COURSE_LANG)),--LabApp.app_settings_dir="$(abspath $(LAB_ZH_SETTINGS))",)
 
-.PHONY: lab status reset test nbval notebooks format bench drift clean-venv zh catalogs venv
+.PHONY: lab status reset test nbval notebooks format bench drift clean-venv zh catalogs venv postgres
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements.txt
+	@# A venv made when requirements.txt installed the helpers with -e . would still import that checkout's
+	@# helpers in a kernel started without this Makefile: remove that install.
+	$(BIN)/python -m pip uninstall --disable-pip-version-check -q -y tool-calling-course-helpers 2>/dev/null || true
 	touch $(STAMP)
 
 $(LAB_OVERRIDES): $(STAMP)
@@ -40,9 +46,11 @@ $(LAB_ZH_OVERRIDES): $(STAMP)
 ## Course updates come in on every start; a notebook you edited is never overwritten.
 ## COURSE_LANG=zh make lab opens the Chinese edition (notebooks/zh, in the workspace's own zh/ folder), with
 ## JupyterLab's interface in Chinese (its zh-CN language pack, from requirements.txt).
+## JupyterLab (and so every kernel) starts without LangSmith tracing switched on by the shell
+## (LANGSMITH_TRACING, LANGCHAIN_TRACING_V2, ...) unless COURSE_LANGSMITH_TRACING=1 (README, "Offline, guaranteed").
 lab: $(STAMP) $(LAB_OVERRIDES) $(LAB_ZH_OVERRIDES)
 	$(BIN)/python -m helpers.workspace sync
-	cd "$$($(BIN)/python -m helpers.workspace path)" && "$(abspath $(BIN))/jupyter" lab $(LAB_FLAGS) $(LAB_EDITION_FLAGS) 00_start_here.ipynb
+	$(BIN)/python -m helpers.workspace lab -- "$(abspath $(BIN))/jupyter" lab $(LAB_FLAGS) $(LAB_EDITION_FLAGS) 00_start_here.ipynb
 
 ## What `make lab` would copy or update in your workspace, and which notebooks you edited.
 status: $(STAMP)
@@ -71,7 +79,7 @@ nbval: $(STAMP)
 
 ## Re-execute notebooks after changing a helper (all, or NB=notebooks/03_x.ipynb), then commit outputs.
 notebooks: $(STAMP)
-	$(OFFLINE) $(BIN)/python -m helpers.notebooks $(NB)
+	$(OFFLINE) $(BIN)/python -m tooling.notebooks $(NB)
 
 ## Format the notebooks' code (ruff, lines of at most 100 characters); then wrap long strings and comments
 ## by hand and re-execute (CONTRIBUTING.md, "Code and verdicts in notebooks").
@@ -81,13 +89,13 @@ format: $(STAMP)
 ## Time every notebook and the test suite against a baseline kernel; writes bench.json.
 ## BENCH_FLAGS=--skip-tests leaves the test suite out.
 bench: $(STAMP)
-	$(OFFLINE) $(BIN)/python -m helpers.bench $(BENCH_FLAGS)
+	$(OFFLINE) $(BIN)/python -m tooling.bench $(BENCH_FLAGS)
 
 ## Drift past the pins: a separate venv (.drift/venv) with the newest releases of the direct dependencies,
 ## every notebook re-executed there, and the cells whose outputs change (.drift/report.md, report.json).
 ## Needs the package registry and takes minutes; not part of `make test`. DRIFT_FLAGS="--reuse-venv 03".
 drift: $(STAMP)
-	$(OFFLINE) nice -n 10 $(BIN)/python -m helpers.drift $(DRIFT_FLAGS)
+	$(OFFLINE) nice -n 10 $(BIN)/python -m tooling.drift $(DRIFT_FLAGS)
 
 clean-venv:
 	rm -rf $(VENV)
@@ -95,39 +103,53 @@ clean-venv:
 ## Only create or refresh the venv (make lab and make test do it themselves; .ci/run builds it beside another).
 venv: $(STAMP)
 
+## A PostgreSQL server of the course's own (notebook 18 starts one by itself): initdb into a temporary folder,
+## a Unix socket there and no TCP port; prints a psql command and runs until Ctrl-C, then stops and removes the
+## folder. Needs Debian's postgresql package (or COURSE_POSTGRES_BINDIR); no administrator step.
+postgres: $(STAMP)
+	$(BIN)/python -m helpers.postgres serve
+
 ## Your progress: exercises solved, self-check scores and what to do next (from workspace/.progress.json).
 .PHONY: progress
 progress: $(STAMP)
 	$(BIN)/python -m helpers.progress
 
-## A new notebook's skeleton that passes every test: make new-notebook NN=21 TITLE="Tool call budgets"
-## (the notebook, its exercise, answers, self-check questions and verifier, the course map; see CONTRIBUTING).
+## A new notebook's skeleton that passes every test, in both editions: make new-notebook NN=21 TITLE="Tool call budgets"
+## (the notebook, its exercise, answers, self-check questions and verifier, its translation and Chinese build, the
+## course map in both editions; see CONTRIBUTING).
 .PHONY: new-notebook course-map
 new-notebook: $(STAMP)
 	@test -n "$(NN)" && test -n "$(TITLE)" || { echo 'say which: make new-notebook NN=21 TITLE="Tool call budgets"'; exit 2; }
-	$(OFFLINE) $(BIN)/python -m helpers.scaffold "$(NN)" "$(TITLE)" $(if $(SUMMARY),--summary "$(SUMMARY)",)
+	$(OFFLINE) $(BIN)/python -m tooling.scaffold "$(NN)" "$(TITLE)" $(if $(SUMMARY),--summary "$(SUMMARY)",)
 
 ## Regenerate the course map (00, README), the Next cells and the measured times from each notebook's metadata.
 course-map: $(STAMP)
-	$(BIN)/python -m helpers.coursemap
+	$(BIN)/python -m tooling.coursemap
 
 ## Teachers: the course's exercises in nbgrader's layout, e.g. make nbgrader-export OUT=../grading
 ## (then nbgrader from requirements-instructor.txt; docs/teaching.md, "Grading").
 .PHONY: nbgrader-export
 nbgrader-export: $(STAMP)
 	@test -n "$(OUT)" || { echo 'say where: make nbgrader-export OUT=../grading'; exit 2; }
-	$(BIN)/python -m helpers.nbgrader_export "$(OUT)"
+	$(BIN)/python -m tooling.nbgrader_export "$(OUT)"
 
 ## The Chinese edition: write and execute notebooks/zh/NN_x.ipynb for each English notebook with a translation
 ## (translations/zh/notebooks/NN_x.md) whose English notebook, translation or catalog changed since it was built;
-## ZH_FLAGS=--force rebuilds them all (after a helper change). Then `python -m helpers.translation check`.
+## ZH_FLAGS=--force rebuilds them all (after a helper change). Then `python -m tooling.translation check`.
 zh: $(STAMP)
-	$(OFFLINE) $(BIN)/python -m helpers.translation build $(ZH_FLAGS)
+	$(OFFLINE) $(BIN)/python -m tooling.translation build $(ZH_FLAGS)
 
-## The message catalog (helpers/i18n.py): extract the strings wrapped in _() (babel.cfg), merge them into the
+## What to translate: each stale or new cell of the Chinese edition, with the English diff and the Chinese now
+## (all notebooks, or NB=18: numbers or names, several separated by spaces).
+.PHONY: worklist
+worklist: $(STAMP)
+	$(BIN)/python -m tooling.translation worklist $(NB)
+
+## The message catalog (helpers/i18n.py): extract the strings wrapped in _() (babel.cfg; in helpers/ and in the
+## scaffold's module templates, tooling/scaffold/templates/, whose Chinese a new notebook needs), merge them into the
 ## Chinese .po (new and changed ones untranslated: no fuzzy guesses), compile the .mo. Translate, then run it again.
-## Exercise titles and case names are marked by helpers/translation/extract.py (babel.cfg), hence PYTHONPATH.
+## Exercise titles and case names are marked by tooling/translation/extract.py (babel.cfg), found on PYTHONPATH.
 catalogs: $(STAMP)
-	PYTHONPATH=$(CURDIR) $(BIN)/pybabel extract -F babel.cfg -k N_ --sort-by-file --no-wrap -o helpers/locale/course.pot helpers
+	$(BIN)/pybabel extract -F babel.cfg -k N_ --sort-by-file --no-wrap -o helpers/locale/course.pot helpers tooling/scaffold/templates
 	$(BIN)/pybabel update -i helpers/locale/course.pot -d helpers/locale -D course -l zh_CN --no-wrap --ignore-obsolete --no-fuzzy-matching
 	$(BIN)/pybabel compile -d helpers/locale -D course -l zh_CN

@@ -9,7 +9,13 @@
 * :mod:`helpers.display`: traces, mermaid diagrams, state diffs, ``show_error``, ``fit_row``.
 * :mod:`helpers.exercises`: the exercise core and one module of exercises per notebook.
 * :mod:`helpers.widgets`: ipywidgets whose every control is also a plain method (imported on demand).
-* :mod:`helpers.notebooks`: execute notebooks with nbclient (``python -m helpers.notebooks``).
+* :mod:`helpers.selfcheck`: the "Check yourself" questions of each notebook and ``self_check``.
+* :mod:`helpers.progress`, :mod:`helpers.workspace`: the learner's progress and workspace, and their
+  commands (``python -m helpers.progress``, ``python -m helpers.workspace``).
+
+Only what notebooks and a learner's kernel import lives here; the course's own tooling (the notebook
+runner, the Chinese edition's build, the course map, the scaffold, ...) is :mod:`tooling`, which
+imports this package and is never imported by it.
 
 The concept a notebook teaches is never hidden here: tools, graphs, ToolMessages and
 Commands are written in the notebooks themselves.
@@ -17,8 +23,9 @@ Commands are written in the notebooks themselves.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .lazy import lazy_exports
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load on first use (below)
     from .display import (
@@ -85,23 +92,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """Load ``name`` from its submodule on first use (``from helpers import show_error`` works as before).
-
-    Raises:
-        AttributeError: ``name`` is not one of the package's names.
-    """
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'helpers' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
-
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY)
 
 __all__ = [
     "InterleavedConversationsError",

@@ -1,6 +1,6 @@
 """An exclusive lock on a side file, taken with a time limit: one process at a time writes.
 
-The progress file (:mod:`helpers.progress_store`) and the workspace (:mod:`helpers.workspace`)
+The progress file (:mod:`helpers.progress.store`) and the workspace (:mod:`helpers.workspace`)
 are changed by read-modify-write steps that two processes may run at once (two kernels recording,
 two ``make reset`` in two shells). Each step runs inside :func:`exclusive`, which holds an
 exclusive lock on a side file (``fcntl.flock`` on Linux and macOS, ``msvcrt.locking`` on Windows).

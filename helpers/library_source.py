@@ -1,52 +1,56 @@
-"""Where a behaviour comes from: the line of an installed library's source that decides it.
+"""Where an installed library does something: one line of its source, with file and line number.
 
-Notebooks say "the library line behind each surprise" and show it: :func:`library_line` finds the first line
-of a function's, class's or module's source that contains a given text and returns it with its file (relative
-to ``site-packages``, e.g. ``langchain/agents/factory.py``) and line number. It reads the installed package
-(``inspect.getsourcelines``), so when a pin moves and the line moves or disappears, the output changes or the
-cell raises, and strict nbval fails.
+:func:`library_line` prints the first line of a function's (or class's, or module's) source that contains a
+text, as ``package/module.py:LINE Qualified.name`` and the line itself. Notebooks use it to show that a fact
+they teach is the pinned library's own code, read at run time (``inspect.getsourcelines``): when a pin moves
+and the line moves or changes, the printed number changes (strict nbval fails) or the text is gone
+(``LookupError``). Notebook 14 writes the same function in a cell to introduce the idea; notebooks 10, 15 and
+20 import it from here.
 """
 
 from __future__ import annotations
 
 import inspect
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 __all__ = ["library_line"]
 
 
-def library_line(source: Any, text: str) -> str:
-    """``"<package path>.py:<line>\\n    <the line, stripped>"`` for the first line of ``source`` containing ``text``.
+def library_line(obj: Any, text: str) -> None:
+    """Print the first line of ``obj``'s source that contains ``text``: ``module/path.py:LINE name``, then the line.
 
     Args:
-        source: a function, method, class or module of an installed package (a nested function's lines are part
-            of the function that defines it).
-        text: a piece of the line to find, matched as a plain substring.
+        obj: a module, function, method or class of an installed package (``inspect.getsourcelines`` must
+            find it; a nested function's lines are part of the function that defines it); for a module, the
+            line is printed without a name.
+        text: the exact text to look for in that source (one line's worth, a plain substring).
 
-    Returns:
-        two lines: the file as its module path (``langgraph/prebuilt/tool_node.py``) with the 1-based line
-        number, then the line itself, indented by four spaces.
+    Prints:
+        two lines: the file relative to ``site-packages`` (``langgraph/prebuilt/tool_node.py``, never a
+        machine path) with the 1-based line number and the qualified name, then the line itself, stripped and
+        indented by four spaces.
 
     Raises:
-        LookupError: ``text`` is not in ``source`` (the library changed: the message names both).
-        TypeError: ``source`` has no Python source (a builtin, a C extension).
+        LookupError: ``text`` is not in the source: the library changed (the message names both).
+        TypeError: ``obj`` has no Python source (a builtin, a C extension).
     """
-    lines, start = inspect.getsourcelines(source)
-    start = max(start, 1)  # a module's lines start at 0
+    lines, start = inspect.getsourcelines(obj)
+    module = obj.__name__ if inspect.ismodule(obj) else obj.__module__
+    name = "" if inspect.ismodule(obj) else f" {obj.__qualname__}"
+    start = max(start, 1)  # a module's source starts at line 1 (getsourcelines says 0)
     for offset, line in enumerate(lines):
         if text in line:
-            return f"{_package_path(source)}:{start + offset}\n    {line.strip()}"
-    name = getattr(source, "__qualname__", getattr(source, "__name__", repr(source)))
-    raise LookupError(f"{text!r} is not in the source of {name}: the installed library changed")
+            print(f"{_package_path(obj, module)}:{start + offset}{name}\n    {line.strip()}")
+            return
+    raise LookupError(f"{text!r} is not in {module}{name}: the library changed")
 
 
-def _package_path(source: Any) -> str:
-    """The source file of ``source`` relative to its ``site-packages`` folder (never a machine path)."""
-    parts = Path(inspect.getsourcefile(source) or "").parts
+def _package_path(obj: Any, module: str) -> str:
+    """The source file of ``obj`` relative to its ``site-packages`` folder; else its module as a path."""
+    parts = Path(inspect.getsourcefile(obj) or "").parts
     for root in ("site-packages", "dist-packages"):
         if root in parts:
             return "/".join(parts[parts.index(root) + 1:])
-    module = source.__name__ if isinstance(source, ModuleType) else source.__module__
-    return module.replace(".", "/") + ".py"
+    file = module.replace(".", "/")
+    return file + ("/__init__.py" if inspect.getfile(obj).endswith("__init__.py") else ".py")  # a package's own code

@@ -2,7 +2,7 @@
 
 * Every test sees no real-model configuration (the autouse ``_offline_env`` fixture), and at
   start-up this process's environment loses what the runner's kernels lose
-  (:func:`helpers.notebooks.removed_variables`: the real-model variables, other secrets, the
+  (:func:`tooling.notebooks.removed_variables`: the real-model variables, other secrets, the
   learner's ``COURSE_PROGRESS_FILE`` / ``COURSE_WORKSPACE``), so strict nbval's kernels are too.
 * **The offline guard.** At start-up each test process (the one pytest process, or each
   pytest-xdist worker) puts ``tests/offline_guard/`` first on ``PYTHONPATH`` and names its own log
@@ -39,7 +39,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers.notebooks import OFFLINE_UNSET, removed_variables
+from tooling.notebooks import OFFLINE_UNSET, removed_variables
 
 #: The folder whose ``sitecustomize.py`` is the guard.
 GUARD_DIR = Path(__file__).resolve().parent / "offline_guard"
@@ -57,7 +57,9 @@ SPREAD = ("tests/test_live_track.py", "tests/test_lab_browser.py", "tests/test_l
 #: Work scheduled first, longest first (the rest keeps pytest's order): browser sessions, then the
 #: live track, then the notebooks under strict nbval, then the tests that start kernels.
 HEAVY_FIRST = ("tests/test_lab_browser", "tests/test_live_track.py", "tests/test_scaffold.py", "notebooks/", "tests/test_notebook_runner.py",
-               "tests/test_offline_guard.py", "tests/test_packaging.py", "tests/test_selfcheck_questions.py")
+               "tests/test_postgres_notebook.py", "tests/test_offline_guard.py", "tests/test_packaging.py",
+               "tests/test_selfcheck_questions.py", "tests/test_postgres_desk.py", "tests/test_postgres_server.py",
+               "tests/test_checkout_imports.py")
 
 
 @dataclass
@@ -120,7 +122,7 @@ class OfflineGuard:
     def notebooks() -> list[Path]:
         """The notebooks the proof covers: every course notebook of both editions (``notebooks/`` and
         the Chinese ``notebooks/zh/``)."""
-        from helpers.notebooks import NOTEBOOK_DIR, course_notebooks
+        from tooling.notebooks import NOTEBOOK_DIR, course_notebooks
 
         return course_notebooks(NOTEBOOK_DIR) + course_notebooks(NOTEBOOK_DIR / "zh")
 
@@ -131,7 +133,7 @@ class OfflineGuard:
         :meth:`check` ``logs`` (default: this process's log) plus this process's log."""
         import nbformat
 
-        from helpers.notebooks import kernel_env, run_notebook
+        from tooling.notebooks import kernel_env, run_notebook
 
         done = self.nbval_notebooks if done is None else done
         notebooks = self.notebooks()
@@ -233,7 +235,7 @@ class _ControllerProof:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "offline_proof: the offline proof; runs after every other test and "
                                        "notebook of the session (under xdist: in the controller, after every worker)")
-    for name in removed_variables(os.environ):  # what nbval's kernels must not inherit (helpers.notebooks)
+    for name in removed_variables(os.environ):  # what nbval's kernels must not inherit (tooling.notebooks)
         os.environ.pop(name, None)
     names = (GUARD_LOG_VARIABLE, "PYTHONPATH")
     config.stash[_SAVED_ENV] = {name: os.environ.get(name) for name in names}

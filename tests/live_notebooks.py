@@ -2,7 +2,7 @@
 
 :func:`execute_notebook_live` runs one notebook with ``COURSE_MODEL``, ``OPENAI_API_KEY`` and
 ``OPENAI_BASE_URL`` set for the kernel (``DASHSCOPE_API_KEY`` removed), through
-``helpers.notebooks.execute_notebook(..., offline=False, allow_errors=True, output=...)``, and
+``tooling.notebooks.execute_notebook(..., offline=False, allow_errors=True, output=...)``, and
 returns the error outputs and the request bodies the server received meanwhile::
 
     from tests.loopback_openai import loopback_openai  # the fixture
@@ -84,7 +84,7 @@ def execute_notebook_live(path: Path | str, server: LoopbackOpenAI, output_dir: 
     Returns:
         ``LiveRun(errors, bodies)``.
     """
-    from helpers.notebooks import execute_notebook
+    from tooling.notebooks import execute_notebook
 
     path = Path(path)
     output = Path(output_dir) / path.name

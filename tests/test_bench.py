@@ -6,8 +6,8 @@ import os
 
 import nbformat
 
-from helpers.bench import TARGETS, BenchReport, Measurement, _peak_mb, format_report, measure
-from helpers.notebooks import kernel_env
+from tooling.bench import TARGETS, BenchReport, Measurement, _peak_mb, format_report, measure
+from tooling.notebooks import kernel_env
 
 
 def test_peak_memory_is_read_from_proc():
@@ -41,13 +41,25 @@ def test_report_marks_what_misses_a_target_and_lists_its_slowest_cells():
     assert 'test suite (python -m pytest): 310.0 s, exit status 0, "9 passed"  target 300 s: MISSES' in text
     slowest = text.split("01_b.ipynb: slowest cells")[1].splitlines()
     assert slowest[1].strip().startswith("cell   5:   3.20 s  import big")
+    report.postgres = {"start_s": [1.31, 0.92, 0.97], "stop_s": [0.2, 0.15, 0.18]}
+    assert ("PostgreSQL server (notebook 18 starts one per kernel): start 0.92 s (runs: 1.31, 0.92, 0.97), "
+            "stop 0.15 s") in format_report(report)
+    report.postgres = {"unavailable": "PostgreSQL is turned off here (COURSE_POSTGRES=off)"}
+    assert "PostgreSQL server: unavailable (PostgreSQL is turned off here (COURSE_POSTGRES=off))" in format_report(report)
+
+
+def test_the_server_timing_says_why_when_postgresql_is_missing(monkeypatch):
+    from helpers.postgres.server import time_server
+
+    monkeypatch.setenv("COURSE_POSTGRES", "off")
+    assert time_server() == {"unavailable": "PostgreSQL is turned off here (COURSE_POSTGRES=off)"}
 
 
 # -- issue 16: bad arguments end in one error line; the learner's state never reaches a bench kernel ------
 
 import pytest  # noqa: E402
 
-import helpers.bench as bench  # noqa: E402
+import tooling.bench as bench  # noqa: E402
 
 
 def _no_run(*args, **kwargs):

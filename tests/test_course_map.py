@@ -1,4 +1,4 @@
-"""The course map is generated from each notebook's ``metadata["course"]`` (:mod:`helpers.coursemap`).
+"""The course map is generated from each notebook's ``metadata["course"]`` (:mod:`tooling.coursemap`).
 
 On the course itself: the generated parts (00's course map, the README's table, every "Next" cell,
 the measured times) are up to date, and every notebook is in both maps and every map entry has a
@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from helpers import coursemap
-from helpers.coursemap import CourseMapError, Measure, estimate, format_minutes
+from tooling import coursemap
+from tooling.coursemap import CourseMapError, Measure, estimate, format_minutes
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-REGENERATE = "run `python -m helpers.coursemap` (make course-map) and commit the result"
+REGENERATE = "run `python -m tooling.coursemap` (make course-map) and commit the result"
 
 
 def _region(text: str) -> str:

@@ -19,9 +19,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from helpers.drift import compare_notebooks, direct_pins, output_lines, render_json, render_markdown
-from helpers.drift.__main__ import report
-from helpers.drift.upgrade import PackageMove, Pip, plan_moves, resolve
+from tooling.drift import compare_notebooks, direct_pins, output_lines, render_json, render_markdown
+from tooling.drift.__main__ import report
+from tooling.drift.upgrade import PackageMove, Pip, plan_moves, resolve
 
 FIXTURES = Path(__file__).resolve().parent / "drift_fixtures"
 ROOT = Path(__file__).resolve().parent.parent

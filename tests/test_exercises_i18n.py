@@ -24,7 +24,7 @@ from helpers.exercises.core import Case, Exercise
 from helpers.exercises.registry import EXERCISES
 from helpers.exercises.results import CaseResult, CheckResult
 from helpers.progress import next_step, progress_table
-from helpers.progress_store import Progress
+from helpers.progress.store import Progress
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 ENTRIES = {e.id: e for e in EXERCISES}

@@ -1,4 +1,6 @@
-"""No import cycles among the modules of ``helpers/`` (issue 18, "A house with rooms").
+"""No import cycles among the modules of ``helpers/`` and ``tooling/`` (issue 18, "A house with rooms"),
+and ``helpers/`` never imports ``tooling/`` (issue 28: the course's own tooling stays apart from what a
+learner's notebook imports; the helpers wheel holds no tooling).
 
 The graph is read from the source with :mod:`ast`, never by importing. What counts as an edge
 ``a -> b`` ("importing ``a`` can run ``b``"):
@@ -9,13 +11,15 @@ The graph is read from the source with :mod:`ast`, never by importing. What coun
 * relative imports (``from .x import y``, ``from .. import z``) resolved against ``a``'s package.
 * ``from pkg import name`` where ``name`` is a submodule of ``pkg``: the edge goes to the submodule.
   Where ``pkg`` is a lazy package (PEP 562: a module-level ``dict`` maps a name to the module it is
-  loaded from, e.g. ``helpers._LAZY`` or ``helpers.widgets._EXPORTS``), the edge goes to that
-  module, since that is what the name runs; otherwise to ``pkg`` itself.
+  loaded from, e.g. ``helpers._LAZY`` or ``helpers.progress._EXPORTS``; :mod:`helpers.lazy`), the edge
+  goes to that module, since that is what the name runs; otherwise to ``pkg`` itself. A lazy package's
+  ``__init__`` imports none of its modules, so it has no edge to them.
 * importing ``p.q.m`` also runs the packages ``p`` and ``p.q`` (their ``__init__``): an edge to each
   of them, unless it is a package ``a`` itself lies in (a module inside ``p.q`` runs only once
   ``p.q`` has started, so a package that imports its own submodules is no cycle with them). This is
   how the cycle selfcheck -> widgets.self_check_view -> engines.self_check -> selfcheck closed:
-  the engine imported ``helpers.selfcheck.format``, which runs ``helpers/selfcheck/__init__.py``.
+  the engine imported ``helpers.selfcheck.format``, which runs ``helpers/selfcheck/__init__.py``,
+  which built the widget (now the view builds it, and the package names it lazily).
 * not counted: imports under ``if TYPE_CHECKING:`` (they never run); imports built from strings at
   run time (``importlib.import_module(f"...nb{number}")``, the registries' one mechanism), except
   the lazy maps above.
@@ -28,13 +32,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 HELPERS = ROOT / "helpers"
+#: The top-level packages read: what notebooks import, and the course's own tooling.
+PACKAGES = ("helpers", "tooling")
 
 
 def modules() -> dict[str, Path]:
-    """Every module under ``helpers/`` by dotted name (a package by its name, not ``.__init__``)."""
+    """Every module under ``helpers/`` and ``tooling/`` by dotted name (a package by its name, not
+    ``.__init__``); a file in a folder that is not a package (the scaffold's templates) is no module."""
     found = {}
-    for path in sorted(HELPERS.rglob("*.py")):
+    for path in sorted(path for package in PACKAGES for path in (ROOT / package).rglob("*.py")):
         parts = path.relative_to(ROOT).with_suffix("").parts
+        if not all((ROOT.joinpath(*parts[:i]) / "__init__.py").is_file() for i in range(1, len(parts))):
+            continue
         found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
     return found
 
@@ -68,7 +77,7 @@ def lazy_names(name: str, path: Path) -> dict[str, str]:
             for key, value in zip(node.value.keys, node.value.values):
                 if isinstance(key, ast.Constant) and isinstance(value, ast.Constant) \
                         and isinstance(value.value, str) \
-                        and (value.value.startswith(".") or value.value.startswith("helpers")):
+                        and value.value.startswith((".", *PACKAGES)):
                     text = value.value
                     level = len(text) - len(text.lstrip("."))
                     found[key.value] = _absolute(text[level:] or None, level, package)
@@ -83,7 +92,7 @@ def _ancestors(name: str, mods: dict[str, Path]) -> set[str]:
 
 
 def import_graph() -> dict[str, set[str]]:
-    """``{module: the helpers modules it imports}`` under the rules of this file's docstring."""
+    """``{module: the helpers and tooling modules it imports}`` under the rules of this file's docstring."""
     mods = modules()
     lazy = {name: lazy_names(name, path) for name, path in mods.items() if path.name == "__init__.py"}
     graph = {}
@@ -163,9 +172,16 @@ def _one_cycle(component: list[str], graph: dict[str, set[str]]) -> list[str]:
     return component
 
 
-def test_no_module_under_helpers_is_in_an_import_cycle():
+def test_no_module_under_helpers_or_tooling_is_in_an_import_cycle():
     found = cycles(import_graph())
-    assert not found, "import cycles in helpers/:\n" + "\n".join(" -> ".join(c) for c in found)
+    assert not found, "import cycles in helpers/ or tooling/:\n" + "\n".join(" -> ".join(c) for c in found)
+
+
+def test_helpers_never_imports_tooling():
+    """What a learner's kernel imports (and the helpers wheel) never needs the course's tooling."""
+    wrong = sorted(f"{name} -> {target}" for name, targets in import_graph().items() if name.split(".")[0] == "helpers"
+                   for target in targets if target.split(".")[0] == "tooling")
+    assert not wrong, "helpers/ imports tooling/ (move the shared piece into helpers/):\n" + "\n".join(wrong)
 
 
 def test_the_graph_reader_sees_deferred_relative_and_lazy_imports():
@@ -175,14 +191,24 @@ def test_the_graph_reader_sees_deferred_relative_and_lazy_imports():
     assert cycles(graph) == []
     graph["c"] = {"a"}
     assert cycles(graph) == [["a", "b", "c", "a"]]
-    # the real reader on the real tree: ``self_check`` imports the view inside the function
+    # the real reader on the real tree: notebook 08's checker imports the domain inside a function,
+    # the scaffold the notebook runner
     graph = import_graph()
-    assert "helpers.widgets.self_check_view" in graph["helpers.selfcheck"]
+    assert "helpers.domain" in graph["helpers.exercises.nb08"]
+    assert "tooling.notebooks" in graph["tooling.scaffold"]
     # a relative import: ``from .format import Question`` in helpers/selfcheck/nb02.py
     assert "helpers.selfcheck.format" in graph["helpers.selfcheck.nb02"]
     # importing ``helpers.selfcheck.format`` from outside the package runs the package too
-    assert "helpers.selfcheck" in graph["helpers.scaffold"] or "helpers.selfcheck" in graph["helpers.progress"]
-    # a lazy map: ``helpers.widgets._EXPORTS["self_check"]`` is ``helpers.selfcheck``
-    assert lazy_names("helpers.widgets", HELPERS / "widgets" / "__init__.py")["self_check"] == "helpers.selfcheck"
+    assert "helpers.selfcheck" in graph["helpers.widgets.engines.self_check"]
+    # a lazy map: ``helpers.selfcheck._EXPORTS["self_check"]`` is the view's module, and so is the edge of
+    # ``from helpers.selfcheck import self_check``; the lazy package itself imports nothing of it
+    assert lazy_names("helpers.selfcheck", HELPERS / "selfcheck" / "__init__.py")["self_check"] == \
+        "helpers.widgets.self_check_view"
+    assert lazy_names("helpers.progress", HELPERS / "progress" / "__init__.py")["progress_report"] == \
+        "helpers.progress.report"
+    assert "helpers.widgets.self_check_view" not in graph["helpers.selfcheck"]
+    assert graph["helpers.progress"] == {"helpers.lazy"}
     # a package does not run itself again through its own submodules
     assert "helpers.selfcheck" not in graph["helpers.selfcheck.nb02"]
+    # tooling imports helpers, so the edges cross the two trees
+    assert "helpers.i18n" in graph["tooling.translation.build"]

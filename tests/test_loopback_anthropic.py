@@ -72,6 +72,20 @@ def test_tool_result_without_its_tool_use_is_unexpected():
         "type": "invalid_request_error", "message": find_pairing_error(orphan).message}}
 
 
+def test_a_tool_use_id_outside_anthropic_s_pattern_is_refused_first():
+    kimi = body(QUESTION, {"role": "assistant", "content": [{"type": "text", "text": "Let me look."},
+                                                            use("functions.lookup_order:0")]},
+                {"role": "user", "content": [result("functions.lookup_order:0")]})
+    error = find_id_error(kimi)
+    assert error.message == ("messages.1.content.1.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'")
+    assert find_pairing_error(kimi) is None  # the pairing itself is fine: only the id's characters are refused
+    for good in ("call_1", "toolu_01A-b_9", "call_lb_0001"):
+        assert find_id_error(body(QUESTION, {"role": "assistant", "content": [use(good)]})) is None
+    for bad in ("call 1", "call.1", "a:b", "", "call_1\n", 7):
+        assert find_id_error(body(QUESTION, {"role": "assistant", "content": [use(bad)]})) is not None, bad
+    assert find_id_error({"messages": "not a list"}) is None
+
+
 @pytest.fixture
 def stand_in():
     with LoopbackAnthropic() as server:
@@ -101,6 +115,25 @@ def test_real_chat_anthropic_gets_a_bad_request_error_for_a_broken_pairing(stand
     assert "system" in sent and [m["role"] for m in sent["messages"]] == ["user", "assistant", "user"]
     assert [r.status for r in stand_in.requests] == [400, 200]
     assert all(r.path == "/v1/messages" for r in stand_in.requests)
+
+
+def test_real_chat_anthropic_rewrites_ids_the_pattern_refuses_so_the_stand_in_accepts_them(stand_in):
+    """langchain-anthropic 1.7.10 hashes an id outside the pattern into ``toolu_<24 hex>`` for both the
+    ``tool_use`` and its ``tool_result`` (``_normalize_tool_call_id``); notebook 20 relies on it."""
+    import hashlib
+
+    history = two_calls_history()
+    history[2] = AIMessage("", tool_calls=[{**call, "id": f"functions.lookup_order:{n}"}
+                                           for n, call in enumerate(history[2].tool_calls)])
+    history[3:] = [ToolMessage(m.content, tool_call_id=f"functions.lookup_order:{n}", status=m.status)
+                   for n, m in enumerate(history[3:])]
+    client = ChatAnthropic(model="claude-sonnet-4-6", api_key="placeholder", base_url=stand_in.base_url,
+                           max_retries=0)
+    assert client.invoke(history).content == "Hello from the loopback stand-in."
+    sent = stand_in.bodies[-1]["messages"]
+    want = [f"toolu_{hashlib.sha256(f'functions.lookup_order:{n}'.encode()).hexdigest()[:24]}" for n in (0, 1)]
+    assert [b["id"] for b in sent[1]["content"]] == want
+    assert [b["tool_use_id"] for b in sent[2]["content"]] == want
 
 
 def test_bad_bodies_and_paths_are_refused(stand_in):
@@ -144,20 +177,12 @@ def test_a_tool_id_outside_anthropic_s_pattern_is_refused_before_the_pairing():
     assert find_request_error(fine) is None
 
 
-def test_chat_anthropic_rewrites_a_foreign_id_and_the_stand_in_accepts_it(stand_in):
-    """langchain-anthropic 1.7.10 maps an id outside the pattern to toolu_<sha256> in both blocks."""
+def test_the_ids_as_minted_sent_by_a_client_that_does_not_rewrite_them_get_the_400(stand_in):
+    """What ChatAnthropic's rewrite avoids: the Anthropic SDK with the ids another provider minted."""
     kimi = "functions.lookup_order:0"
-    history = [HumanMessage("Where is A1024?"),
-               AIMessage("", tool_calls=[{"name": "lookup_order", "args": {"order_id": "A1024"}, "id": kimi}]),
-               ToolMessage("delivered", tool_call_id=kimi)]
-    client = ChatAnthropic(model="claude-x", api_key="placeholder", base_url=stand_in.base_url, max_retries=0)
-    reply = client.invoke(history)
-    assert reply.text == "Hello from the loopback stand-in."
-    sent = stand_in.bodies[-1]["messages"]
-    use_id, result_id = sent[1]["content"][0]["id"], sent[2]["content"][0]["tool_use_id"]
-    assert use_id == result_id and use_id.startswith("toolu_") and kimi not in json.dumps(sent)
-    # the same body with the original ids, sent by a client that does not rewrite them, gets the 400
     raw = anthropic.Anthropic(api_key="placeholder", base_url=stand_in.base_url, max_retries=0)
-    original = json.loads(json.dumps(stand_in.bodies[-1]).replace(use_id, kimi))
-    with pytest.raises(anthropic.BadRequestError, match=r"tool_use\.id: String should match pattern"):
-        raw.messages.create(**original)
+    history = body(QUESTION, {"role": "assistant", "content": [use(kimi)]},
+                   {"role": "user", "content": [result(kimi)]})
+    with pytest.raises(anthropic.BadRequestError, match=r"messages\.1\.content\.0\.tool_use\.id: String should match"):
+        raw.messages.create(**history)
+    assert [r.status for r in stand_in.requests] == [400]

@@ -71,6 +71,17 @@ def test_a_question_with_tools_gets_a_tool_call_that_fits_and_uses_the_order_id(
     assert call["id"] == "call_lb_0001" and body["usage"]["total_tokens"] > 0
 
 
+def test_the_prompt_tokens_count_the_tool_schemas_as_providers_bill_them(loopback_openai):
+    question = {"model": "m", "messages": [user("Hello?")]}
+    _, bare = post(loopback_openai, question)
+    _, one = post(loopback_openai, {**question, "tools": [LOOKUP], "tool_choice": "none"})
+    _, two = post(loopback_openai, {**question, "tools": [LOOKUP, POLICY], "tool_choice": "none"})
+    prompts = [body["usage"]["prompt_tokens"] for body in (bare, one, two)]
+    assert prompts[0] < prompts[1] < prompts[2], prompts
+    schema_tokens = prompts[2] - prompts[1]
+    assert abs(schema_tokens - len(json.dumps(POLICY)) // 4) <= 1, "about 4 characters a token"
+
+
 def test_tool_choice_names_the_tool_and_none_forbids_calls(loopback_openai):
     _, forced = post(loopback_openai, {"model": "m", "messages": [user("Where is A1030?")], "tools": [LOOKUP, POLICY],
                                        "tool_choice": {"type": "function", "function": {"name": "lookup_refund_policy"}}})
@@ -159,6 +170,23 @@ def test_unknown_paths_and_non_json_bodies(loopback_openai):
     assert "could not parse the JSON body" in json.loads(caught.value.read())["error"]["message"]
 
 
+def test_an_overloaded_server_answers_503_after_n_requests(loopback_openai):
+    from helpers.model.loopback_openai import OVERLOADED_MESSAGE
+
+    question = {"model": "m", "messages": [user("Where is A1024?")], "tools": [LOOKUP]}
+    loopback_openai.overloaded_after = 1
+    assert post(loopback_openai, question)[0] == 200
+    for _ in range(2):
+        status, body = post(loopback_openai, question)
+        assert status == 503
+        assert body == {"error": {"message": OVERLOADED_MESSAGE, "type": "server_error", "param": None, "code": None}}
+    # a history OpenAI refuses is still refused with its 400, not hidden behind the outage
+    assert post(loopback_openai, {"model": "m", "messages": []})[0] == 400
+    assert [r.status for r in loopback_openai.requests] == [200, 503, 503, 400]
+    loopback_openai.overloaded_after = None
+    assert post(loopback_openai, question)[0] == 200
+
+
 # -- OpenAI's 400s ------------------------------------------------------------------------------
 
 
@@ -203,6 +231,19 @@ def test_other_histories_no_provider_accepts(loopback_openai, messages, tools, r
     assert status == 400
     template = OPENAI_ERRORS[rule]
     assert answer_body["error"]["message"].startswith(template.split("{")[0])
+
+
+def test_a_tool_call_id_longer_than_40_characters_gets_openai_s_400(loopback_openai):
+    long_id = "portkey-6aa6db90-1b84-4155-9f32-f658c97d6b1b"  # 44 characters, a gateway's id (Portkey-AI/gateway#1062)
+    status, body = post(loopback_openai, {"model": "m", "messages": [user("a"), calls("call_1", long_id),
+                                                                     answer("call_1"), answer(long_id)]})
+    assert status == 400
+    assert body == {"error": {
+        "message": "Invalid 'messages[1].tool_calls[1].id': string too long. Expected a string with maximum length 40, "
+                   "but got a string with length 44 instead.",
+        "type": "invalid_request_error", "param": "messages[1].tool_calls[1].id", "code": "string_above_max_length"}}
+    forty = "c" * 40
+    assert find_request_error({"messages": [user("a"), calls(forty), answer(forty)]}) is None
 
 
 def test_a_tool_name_longer_than_64_characters():

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 from helpers.model.loopback_openai import LoopbackOpenAI, plan_reply
-from helpers.notebooks import course_notebooks
+from tooling.notebooks import course_notebooks
 from tests.live_notebooks import execute_notebook_live, output_text
 
 LOOKUP = {"type": "function", "function": {

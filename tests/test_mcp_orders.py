@@ -12,8 +12,8 @@ import pytest
 from langchain_mcp_adapters.client import MultiServerMCPClient
 from langchain_mcp_adapters.tools import load_mcp_tools
 
-from helpers.mcp_orders import SERVER_KINDS, server_params
-from helpers.mcp_orders.server import CUSTOMER_NOTES, INJECTED_DESCRIPTION, main
+from helpers.mcp_orders import FASTMCP_KINDS, SERVER_KINDS, server_params
+from helpers.mcp_orders.server import CUSTOMER_NOTES, INJECTED_DESCRIPTION, MAX_ECHO, main, shown
 
 
 def _children() -> set[int]:
@@ -127,5 +127,73 @@ def test_a_server_starts_when_sys_stderr_has_no_file_descriptor(monkeypatch):
     assert stdio.stdio_client.__wrapped__.__defaults__ == (sys.__stderr__,)
 
 
-def test_server_kinds_are_the_two_servers():
-    assert SERVER_KINDS == ("orders", "partner")
+def test_server_kinds_are_the_three_servers():
+    assert SERVER_KINDS == ("orders", "partner", "stalled") and FASTMCP_KINDS == ("orders", "partner")
+    assert server_params("stalled")["args"] == ["-m", "helpers.mcp_orders.stalled"]
+
+
+# -- issue 27 part 5 and issue 29: a 10 MB argument, a server that never answers ------------------------------
+
+BIG = "A1024" + "A" * (10_000_000 - 5)
+
+
+def test_shown_keeps_a_short_value_and_cuts_a_long_one():
+    assert shown("A1024") == "A1024" and shown("x" * MAX_ECHO) == "x" * MAX_ECHO
+    assert shown(BIG) == BIG[:MAX_ECHO] + "… (10000000 characters)"
+
+
+def test_a_10_mb_argument_never_comes_back_whole():
+    """Before: ``lookup_order("A1024AAAA...")`` answered ``order A1024AAAA... not found`` with all 10 MB in it
+    (and ``cancel_order``, ``order_summary``, the partner's ``carrier_status`` the same)."""
+    async def run():
+        replies = {}
+        for kind, calls in (("orders", [("lookup_order", {"order_id": BIG}),
+                                        ("cancel_order", {"order_id": BIG, "reason": BIG}),
+                                        ("order_summary", {"order_id": BIG}),
+                                        ("lookup_order", {"order_id": [BIG]})]),
+                            ("partner", [("carrier_status", {"order_id": BIG})])):
+            async with MultiServerMCPClient({kind: server_params(kind)}).session(kind) as session:
+                tools = {tool.name: tool for tool in await load_mcp_tools(session)}
+                for name, args in calls:
+                    replies[(name, type(args["order_id"]).__name__)] = await _call(tools[name], name, args)
+        return replies
+
+    before = _children()
+    replies = asyncio.run(run())
+    for (name, kind), message in replies.items():
+        assert len(message.text) < 400, (name, kind, len(message.text))
+        if kind == "str":
+            assert f"order {BIG[:MAX_ECHO]}… (10000000 characters)" in message.text, message.text
+    assert replies[("lookup_order", "list")].status == "error"  # FastMCP's validation quotes a cut input
+    assert replies[("carrier_status", "str")].text.endswith(": in transit")
+    assert _children() == before
+
+
+def test_a_stalled_server_waits_for_ever_without_a_read_timeout_and_stops_with_one():
+    """langchain-mcp-adapters issue 609 on the pins (0.3.2, mcp 1.30.0): a stdio connection sets no
+    ``read_timeout_seconds``, so a call to a server that never answers waits for ever (here: still
+    waiting when ``asyncio.wait_for`` gives up after 2 s); ``session_kwargs={"read_timeout_seconds": ...}``
+    in the connection turns it into ``McpError`` after that time."""
+    import inspect
+    from datetime import timedelta
+
+    from mcp import ClientSession
+    from mcp.shared.exceptions import McpError
+
+    assert inspect.signature(ClientSession).parameters["read_timeout_seconds"].default is None
+    assert "session_kwargs" not in server_params("stalled")
+
+    async def call(connection, bound=None):
+        tools = await MultiServerMCPClient({"carrier": connection}).get_tools()
+        assert [tool.name for tool in tools] == ["carrier_eta"]
+        pending = _call(tools[0], "carrier_eta", {"order_id": "A1024"})
+        return await (pending if bound is None else asyncio.wait_for(pending, bound))
+
+    before = _children()
+    with pytest.raises(TimeoutError):
+        asyncio.run(call(server_params("stalled"), bound=2))
+    timed = {**server_params("stalled"), "session_kwargs": {"read_timeout_seconds": timedelta(seconds=1)}}
+    with pytest.raises(McpError) as caught:
+        asyncio.run(call(timed))
+    assert str(caught.value) == "Timed out while waiting for response to ClientRequest. Waited 1.0 seconds."
+    assert _children() == before, "no stalled server is left behind"

@@ -679,6 +679,13 @@ def test_an_endpoint_on_a_loopback_or_private_address_needs_no_key(base_url):
 @pytest.mark.parametrize("base_url", PUBLIC_URLS)
 def test_a_public_endpoint_without_its_key_is_refused_and_an_openai_key_is_not_sent_there(base_url):
     assert not is_private_endpoint(base_url)
+    if base_url.startswith("http://"):  # issue 27: a public host over plain http is refused, whatever the keys
+        for env in ({}, {"OPENAI_API_KEY": KEY}, {"COURSE_MODEL_API_KEY": KEY}):
+            with pytest.raises(ModelConfigError, match="^OPENAI_BASE_URL is an http:// address on a public host"):
+                read_model_config({"COURSE_MODEL": "deepseek-chat", "OPENAI_BASE_URL": base_url, **env})
+        base_url = "https" + base_url[len("http"):]
+        if base_url.startswith("https://api.openai.com/"):
+            return
     for env in ({}, {"OPENAI_API_KEY": KEY}, {"OPENAI_API_KEY": KEY, "DASHSCOPE_API_KEY": DASHSCOPE_KEY}):
         with pytest.raises(ModelConfigError) as caught:
             read_model_config({"COURSE_MODEL": "deepseek-chat", "OPENAI_BASE_URL": base_url, **env})
@@ -705,9 +712,9 @@ def test_the_loopback_provider_receives_no_key_from_a_machine_that_has_one(loopb
     assert [r.authorization for r in loopback_openai.requests] == [f"Bearer {NO_KEY}"]
 
 
-def _readme_recipe(title: str) -> dict[str, str]:
+def _readme_recipe(title: str, readme_name: str = "README.md") -> dict[str, str]:
     """The ``export NAME=VALUE`` lines of the README code block that follows the line starting with ``title``."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parent.parent / readme_name).read_text(encoding="utf-8")
     after = readme.split("\n" + title, 1)[1]
     block = after.split("```bash\n", 1)[1].split("```", 1)[0]
     exports = {}
@@ -735,6 +742,12 @@ def test_the_readme_recipes_for_a_local_model_work_against_the_loopback_provider
     (request,) = loopback_openai.requests
     assert request.body["model"] == model_name and request.authorization == f"Bearer {NO_KEY}"
     assert describe_model(model) == f"ChatOpenAI {model_name} via a custom OPENAI_BASE_URL"
+
+
+@pytest.mark.parametrize("title, chinese", [("Ollama,", "本机的 Ollama"), ("vLLM,", "vLLM，"), ("DashScope / Qwen", "DashScope / 通义千问")])
+def test_the_chinese_readme_gives_the_same_recipes(title, chinese):
+    """README.zh-CN's recipes set the same variables to the same values as the English ones (tested above)."""
+    assert _readme_recipe(chinese, "README.zh-CN.md") == _readme_recipe(title)
 
 
 # -- hostile pass on issue 16 (helper T): keys in new shapes ------------------------------------------------------

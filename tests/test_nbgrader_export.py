@@ -1,4 +1,4 @@
-"""The nbgrader export (helpers/nbgrader_export.py): its layout, its solution regions, and a real
+"""The nbgrader export (tooling/nbgrader_export.py): its layout, its solution regions, and a real
 nbgrader round trip (generate_assignment, then autograde of five submissions).
 
 The round trip needs nbgrader (``requirements-instructor.txt``, not in the learner's install): it runs
@@ -19,7 +19,7 @@ import nbformat
 import pytest
 
 from helpers.exercises.registry import EXERCISES
-from helpers.nbgrader_export import CODE_STUB, POINTS, export, main
+from tooling.nbgrader_export import CODE_STUB, POINTS, export, main
 from tests.binder_replay import instructor_python
 
 ROOT = Path(__file__).resolve().parent.parent

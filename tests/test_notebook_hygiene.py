@@ -113,8 +113,8 @@ def execution_problem(nb: dict, name: str) -> str | None:
     code = [c for c in nb["cells"] if c["cell_type"] == "code" and "".join(c["source"]).strip()]
     if not code:
         return f"{name} has no code cells"
-    rerun = ("the build: make zh (python -m helpers.translation build)" if name.startswith("zh/") else
-             f"python -m helpers.notebooks notebooks/{name} (make notebooks NB=notebooks/{name})")
+    rerun = ("the build: make zh (python -m tooling.translation build)" if name.startswith("zh/") else
+             f"python -m tooling.notebooks notebooks/{name} (make notebooks NB=notebooks/{name})")
     counts = [c.get("execution_count") for c in code]
     if all(count is None for count in counts) and not any(c.get("outputs") for c in code):
         return (f"{name} was committed without outputs: strict nbval passes such a notebook (it has nothing to "
@@ -137,7 +137,7 @@ def test_a_notebook_without_outputs_is_named_with_the_command():
     assert execution_problem({"cells": [cell(1, out), cell(2, out)]}, "12_x.ipynb") is None
     bare = execution_problem({"cells": [cell(None, []), cell(None, [])]}, "12_x.ipynb")
     assert bare.startswith("12_x.ipynb was committed without outputs: strict nbval passes such a notebook")
-    assert "python -m helpers.notebooks notebooks/12_x.ipynb" in bare
+    assert "python -m tooling.notebooks notebooks/12_x.ipynb" in bare
     assert "execution counts [2, 1]" in execution_problem({"cells": [cell(2, out), cell(1, out)]}, "12_x.ipynb")
 
 

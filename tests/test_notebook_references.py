@@ -11,8 +11,14 @@ reference are checked against the notebooks themselves, so nothing here has to b
 * ``NN · Title`` outside code must continue with notebook NN's title: ``metadata.course.title`` in English, the
   first heading of its translation after ``NN · `` in Chinese;
 * ``notebook NN`` / ``notebooks NN, MM and KK`` / ``笔记本 NN 和 MM`` must name notebooks that exist, and when the
-  same sentence names a *topic* (below), each notebook it names must mention at least one of the sentence's
-  topics somewhere in its own cells. A range (``notebooks 02-10``) is checked for existence only.
+  part of the sentence the reference is about names a *topic* (below), each notebook it names must mention at
+  least one of those topics somewhere in its own cells. A range (``notebooks 02-10``) is checked for existence
+  only. The part a reference is about: the whole sentence when it is the sentence's only reference; with several,
+  the text since the reference before it (``reads `runtime.context` (notebook 04) ... and asks a colleague
+  (notebook 08)``), the last one to the sentence's end. A possessive reference (``notebook 14's stand-ins``,
+  ``笔记本 14 的本地替身``, ``笔记本 05 和 12 的出发点``) also fits when the notebook, in either edition, mentions
+  the thing it possesses. A reference right after a quote or a backtick is a format example
+  (``"notebook 10, Pitfalls, ..."``), not a reference.
 
 The topics are the identifiers the notebooks put in their titles, summaries and headings (``ToolOutputMixin``,
 ``HumanInTheLoopMiddleware``, ``interrupt()``, ``recursion_limit``, ...): code spans, CamelCase words and
@@ -64,7 +70,7 @@ class Notebook:
     stem: str
     title: str
     title_zh: str | None
-    text: str  # every cell's source, the title and the summary: what the notebook mentions
+    text: str  # every cell's source, the title, the summary and the translation: what the notebook mentions
 
 
 @dataclass(frozen=True)
@@ -94,6 +100,9 @@ def load_notebooks() -> dict[str, Notebook]:
         book = json.loads(path.read_text(encoding="utf-8"))
         course = book["metadata"]["course"]
         text = "\n".join("".join(cell["source"]) for cell in book["cells"])
+        translation = TRANSLATIONS / f"{path.stem}.md"
+        if translation.exists():
+            text += "\n" + translation.read_text(encoding="utf-8")
         found[path.name[:2]] = Notebook(path.name[:2], path.stem, course["title"], _chinese_title(path.stem),
                                         f"{text}\n{course['title']}\n{course['summary']}")
     return found
@@ -120,6 +129,22 @@ def _sentences(text: str) -> Iterator[str]:
 def _topics_in(sentence: str, vocabulary: set[str]) -> set[str]:
     named = set(_SPAN.findall(sentence)) | set(_IDENTIFIER.findall(sentence))
     return vocabulary & named
+
+
+def _about(sentence: str, mentions: list[re.Match], index: int) -> str:
+    """The part of ``sentence`` that reference ``mentions[index]`` is about (see the module docstring)."""
+    if len(mentions) == 1:
+        return sentence
+    start = mentions[index - 1].end() if index else 0
+    end = mentions[index].end() if index + 1 < len(mentions) else len(sentence)
+    return sentence[start:end]
+
+
+def _possessed(sentence: str, match: re.Match) -> str | None:
+    """What a possessive reference possesses: ``stand-in`` of ``notebook 14's stand-ins``, ``本地替身`` of
+    ``笔记本 14 的本地替身``; ``None`` when the reference is not possessive."""
+    found = re.match(r"(?:'s|’s) ([\w-]+?)s?\b|\s?的([^\s,;:.()，。；：（）、]+)", sentence[match.end():])
+    return (found.group(1) or found.group(2)) if found else None
 
 
 def _allowed_examples(notebooks: dict[str, Notebook]) -> tuple[set[str], list[str]]:
@@ -156,17 +181,21 @@ def check(prose: Prose, notebooks: dict[str, Notebook], vocabulary: set[str], ex
             problems.append(f"{prose.where}: '{number} · {after[:40]}': notebook {number} is "
                             f"'{number} · {book.title}'" + (f" ('{number} · {book.title_zh}')" if book.title_zh else ""))
     for sentence in _sentences(prose.text):
-        for match in _MENTION.finditer(sentence):
+        mentions = [m for m in _MENTION.finditer(sentence) if sentence[max(m.start() - 1, 0):m.start()] not in '"`“']
+        for index, match in enumerate(mentions):
             listed = match.group(1) or match.group(2)
             numbers = re.findall(r"\d\d", listed)
             missing = [number for number in numbers if number not in notebooks]
             if missing:
                 problems.append(f"{prose.where}: '{match.group(0)}': there is no notebook {', '.join(missing)}")
                 continue
-            named = _topics_in(sentence, vocabulary)
+            named = _topics_in(_about(sentence, mentions, index), vocabulary)
             if "-" in listed or not named:
                 continue
+            owned = _possessed(sentence, match)
             for number in numbers:
+                if owned and owned in notebooks[number].text:
+                    continue
                 if not any(topic in notebooks[number].text for topic in named):
                     owners = sorted(n for n, book in notebooks.items() if any(t in book.text for t in named))
                     problems.append(
@@ -218,6 +247,11 @@ def test_every_reference_to_a_notebook_fits_it(course):
      "notebook 09 is 09_tool_errors_and_idempotency.ipynb"),
     ("[Next: 10 · Capstone](10_capstone_refund_agent.ipynb)", "'10 · Capstone"),
     ("see notebook 42", "there is no notebook 42"),
+    # two references in one sentence: each is checked against its own part
+    ("Pause with `HumanInTheLoopMiddleware` (notebook 09), then read `runtime.context` (notebook 04).",
+     "'notebook 09' about HumanInTheLoopMiddleware"),
+    # a possessive reference to something the notebook does not have
+    ("`ToolOutputMixin` is notebook 11's subject.", "'notebook 11' about ToolOutputMixin"),
 ])
 def test_a_stale_reference_is_caught(course, text, expected):
     notebooks, vocabulary, examples, _ = course
@@ -232,6 +266,10 @@ def test_a_stale_reference_is_caught(course, text, expected):
     "Notebooks 02-10 scripted the model one move at a time.",
     "a plain word such as strict, next to notebook 08, is not a topic",
     "`make new-notebook NN=21` writes `notebooks/21_tool_call_budgets.ipynb`; `FAILED 03_x.ipynb`",
+    "It reads `runtime.context` (notebook 04), never the model, and asks a colleague first (notebook 08):",
+    "`ModelFallbackMiddleware`: a thread that moves provider, through notebook 14's stand-ins.",
+    "`ModelFallbackMiddleware`：一个线程中途换了模型服务商，经过笔记本 14 的本地替身。",
+    'a heading quoted as `"notebook 10, Pitfalls, ..."` names `args_schema` elsewhere',
 ])
 def test_a_fitting_reference_passes(course, text):
     notebooks, vocabulary, examples, _ = course

@@ -1,4 +1,4 @@
-"""``python -m helpers.notebooks``: one line per notebook, goes on after every kind of failure, exits 1.
+"""``python -m tooling.notebooks``: one line per notebook, goes on after every kind of failure, exits 1.
 
 One run of the command line over a folder of small notebooks (each bad in one way) is shared by the
 tests below, so that only a few kernels are started.
@@ -14,7 +14,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from helpers.notebooks import NotebookFailure, execute_notebook, main
+from tooling.notebooks import NotebookFailure, execute_notebook, main
 
 
 def _notebook(*sources: str) -> nbformat.NotebookNode:
@@ -200,7 +200,7 @@ def test_consecutive_stream_chunks_are_stored_as_one_output(tmp_path):
     """nbclient may store one print as several chunks; the runner merges them (nbval compares merged text)."""
     import nbformat
 
-    from helpers.notebooks import execute_notebook
+    from tooling.notebooks import execute_notebook
 
     nb = nbformat.v4.new_notebook()
     nb.metadata = {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}}
@@ -221,7 +221,7 @@ import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 
-from helpers.notebooks import LEARNER_STATE, kernel_env, removed_variables  # noqa: E402
+from tooling.notebooks import LEARNER_STATE, kernel_env, removed_variables  # noqa: E402
 
 #: Variables a developer's shell may hold that no course kernel may see.
 PRIVATE = {
@@ -354,3 +354,25 @@ def test_course_cell_ids_are_kept_and_a_new_cell_gets_the_next_free_number(tmp_p
     nbformat.write(nb, path)
     execute_notebook(path, timeout=120)
     assert [c.id for c in nbformat.read(path, as_version=4).cells] == ["cell-007", "cell-008", "cell-002", "cell-009"]
+
+
+def test_a_widget_view_gets_the_same_model_id_in_every_run(tmp_path):
+    """ipywidgets names a model with a random id; the stored view gets one made from the cell id and
+    place, so re-executing a notebook with a widget leaves its file unchanged."""
+    path = tmp_path / "widget.ipynb"
+    nbformat.write(_notebook("import ipywidgets\nipywidgets.IntSlider()"), path)
+    first = execute_notebook(path, timeout=120)
+    text = path.read_text(encoding="utf-8")
+    second = execute_notebook(path, timeout=120)
+    views = [cell.outputs[0]["data"]["application/vnd.jupyter.widget-view+json"] for cell in (first.cells[1],
+                                                                                             second.cells[1])]
+    assert views[0]["model_id"] == views[1]["model_id"] and re.fullmatch(r"[0-9a-f]{32}", views[0]["model_id"])
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_a_kernel_imports_the_runners_checkout_first(monkeypatch):
+    from tooling.kernel_env import CHECKOUT, checkout_first
+
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(["/elsewhere/course", str(CHECKOUT), ""]))
+    assert kernel_env()["PYTHONPATH"] == os.pathsep.join([str(CHECKOUT), "/elsewhere/course"])
+    assert checkout_first(None, Path("/a")) == "/a" and checkout_first("/b:/a", Path("/a")) == "/a:/b"

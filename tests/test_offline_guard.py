@@ -19,7 +19,7 @@ import threading
 import nbformat
 import pytest
 
-from helpers.notebooks import kernel_env, run_notebook
+from tooling.notebooks import kernel_env, run_notebook
 
 PROBE = r'''
 import socket, subprocess, sys, urllib.request
@@ -216,3 +216,41 @@ def test_a_crashed_worker_fails_the_xdist_proof(tmp_path):
     call = next(r for r in reports if r.when == "call")
     assert call.outcome == "failed"
     assert "worker gw1 handed back no guard record" in str(call.longrepr)
+
+
+POSTGRES_PROBE = r'''
+import asyncio, sys
+import psycopg
+
+def attempt(label, action):
+    try:
+        action()
+        print(label, "connected")
+    except psycopg.OperationalError as exc:
+        print(label, str(exc).splitlines()[0])
+
+attempt("address:", lambda: psycopg.connect("host=192.0.2.1 port=5432 connect_timeout=3"))
+attempt("keyword:", lambda: psycopg.connect("dbname=x", hostaddr="198.51.100.3", connect_timeout=3))
+attempt("async:", lambda: asyncio.run(psycopg.AsyncConnection.connect("host=203.0.113.7 connect_timeout=3")))
+attempt("socket:", lambda: psycopg.connect(f"host={sys.argv[1]} port=5432 connect_timeout=3"))
+attempt("loopback:", lambda: psycopg.connect("host=127.0.0.1 port=9 connect_timeout=3"))
+'''
+
+
+def test_guard_refuses_and_records_psycopg_connections_out_of_the_machine(tmp_path, offline_guard):
+    # libpq opens its sockets in C, out of the audit hook's sight: the guard wraps psycopg's connect instead
+    import subprocess
+    import sys
+
+    log = tmp_path / "guard.jsonl"
+    done = subprocess.run([sys.executable, "-c", POSTGRES_PROBE, str(tmp_path)], capture_output=True, text=True,
+                          timeout=120, env={**kernel_env(extra=offline_guard.env(log))})
+    lines = dict(line.split(" ", 1) for line in done.stdout.strip().splitlines())
+    for label, target in (("address:", "192.0.2.1"), ("keyword:", "198.51.100.3"), ("async:", "203.0.113.7")):
+        assert lines[label] == (f"offline guard: connection to {target} refused (the course runs offline; only "
+                                "loopback and Unix sockets are allowed)"), done.stderr
+    assert "offline guard" not in lines["socket:"] and "No such file or directory" in lines["socket:"]
+    assert "offline guard" not in lines["loopback:"] and "refused" in lines["loopback:"]
+    refused = [(e["event"], e["target"]) for e in offline_guard.read(log) if e["event"] != "guard.start"]
+    assert refused == [("psycopg.connect", "192.0.2.1"), ("psycopg.connect", "198.51.100.3"),
+                       ("psycopg.connect", "203.0.113.7")]

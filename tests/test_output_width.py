@@ -4,7 +4,7 @@ A learner reads the course in JupyterLab in a 1280 px wide window with the file 
 default layout). A printed line longer than the output area wraps, and a row of aligned columns
 that wraps loses its alignment: the rest of the row starts again at the left edge.
 
-The budget, :data:`helpers.display_text.OUTPUT_WIDTH` = 107 monospace columns, was measured once
+The budget, :data:`helpers.display.text.OUTPUT_WIDTH` = 107 monospace columns, was measured once
 (2026-12-02) in headless Chromium (Playwright, Debian chromium 156) on JupyterLab 4.6.6 started on
 127.0.0.1 as ``tests/test_lab_browser.py`` starts it: a 1280 x 800 viewport, ``/lab?reset`` (the
 file browser open, 250 px), notebook 03 opened with its committed outputs, not run. In the first
@@ -13,7 +13,7 @@ Mono rendered, whose advance Menlo shares) the page measured: the ``<pre>`` is 8
 character 7.83 px (a 400-character span), so 107.3 characters; then lines of k characters were
 written into the ``<pre>`` (``white-space: pre-wrap``, ``word-break: break-all``) and the height
 read: 107 stay on one line, 108 wrap, with or without spaces in the line. CJK characters count 2
-columns here (:func:`helpers.display_text.text_width`): headless Chromium had no CJK font, so
+columns here (:func:`helpers.display.text.text_width`): headless Chromium had no CJK font, so
 their width was not measured; a CJK font's glyphs are about twice as wide as Latin monospace.
 
 What is checked: every line of a committed output a learner sees as text (stream output, and
@@ -37,7 +37,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers.display_text import OUTPUT_WIDTH, fit_row, text_width
+from helpers.display.text import OUTPUT_WIDTH, fit_row, text_width
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -130,7 +130,7 @@ def test_fit_row_counts_cjk_as_two_columns_and_moves_text_below_a_wide_prefix():
 
 def test_the_progress_table_fits(tmp_path, monkeypatch):
     """The plain-text progress table (``make progress``, the report's text form) fits the budget."""
-    import helpers.progress as progress
+    import helpers.progress.report as progress
 
     monkeypatch.setenv(progress.PROGRESS_FILE_ENV, str(tmp_path / "progress.json"))
     questions = {f"{n:02d}": ("q1", "q2", "q3", "q4", "q5") for n in range(17)}

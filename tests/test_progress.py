@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-import helpers.progress as progress
-import helpers.progress_record as progress_record
-import helpers.workspace as workspace
-import helpers.workspace_place as place
+import helpers.progress.report as progress
+import helpers.progress.record as progress_record
+import helpers.workspace.commands as workspace
+import helpers.workspace.place as place
 from helpers.exercises import nb00
 from helpers.exercises.registry import EXERCISES, notebook_key
-from helpers.progress import (
+from helpers.progress.report import (
     NOT_IN_WORKSPACE,
     load,
     next_step,

@@ -43,11 +43,15 @@ def _two_calls():
 def test_pieces_are_the_chunks_in_order_and_merge_into_what_invoke_returns():
     chunks = list(scripted_model([_two_calls()]).bind_tools([lookup_order]).stream("x"))
     seen = [(c.content, [(t["name"], t["args"], t["index"]) for t in c.tool_call_chunks]) for c in chunks]
+    # as ChatOpenAI streams: an empty opening chunk, each call's head (name, id, args "") before its first piece,
+    # a chunk with finish_reason, then the empty last chunk (tests/test_provider_streams.py compares with it)
     assert seen == [
-        ("On ", []), ("", [("lookup_order", '{"order_id"', 0)]), ("", [("lookup_order", '{"order_id"', 1)]),
-        ("it.", []), ("", [(None, ': "A1024"}', 0)]), ("", [(None, ': "B2048"}', 1)]), ("", []),
+        ("", []), ("On ", []), ("", [("lookup_order", "", 0)]), ("", [(None, '{"order_id"', 0)]),
+        ("", [("lookup_order", "", 1)]), ("", [(None, '{"order_id"', 1)]),
+        ("it.", []), ("", [(None, ': "A1024"}', 0)]), ("", [(None, ': "B2048"}', 1)]), ("", []), ("", []),
     ]
-    assert chunks[-1].chunk_position == "last" and chunks[-1].response_metadata["finish_reason"] == "tool_calls"
+    assert chunks[-2].response_metadata["finish_reason"] == "tool_calls" and chunks[-2].chunk_position is None
+    assert chunks[-1].chunk_position == "last" and chunks[-1].response_metadata == {}
     invoked = scripted_model([_two_calls()]).bind_tools([lookup_order]).invoke("x")
     merged = _merged(chunks)
     assert merged.content == invoked.content == "On it."
@@ -79,12 +83,13 @@ def test_under_create_agent_the_cut_refund_runs_only_in_messages_mode():
 def test_a_callable_step_may_return_a_streamed_step():
     step = streamed([tool_call("lookup_order", {"order_id": "A1024"})], [(0, '{"order_id": '), (0, '"A1024"}')])
     chunks = list(scripted_model([lambda request: step]).bind_tools([lookup_order]).stream("x"))
-    assert [c.tool_call_chunks[0]["args"] for c in chunks[:-1]] == ['{"order_id": ', '"A1024"}']
+    assert [c.tool_call_chunks[0]["args"] for c in chunks if c.tool_call_chunks] == ["", '{"order_id": ', '"A1024"}']
 
 
 def test_finish_reason_alone_keeps_the_default_split():
     chunks = list(scripted_model([streamed("Done.", finish_reason="length")]).stream("x"))
-    assert _merged(chunks).content == "Done." and chunks[-1].response_metadata["finish_reason"] == "length"
+    assert _merged(chunks).content == "Done." and chunks[-2].response_metadata["finish_reason"] == "length"
+    assert _merged(chunks).response_metadata["finish_reason"] == "length"
 
 
 @pytest.mark.parametrize(("make", "message"), [

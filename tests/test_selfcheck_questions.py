@@ -128,7 +128,7 @@ def check_yourself_problems(number: str, nb: list[dict], count: int) -> list[str
         if len(texts) != 2 or texts[1] != want or "course-self-check-static" not in static:
             problems.append(f"notebook {number}: the self-check cell's committed outputs are {texts!r}, not the "
                             f"static questions (issue 17) followed by {want!r}; "
-                            f"it is stale: re-execute the notebook (python -m helpers.notebooks "
+                            f"it is stale: re-execute the notebook (python -m tooling.notebooks "
                             f"{notebook_path(number).relative_to(ROOT)}) and commit it")
     if recaps != [start + 2]:
         between = [source(c).splitlines()[0] if source(c) else "(empty cell)" for c in nb[start + 2:(recaps or [len(nb)])[0]]]
@@ -164,7 +164,7 @@ def test_check_yourself_problems_say_how_to_fix_them():
     (problem,) = check_yourself_problems("00", between, 3)
     assert "move these cells above '## Check yourself': ['## 7. A late section']" in problem
     (problem,) = check_yourself_problems("00", ok, 4)
-    assert "it is stale: re-execute the notebook (python -m helpers.notebooks notebooks/00_" in problem
+    assert "it is stale: re-execute the notebook (python -m tooling.notebooks notebooks/00_" in problem
     (problem,) = check_yourself_problems("00", [ok[0], _widget("00", []), ok[2]], 3)
     assert "committed outputs are [], not" in problem and "re-execute" in problem
     (problem,) = check_yourself_problems("00", ok[:2], 3)
@@ -172,7 +172,7 @@ def test_check_yourself_problems_say_how_to_fix_them():
 
 
 def test_answers_given_in_the_widget_reach_the_progress_table(tmp_path, monkeypatch):
-    import helpers.progress as progress
+    import helpers.progress.report as progress
     from helpers.widgets.engines import SelfCheckEngine
 
     monkeypatch.setenv(progress.PROGRESS_FILE_ENV, str(tmp_path / "progress.json"))

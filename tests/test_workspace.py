@@ -15,8 +15,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from helpers import workspace as ws
-from helpers import workspace_place as place
+from helpers.workspace import commands as ws
+from helpers.workspace import place
 from helpers.workspace import MANIFEST_NAME, NotebookState, WorkspaceError, reset, sources_hash, status, sync
 
 

@@ -18,9 +18,9 @@ import nbformat
 import pytest
 
 from helpers import filelock
-from helpers import workspace as ws
-from helpers import workspace_reset as ws_reset
-from helpers import workspace_place as place
+from helpers.workspace import commands as ws
+from helpers.workspace import restore as ws_reset
+from helpers.workspace import place
 from helpers.workspace import MANIFEST_NAME, NotebookState, WorkspaceError, reset, status, sync
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -2,7 +2,7 @@
 09 and 10; 10-16 became 11-17).
 
 ``tests/renumbering_fixtures/`` was made with the course's code from before the split (``git archive``
-of the commit before it, ``helpers.workspace.sync`` and ``helpers.progress_record``): a small course
+of the commit before it, ``helpers.workspace.sync`` and ``helpers.progress.record``): a small course
 under the old names (``old_course/``) and a learner's workspace of it (``old_workspace/``): the
 manifest, the copies (old 09 and old 10 edited, old 12 run), and a progress file of format 1 with
 exercise and self-check records under the old numbers. Each test syncs a copy of that workspace
@@ -19,14 +19,15 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from helpers import i18n, workspace_migration
-from helpers import workspace as ws
+from helpers import i18n
+from helpers.workspace import migration as workspace_migration
+from helpers.workspace import commands as ws
 from helpers.i18n import use
-from helpers.progress_store import read_file
-from helpers.renumbering import MOVED_QUESTIONS, RENAMED, SPLIT_INTO, SPLIT_NOTEBOOK, new_exercise_id
+from helpers.progress.store import read_file
+from helpers.workspace.renumbering import MOVED_QUESTIONS, RENAMED, SPLIT_INTO, SPLIT_NOTEBOOK, new_exercise_id
 from helpers.selfcheck import questions_for
 from helpers.workspace import sync
-from helpers.workspace_files import Manifest
+from helpers.workspace.files import Manifest
 
 FIXTURES = Path(__file__).parent / "renumbering_fixtures"
 OLD_WORKSPACE = FIXTURES / "old_workspace"
@@ -229,7 +230,7 @@ def test_make_status_before_sync_shows_the_workspace_as_sync_will_leave_it(works
     """Right after `git pull`, `make status` (which changes nothing) used to call the edited old 10
     "no longer in the course" and the new 11 "new in the course (sync copies it)"; it now says what
     sync will move and classifies 11 from the learner's copy."""
-    from helpers import workspace as ws
+    from helpers.workspace import commands as ws
 
     before = _snapshot(workspace)
     lines = ws._status_lines(workspace)  # against the course's own notebooks/ (the new names)
@@ -303,7 +304,7 @@ def test_when_replaced_cannot_hold_an_old_copy_one_line_says_so(workspace, cours
     course")."""
     (workspace / "replaced").write_text("my notes", encoding="utf-8")
     (workspace / "11_capstone_refund_agent.ipynb").write_bytes((OLD_COURSE / "00_start_here.ipynb").read_bytes())
-    from helpers import workspace as ws
+    from helpers.workspace import commands as ws
 
     status = "\n".join(ws._status_lines(workspace))  # make status says the same before the sync
     assert "10_capstone_refund_agent.ipynb: sync leaves it where it is (replaced is a file" in status

@@ -17,16 +17,16 @@ import nbformat
 import pytest
 
 from helpers import i18n
-from helpers import workspace as ws
-from helpers import workspace_place as place
+from helpers.workspace import commands as ws
+from helpers.workspace import place
 from helpers.i18n import _, use
-from helpers.notebooks import execute_notebook, kernel_env
+from tooling.notebooks import execute_notebook, kernel_env
 from helpers.progress import progress_table
-from helpers.progress_store import Progress, score_line
-from helpers.translation.build import build, built_from, compose, recorded_hash
-from helpers.translation.catalog import catalog_problems, compiled, extracted, extracted_at, po_path
-from helpers.translation.check import build_problems, translation_problems
-from helpers.translation.source import Term, cell_hash, format_blocks, markdown_cells, parse_blocks
+from helpers.progress.store import Progress, score_line
+from tooling.translation.build import build, built_from, compose, recorded_hash
+from tooling.translation.catalog import catalog_problems, compiled, extracted, extracted_at, po_path
+from tooling.translation.check import build_problems, translation_problems
+from tooling.translation.source import Term, cell_hash, format_blocks, markdown_cells, parse_blocks
 
 ROOT = Path(__file__).resolve().parent.parent
 TERMS = [Term("tool call", "工具调用", ("工具呼叫",)), Term("checkpointer", "检查点保存器", ())]
@@ -34,7 +34,7 @@ ENGLISH_MD = ["# 01 · Tools\n\nA tool call asks for `get_order` with 2 argument
               "The checkpointer keeps 3 threads."]
 CHINESE_MD = ["# 01 · 工具\n\n一次工具调用请求 `get_order`，带 2 个参数；见 [notebook 02](02_x.ipynb)。",
               "检查点保存器保存 3 个线程。"]
-CODE = "from helpers.progress_store import score_line\nprint(score_line(1, 2, 3))"
+CODE = "from helpers.progress.store import score_line\nprint(score_line(1, 2, 3))"
 
 
 def _notebook(folder: Path, name: str = "01_x.ipynb", markdown=ENGLISH_MD, code: str = CODE) -> Path:
@@ -138,7 +138,7 @@ def test_catalog_problems_name_each_gap(tmp_path):
 
 def test_a_new_untranslated_string_is_named_with_file_and_line(tmp_path):
     """The course-wide check (``tests/test_zh_fresh.py``) on a copy of a helpers tree: a new ``_()``
-    string, an exercise's title and a case's name (``helpers/translation/extract.py``; the ``N_`` hint
+    string, an exercise's title and a case's name (``tooling/translation/extract.py``; the ``N_`` hint
     nested in the case is still found), a dropped placeholder and a message no code marks any more
     are each named with the source line."""
     exercises = tmp_path / "helpers" / "exercises"
@@ -361,7 +361,7 @@ def test_the_chinese_readme_gives_the_dashscope_recipe_first_as_the_english_one_
 def test_rekey_moves_each_block_to_the_cell_it_translates(tmp_path):
     """After a notebook is split or its cells renumbered (the runner numbers ids by position), each
     block goes to the cell whose English it translates; a cell nothing matches keeps its English."""
-    from helpers.translation.source import rekey
+    from tooling.translation.source import rekey
 
     english = _notebook(tmp_path / "notebooks")
     old = _translation(tmp_path / "tr", english)
@@ -377,8 +377,8 @@ def test_rekey_moves_each_block_to_the_cell_it_translates(tmp_path):
 
 
 def test_the_chinese_readme_table_follows_the_chinese_course_map(tmp_path):
-    from helpers.coursemap import END, START
-    from helpers.translation.readme import readme_problems, write_readme
+    from tooling.coursemap import END, START
+    from tooling.translation.readme import readme_problems, write_readme
 
     translations = tmp_path / "translations"
     translations.mkdir()
@@ -395,9 +395,56 @@ def test_the_chinese_readme_table_follows_the_chinese_course_map(tmp_path):
     assert readme_problems(readme, translations) == [] and write_readme(readme, translations) is False
 
 
+def test_the_chinese_course_map_is_the_english_entries_in_chinese_with_the_rows_as_translated():
+    from tooling.coursemap import END, START, CourseEntry, course_entries
+    from tooling.translation.course_map import chinese_minutes, chinese_table
+    from tooling.translation.source import TRANSLATIONS_DIR, read_blocks
+
+    block = next(b for b in read_blocks(TRANSLATIONS_DIR / "00_start_here.md")[0].values() if START in b.text)
+    region = block.text[block.text.index("\n", block.text.index(START)) + 1:block.text.index(END)].rstrip("\n")
+    entries = course_entries()
+    assert chinese_table(entries, region) == region  # today's map, as translated, from today's entries
+    new = CourseEntry("99_new_topic.ipynb", "New topic", "one line, not translated yet", 20, 40)
+    lines = chinese_table([*entries, new], region).splitlines()
+    assert lines[-1] == "| 99 | [New topic](99_new_topic.ipynb) | one line, not translated yet | 1 小时（20 + 40） |"
+    assert lines[3:-1] == region.splitlines()[3:]  # every translated row kept
+    total = sum(e.minutes for e in entries) + 60
+    assert f"（{total} 分钟：{sum(e.reading for e in entries) + 20} 分钟阅读正文和输出，" in lines[0]
+    assert [chinese_minutes(m) for m in (45, 60, 95)] == ["45 分钟", "1 小时", "1 小时 35 分钟"]
+
+
+def test_the_chinese_map_block_follows_a_change_of_the_english_map_only(tmp_path):
+    from tooling.coursemap import END, START, CourseEntry, replace_region
+    from tooling.translation.course_map import follow_english_map
+
+    def start(source):
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(source, id="cell-005")])
+        nbformat.write(nb, tmp_path / "00_start_here.ipynb")
+        return tmp_path / "00_start_here.ipynb"
+
+    before = f"## 2. Map\n\nIntro.\n\n{START} -->\nold English table\n{END}\n"
+    translation = tmp_path / "00_start_here.md"
+    translation.write_text(f"<!-- cell cell-005 en-sha256 {cell_hash(before)} -->\n## 2. 地图\n\n简介。\n\n"
+                           f"{START} -->\n| 00 | [从这里开始](00_start_here.ipynb) | 怎么学 | 45 分钟（20 + 25） |\n{END}\n",
+                           encoding="utf-8")
+    entries = [CourseEntry("00_start_here.ipynb", "Start here", "how", 20, 25),
+               CourseEntry("01_next.ipynb", "Next one", "what", 10, 10)]
+    after = replace_region(before, "new English table", "00")
+    assert follow_english_map(start(after), before, entries, tmp_path) is True
+    blocks = parse_blocks(translation.read_text(encoding="utf-8"))[0]
+    assert blocks["cell-005"].en_hash == cell_hash(after)
+    assert "| 00 | [从这里开始](00_start_here.ipynb) | 怎么学 | 45 分钟（20 + 25） |" in blocks["cell-005"].text
+    assert "| 01 | [Next one](01_next.ipynb) | what | 20 分钟（10 + 10） |" in blocks["cell-005"].text
+    assert blocks["cell-005"].text.startswith("## 2. 地图\n\n简介。")
+    kept = translation.read_text(encoding="utf-8")
+    # the prose changed too: a translator's work, the block is left as it is (and stays stale)
+    assert follow_english_map(start(after.replace("Intro.", "New intro.")), after, entries, tmp_path) is False
+    assert translation.read_text(encoding="utf-8") == kept
+
+
 def test_the_next_cell_is_written_in_chinese_by_the_build_not_translated(tmp_path):
-    from helpers.translation.next_cell import chinese_next
-    from helpers.translation.source import format_blocks, is_next_cell
+    from tooling.translation.next_cell import chinese_next
+    from tooling.translation.source import format_blocks, is_next_cell
 
     translations = tmp_path / "t"
     translations.mkdir()
@@ -419,9 +466,47 @@ def test_the_next_cell_is_written_in_chinese_by_the_build_not_translated(tmp_pat
 
 def test_the_catalog_is_held_to_the_glossary_too():
     """A message translated with a rendering the glossary says to avoid is named, as in a notebook."""
-    from helpers.translation.catalog import catalog_problems
+    from tooling.translation.catalog import catalog_problems
 
     strict = [Term("widget", "小组件", ("小组件",))]  # every use of the rendering now counts as avoided
     problems = catalog_problems(terms=strict)
     assert problems and all("glossary: 'widget' reads '小组件', not '小组件'" in p for p in problems)
     assert any("helpers/widgets/" in p for p in problems), "the message's source line is named"
+
+
+def test_a_term_with_several_senses_is_required_only_in_the_one_it_names(tmp_path):
+    """``match``: "answer" must read 回答 where a result answers a call, not where a model answers in text."""
+    answer = Term("answer", "回答", ("回应",), r"\banswer(s|ed)?\b(?! with| in text)[^.;:\n]{0,25}\bcalls?\b")
+    english = _notebook(tmp_path / "notebooks", markdown=["# 01 · Tools\n\nThe model answers in text.",
+                                                          "A ToolMessage answers the call."])
+    faithful = _translation(tmp_path / "tr", english, ["# 01 · 工具\n\n模型用文本作答。", "ToolMessage 回答这个调用。"])
+    assert translation_problems(english, faithful, [answer]) == []
+    other = _translation(tmp_path / "tr", english, ["# 01 · 工具\n\n模型用文本作答。", "ToolMessage 对这个调用作出回复。"])
+    assert translation_problems(english, other, [answer]) == ["01_x: cell-003: glossary: 'answer' should read '回答'"]
+    avoided = _translation(tmp_path / "tr", english, ["# 01 · 工具\n\n模型用文本回应。", "ToolMessage 回答这个调用。"])
+    assert translation_problems(english, avoided, [answer]) == [
+        "01_x: cell-001: glossary: 'answer' reads '回答', not '回应'"]
+
+
+def test_the_chinese_readme_is_held_to_the_glossary_outside_code(tmp_path):
+    from tooling.translation.readme import readme_problems
+
+    readme = tmp_path / "README.zh-CN.md"
+    readme.write_text("# 课程\n\n一个退款代理。\n\n```bash\nexport X=代理  # 代理\n```\n\n`代理` 与 Agent。\n",
+                      encoding="utf-8")
+    agent = [Term("agent", "Agent", ("代理",))]
+    assert readme_problems(readme, tmp_path / "no-translations", agent) == [
+        "README.zh-CN.md: line 3: glossary: 'agent' reads 'Agent', not '代理'"]
+    assert readme_problems(readme, tmp_path / "no-translations", [Term("agent", "Agent", ())]) == []
+
+
+def test_the_course_glossary_decides_each_term_once():
+    """The issue's terms each have one rendering; the renderings another term avoids are not its own."""
+    from tooling.translation.source import read_glossary
+
+    terms = {term.en: term for term in read_glossary()}
+    assert {"refund request", "guard", "reviewer", "answer", "playground", "trace", "fix", "agent"} <= set(terms)
+    assert terms["agent"].zh == "Agent" and "代理" in terms["agent"].avoid
+    renderings = {term.zh for term in terms.values()}
+    clashes = [(term.en, bad) for term in terms.values() for bad in term.avoid if bad in renderings]
+    assert not clashes, f"a rendering avoided by one term is another term's rendering: {clashes}"

@@ -5,24 +5,28 @@ new, split or renumbered notebook is covered without a list here):
 * its translation file exists and covers every Markdown cell, each translated from today's English
   text (hash), keeping every inline-code span, link target and number, with the glossary's
   renderings (``translations/zh/glossary.toml``);
+* no block's ``en-sha256`` was moved to a changed English cell while its Chinese stayed the same, unless
+  its marker records that decision (``checked <the English the Chinese was written for>``; the
+  translation file's git history tells, :func:`tooling.translation.worklist.unrecorded_keeps`);
 * its built ``notebooks/zh`` notebook exists, has the English code cells byte for byte and the
   translation's Markdown, and was built from today's English notebook, translation and catalog
   (``make zh`` rebuilds what changed).
 
 Plus: no translation or built notebook is left of an English notebook that no longer exists, and
 the message catalog lacks no wrapped string, has none untranslated or fuzzy, and its ``.mo`` is
-compiled from today's ``.po``. The check is :mod:`helpers.translation.check` (also
-``python -m helpers.translation check``).
+compiled from today's ``.po``. The check is :mod:`tooling.translation.check` (also
+``python -m tooling.translation check``).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from helpers.translation.catalog import catalog_problems
-from helpers.translation.check import build_problems, translation_problems
-from helpers.translation.readme import readme_problems
-from helpers.translation.source import TRANSLATIONS_DIR, ZH_DIR, english_notebooks, read_glossary, translation_path
+from tooling.translation.catalog import catalog_problems
+from tooling.translation.check import build_problems, translation_problems
+from tooling.translation.readme import readme_problems
+from tooling.translation.source import TRANSLATIONS_DIR, ZH_DIR, english_notebooks, read_glossary, translation_path
+from tooling.translation.worklist import unrecorded_keeps
 
 NOTEBOOKS = english_notebooks()
 TERMS = read_glossary()
@@ -41,8 +45,10 @@ def test_the_chinese_edition_of_this_notebook_is_fresh(path):
     translation = translation_path(path)
     problems = translation_problems(path, translation, TERMS)
     if translation.is_file():
+        problems += unrecorded_keeps(translation)
         problems += build_problems(path, translation, ZH_DIR / path.name)
-    assert not problems, "the Chinese edition drifted (translate, then `make zh`):\n" + "\n".join(problems)
+    assert not problems, (f"the Chinese edition drifted: `make worklist NB={path.name[:2]}` shows each cell to translate "
+                          "(the English change and the Chinese now); translate, then `make zh`:\n" + "\n".join(problems))
 
 
 def test_nothing_is_left_of_a_notebook_the_course_no_longer_has():

@@ -16,11 +16,11 @@ from test_zh_edition import TERMS, _notebook, _translation
 
 from helpers import i18n
 from helpers.i18n import _, use
-from helpers.translation.__main__ import main
-from helpers.translation.check import translation_problems
-from helpers.translation.next_cell import chinese_next
-from helpers.translation.readme import chinese_map
-from helpers.translation.source import Block, cell_hash, markdown_cells, parse_blocks
+from tooling.translation.__main__ import main
+from tooling.translation.check import translation_problems
+from tooling.translation.next_cell import chinese_next
+from tooling.translation.readme import chinese_map
+from tooling.translation.source import Block, cell_hash, markdown_cells, parse_blocks
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -143,7 +143,8 @@ def test_a_non_utf8_translation_leaves_the_next_cell_and_readme_in_english_not_a
 def test_progress_refuses_a_course_lang_that_names_no_edition_as_the_workspace_command_does(
         value, refused, monkeypatch, capsys):
     monkeypatch.setenv("COURSE_LANG", value)
-    from helpers import progress, workspace
+    from helpers.progress import report as progress
+    from helpers.workspace import commands as workspace
     monkeypatch.setattr(progress, "_main", lambda args: 0)  # the table itself is not what is tested
     monkeypatch.setattr(workspace, "_main", lambda argv: 0)
     expected = f"error: COURSE_LANG={value!r} names no edition of the course" if refused else ""

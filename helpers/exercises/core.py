@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..i18n import N_, _
-from ..progress_record import record_exercise
+from ..progress.record import record_exercise
 from .check_text import _left_text, _safe_str, _stuck_text, _type_name
 from .deadline import CheckTimeout, DeadlineOutcome, run_with_deadline
 from .isolation import Snapshot

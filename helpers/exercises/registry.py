@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..progress_store import notebook_key  # how the progress file keys a notebook
+from ..progress.store import notebook_key  # how the progress file keys a notebook
 
 if TYPE_CHECKING:  # annotations only: the progress table reads this registry without the checkers
     from .core import Exercise

@@ -54,7 +54,7 @@ def shown_text(text: str) -> str:
     """A checker's own text as the learner reads it: ``text`` through the catalog (:func:`helpers.i18n._`),
     for the texts kept in English in the objects and translated only where they are shown: an exercise's
     title, a case's name and hint, an ``unsolved_hint`` (marked with ``N_()`` or by
-    ``helpers/translation/extract.py``). ``""`` stays ``""`` (gettext would give the catalog's header)."""
+    ``tooling/translation/extract.py``). ``""`` stays ``""`` (gettext would give the catalog's header)."""
     return _(text) if text else text
 
 

@@ -8,11 +8,15 @@ import sys
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-ServerKind = Literal["orders", "partner"]
+ServerKind = Literal["orders", "partner", "stalled"]
 """``"orders"``: the desk's own order service; ``"partner"``: a third-party server whose tool
-description instructs the model (notebook 16, section 7)."""
+description instructs the model (notebook 16, section 7); ``"stalled"``: a carrier's server that
+never answers a tool call (notebook 16, Pitfalls)."""
 
 SERVER_KINDS: tuple[ServerKind, ...] = get_args(ServerKind)
+FASTMCP_KINDS: tuple[ServerKind, ...] = ("orders", "partner")
+"""The kinds :mod:`helpers.mcp_orders.server` serves (``FastMCP``); ``stalled`` is
+:mod:`helpers.mcp_orders.stalled` (the standard library only)."""
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 """The checkout that holds ``helpers/``: the server's working directory, so ``-m`` imports it."""
@@ -51,7 +55,8 @@ def server_params(kind: ServerKind = "orders") -> dict[str, Any]:
     Returns:
         A ``StdioConnection`` dict (langchain-mcp-adapters 0.3.2, ``sessions.py``):
         ``transport="stdio"``, ``command`` this interpreter (``sys.executable``), ``args``
-        ``["-m", "helpers.mcp_orders.server", kind]``, ``cwd`` the checkout and ``env`` the
+        ``["-m", "helpers.mcp_orders.server", kind]`` (``["-m", "helpers.mcp_orders.stalled"]`` for
+        ``stalled``), ``cwd`` the checkout and ``env`` the
         variables in :data:`_PASSED_ON` that are set (``mcp`` 1.30.0's ``stdio_client`` adds
         HOME, PATH, ... itself). The server reads stdin and writes stdout: no socket. Also makes
         sure the server gets a stderr it can write to (:func:`_give_servers_a_real_stderr`).
@@ -66,7 +71,7 @@ def server_params(kind: ServerKind = "orders") -> dict[str, Any]:
     return {
         "transport": "stdio",
         "command": sys.executable,
-        "args": ["-m", "helpers.mcp_orders.server", kind],
+        "args": ["-m", "helpers.mcp_orders.stalled"] if kind == "stalled" else ["-m", "helpers.mcp_orders.server", kind],
         "cwd": str(ROOT),
         "env": env,
     }

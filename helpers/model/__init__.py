@@ -14,8 +14,14 @@ One job per module:
 * :mod:`helpers.model.deadline`: an overall deadline per HTTP request of the real model;
 * :mod:`helpers.model.real`: the real model, a ``ChatOpenAI`` that records its requests, hides the
   keys in its errors and names a reply that is not an OpenAI reply (``NotAnOpenAIReplyError``);
+* :mod:`helpers.model.address`: where an endpoint really is (the host the HTTP client connects to:
+  loopback, private or public);
 * :mod:`helpers.model.config`: the real-model configuration read from the environment and checked
   (``read_model_config``, ``ModelConfig``, ``ModelConfigError``), without LangChain;
+* :mod:`helpers.model.sdk_environment`: every environment variable the pinned SDKs read for an
+  endpoint, a proxy, headers, a key or tracing, and where;
+* :mod:`helpers.model.client_check`: the real model's clients checked once built (the configured
+  URL and key only, no header from the environment, no key through a proxy in clear text);
 * :mod:`helpers.model.factory`: environment -> model (``model_from_env``, ``describe_model``, the
   environment variables and the DashScope recipe; re-exports :mod:`helpers.model.config`);
 * :mod:`helpers.model.live`: the two kinds of model cell: ``scripted_model`` (a protocol case),

@@ -28,8 +28,22 @@ configured, and is sent there. An endpoint on a loopback or private address (:fu
 ``localhost``, ``127.x``, ``10.x``, ``172.16-31.x``, ``192.168.x``, ``::1``, ``fc00::/7``, a one-word host
 name such as ``ollama`` or ``vllm``, a name ending in ``.local`` or ``.internal``) needs no key: the
 request carries the placeholder ``EMPTY`` (vLLM's convention; the OpenAI SDK refuses an empty key).
-The host is judged from the URL alone (no name lookup, which would be a network access), so a public
-name that happens to resolve to a private address still needs ``COURSE_MODEL_API_KEY``.
+The host is judged as the HTTP client will connect to it (:mod:`helpers.model.address`: httpx2's
+own host, and the address a number such as ``134744072``, ``0x7f.1`` or ``::ffff:8.8.8.8`` stands
+for), never by looking a name up (a network access), so a public name that happens to resolve to a
+private address still needs ``COURSE_MODEL_API_KEY``.
+
+**Keys go over https only**, except to a loopback or private address: an ``http://``
+``OPENAI_BASE_URL`` on a public host is refused, and so is a key over plain ``http://`` that the
+HTTP client would send through a proxy (``HTTP_PROXY``, ``ALL_PROXY``, ``OPENAI_PROXY``).
+
+**Only the configured endpoint.** The base URL and the key are always passed to ``ChatOpenAI``
+explicitly (OpenAI's ``https://api.openai.com/v1`` when ``OPENAI_BASE_URL`` is unset or blank), so
+``OPENAI_API_BASE``, ``LANGSMITH_GATEWAY`` and the SDKs' other variables
+(:mod:`helpers.model.sdk_environment`) cannot send the key elsewhere; once built, the model's clients
+are checked (:mod:`helpers.model.client_check`): another URL or key (a ``langsmith_gateway`` block),
+headers from ``OPENAI_CUSTOM_HEADERS`` are refused, and OpenAI's organization and project ids
+(``OPENAI_ORG_ID``, ``OPENAI_PROJECT_ID``) go to OpenAI's endpoint only.
 
 ``OPENAI_API_KEY`` (or any key) alone does not opt in: many machines have a key set for other work,
 and the course must stay offline unless asked.
@@ -59,7 +73,8 @@ Ollama on this machine (no key), and vLLM on a class server in the local network
 Bad configuration stops with :class:`ModelConfigError` naming the variable and never showing its
 value: a half-configured environment names the missing variable; ``OPENAI_BASE_URL`` that is not
 an ``http(s)`` URL (a key pasted into it, say), or that has a user name, a password, a query string
-(``?api-key=...``) or a fragment, is refused (keys do not belong in the URL); ``COURSE_MODEL`` that
+(``?api-key=...``) or a fragment, is refused (keys do not belong in the URL), and so is one whose
+port is not a number from 1 to 65535 or whose host the HTTP client refuses; ``COURSE_MODEL`` that
 does not look like a model name (see :func:`looks_like_model_name`: a Volcengine Ark key, which is
 UUID-shaped, or any long random string) is refused; keys are stripped of surrounding spaces and
 line breaks and refused when a space, line break or non-ASCII character remains inside.
@@ -73,7 +88,7 @@ timeout=COURSE_MODEL_TIMEOUT, max_retries=COURSE_MODEL_MAX_RETRIES)`` (langchain
 the chat.completions API), a subclass that records its requests
 (:func:`~helpers.model.real.real_chat_model`). ``COURSE_MODEL_TIMEOUT`` is an overall deadline per
 request (:mod:`helpers.model.deadline`), not only per read, so an endpoint that sends one byte a
-second is stopped too; errors reach the cell with every configured key replaced
+second is stopped too; errors and replies reach the cell with every configured key replaced
 (:func:`~helpers.model.redact.hide_secrets`), and a reply that is not an OpenAI reply is named as
 such (:class:`~helpers.model.real.NotAnOpenAIReplyError`), without the base URL.
 """
@@ -85,6 +100,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
+from ..i18n import _, ngettext
 from .config import (  # re-exported: the factory's names, importable from here as before
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
@@ -152,7 +168,7 @@ def describe_model(model: Any) -> str:
     """A one-line, secret-free description of a chat model (or of the model inside a ``bind_tools`` binding).
 
     Returns:
-        e.g. ``scripted model (3 steps, offline)``, ``ChatOpenAI gpt-4o-mini``,
+        in the notebook's edition (:mod:`helpers.i18n`), e.g. ``scripted model (3 steps, offline)``, ``ChatOpenAI gpt-4o-mini``,
         ``ChatOpenAI qwen-plus via DashScope`` or ``ChatOpenAI qwen-plus via a custom OPENAI_BASE_URL``
         (the URL itself is never shown; a name that does not pass :func:`looks_like_model_name`
         is shown as ``(a name that looks like a key, not shown)``).
@@ -160,12 +176,13 @@ def describe_model(model: Any) -> str:
     model = getattr(model, "bound", model)
     if isinstance(model, ScriptedChatModel):
         steps = len(model.script)
-        return f"scripted model ({steps} step{'' if steps == 1 else 's'}, offline)"
+        return ngettext("scripted model ({steps} step, offline)", "scripted model ({steps} steps, offline)",
+                        steps).format(steps=steps)
     name = getattr(model, "model_name", None) or getattr(model, "model", None)
     name = "?" if name is None else name if looks_like_model_name(name) else HIDDEN_NAME
     base_url = getattr(model, "openai_api_base", None)
     base_url = base_url if isinstance(base_url, str) else None
-    endpoint = {"openai": "", "dashscope": " via DashScope", "custom": " via a custom OPENAI_BASE_URL"}[
+    endpoint = {"openai": "", "dashscope": _(" via DashScope"), "custom": _(" via a custom OPENAI_BASE_URL")}[
         _endpoint(base_url)]
     library_class = next((c for c in type(model).__mro__ if c.__module__.startswith("langchain")), type(model))
     return f"{library_class.__name__} {name}{endpoint}"

@@ -1,14 +1,17 @@
-"""A loopback stand-in for Anthropic's Messages API (stdlib ``http.server`` in a thread), pairing rules only.
+"""A loopback stand-in for Anthropic's Messages API (stdlib ``http.server`` in a thread): tool-use ids and pairing only.
 
 Notebook 14 starts one on 127.0.0.1 to show the ``anthropic.BadRequestError`` a real
 ``ChatAnthropic(base_url=..., api_key="placeholder")`` gets for a history whose ``tool_use`` /
 ``tool_result`` blocks do not pair, the way notebook 03 shows OpenAI's with
-:mod:`helpers.model.loopback_openai`. It is not Anthropic and plays no model: it answers
+:mod:`helpers.model.loopback_openai`. It is not Anthropic; by default it plays no model: it answers
 ``POST /v1/messages`` with HTTP 400 for a broken pairing and, for an acceptable body, with one short
-text message in the Messages API's shape (no tool calls, no streaming).
+text message in the Messages API's shape (no tool calls, no streaming); built with ``plays_model=True`` it
+answers like a model instead, tool calls and streaming included (notebook 13 streams a reply cut off at
+``max_tokens`` from it: :mod:`helpers.model.loopback_anthropic_replies`).
 
 The rules it checks (:func:`find_request_error`), each on the body's ``messages`` (``system`` is a
-separate field in this format, so ``messages.N`` counts user and assistant turns only):
+separate field in this format, so ``messages.N`` counts user and assistant turns only; notebook 14 replays a
+thread another provider started here, notebook 20 a fallback that takes one over):
 
 * every ``tool_use`` id and every ``tool_result``'s ``tool_use_id`` must match ``^[a-zA-Z0-9_-]+$``
   (:func:`find_id_error`), checked before the pairing, as a schema check comes before the meaning;
@@ -18,23 +21,26 @@ separate field in this format, so ``messages.N`` counts user and assistant turns
 
 What is verified and what is modelled:
 
-* **verified**: the two messages' wording and the error body's shape
+* **verified**: the id rule's wording ``messages.92.content.0.tool_use.id: String should match pattern
+  '^[a-zA-Z0-9_-]+$'`` in the same error body (BlockRunAI/ClawRouter#17, CommandCodeAI/command-code#323,
+  tailcallhq/forgecode#1142: ids such as ``functions.get_current_weather:0``, the shape vLLM's Kimi K2
+  parser gives, vllm-project/vllm#46344); the two pairing messages' wording and the error body's shape
   ``{"type": "error", "error": {"type": "invalid_request_error", "message": ...}}`` with HTTP 400, as
   quoted from real API answers in public issue reports (e.g. anthropics/claude-code#5989 and #13460,
   router-for-me/CLIProxyAPI#497): ``messages.22: `tool_use` ids were found without `tool_result`
   blocks immediately after: toolu_..., toolu_.... Each `tool_use` block must have a corresponding
   `tool_result` block in the next message.`` and ``messages.48.content.1: unexpected `tool_use_id`
   found in `tool_result` blocks: toolu_.... Each `tool_result` block must have a corresponding
-  `tool_use` block in the previous message.``; and the id rule's
-  ``messages.1.content.0.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'``, quoted in
-  reports of threads replayed across providers (langchain-ai/langchain PR 37756, whose fix in
-  langchain-anthropic 1.7.10 rewrites such ids; Kimi's ``functions.write_todos:0``, Ollama's ids with
-  ``:``).
-* **modelled**: which index ``messages.N`` names for an unanswered ``tool_use`` (here the assistant
+  `tool_use` block in the previous message.``; the id rule's wording, also quoted in reports of threads
+  replayed across providers (langchain-ai/langchain PR 37756, whose fix in langchain-anthropic 1.7.10 rewrites
+  such ids; Kimi's ``functions.write_todos:0``, Ollama's ids with ``:``).
+* **modelled**: that the id rule is checked before the pairing (a malformed body is refused before its
+  meaning is read) and also on a ``tool_result``'s ``tool_use_id`` (no report shows that one refused: the
+  same pattern and wording, ``...tool_result.tool_use_id: String should ...``, are assumed); which index
+  ``messages.N`` names for an unanswered ``tool_use`` (here the assistant
   message that holds it; the reports do not show the history), the order of the checks (the first
   broken message wins), that several unanswered ids are joined with ``", "`` (as in #5989) and
-  several unexpected ids are reported one block at a time; the same wording for a ``tool_result``'s
-  ``tool_use_id`` (``...tool_result.tool_use_id: String should ...``); the real body's ``request_id`` (and the
+  several unexpected ids are reported one block at a time; the real body's ``request_id`` (and the
   ``request-id`` header) are left out so that a notebook's output stays deterministic. Other rules
   Anthropic enforces (tool_result blocks first in their message, alternating roles, schemas) are
   not checked.
@@ -53,6 +59,8 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
+from .loopback_anthropic_replies import chat_view, message_object, message_stream_events
+from .loopback_replies import plan_reply
 from .loopback_server import JSONRequestHandler, LoopbackServer
 
 __all__ = [
@@ -78,8 +86,9 @@ ANTHROPIC_PAIRING_ERRORS: Mapping[str, str] = {
     "invalid_tool_id": "messages.{message}.content.{block}.{field}: String should match pattern '{pattern}'",
 }
 
-#: The ids Anthropic accepts for ``tool_use.id`` and ``tool_result.tool_use_id`` (the pattern its error names).
-TOOL_ID_PATTERN = r"^[a-zA-Z0-9_-]+$"
+#: The ids Anthropic accepts for ``tool_use.id`` (verified) and ``tool_result.tool_use_id`` (modelled): see the
+#: module docstring.
+TOOL_ID_PATTERN = "^[a-zA-Z0-9_-]+$"
 
 
 @dataclass(frozen=True)
@@ -109,8 +118,9 @@ def find_id_error(body: Mapping[str, Any]) -> AnthropicError | None:
 
     Returns:
         the error naming ``messages.N.content.M.tool_use.id`` (or ``...tool_result.tool_use_id``) and the
-        pattern, for the first such block in message order; ``None`` when every id fits (or there is no
-        ``messages`` list).
+        pattern (``messages.1.content.0.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'``), for the
+        first such block in message order (a missing or non-string id included); ``None`` when every id fits; a
+        body without a ``messages`` list is left to other checks.
     """
     messages = body.get("messages")
     if not isinstance(messages, list):
@@ -119,7 +129,7 @@ def find_id_error(body: Mapping[str, Any]) -> AnthropicError | None:
         for kind, field in (("tool_use", "id"), ("tool_result", "tool_use_id")):
             for number, block in _blocks(message, kind):
                 value = block.get(field)
-                if isinstance(value, str) and not re.fullmatch(TOOL_ID_PATTERN[1:-1], value):
+                if not isinstance(value, str) or not re.fullmatch(TOOL_ID_PATTERN[1:-1], value):
                     return AnthropicError(ANTHROPIC_PAIRING_ERRORS["invalid_tool_id"].format(
                         message=position, block=number, field=f"{kind}.{field}", pattern=TOOL_ID_PATTERN))
     return None
@@ -173,6 +183,11 @@ class LoopbackAnthropic(LoopbackServer):
     Args:
         host: the address to bind (loopback only by default).
         port: the port; ``0`` picks a free one.
+        plays_model: ``False`` (the default): an acceptable body gets one short text message, never streamed.
+            ``True``: it answers like the OpenAI stand-in's model, in the Messages API's shapes, streamed when the
+            body says ``"stream": true`` (:mod:`helpers.model.loopback_anthropic_replies`): a tool call for a
+            question while tools are bound, a text answer after a tool result, and a reply cut off at
+            ``max_tokens`` with ``stop_reason: "max_tokens"``.
 
     Attributes:
         requests: every :class:`helpers.model.loopback_server.RecordedHTTPRequest` (``authorization``
@@ -180,6 +195,10 @@ class LoopbackAnthropic(LoopbackServer):
     """
 
     thread_name = "loopback-anthropic"
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0, *, plays_model: bool = False):
+        self.plays_model = plays_model
+        super().__init__(host, port)
 
     @property
     def base_url(self) -> str:
@@ -224,6 +243,9 @@ class LoopbackAnthropic(LoopbackServer):
                     self._send_json(400, error.body())
                     return
                 server._record(self.path, body, key, 200)
+                if server.plays_model:
+                    self._play(body)
+                    return
                 text = "Hello from the loopback stand-in."
                 self._send_json(200, {
                     "id": server._next_id(), "type": "message", "role": "assistant", "model": body.get("model"),
@@ -231,6 +253,14 @@ class LoopbackAnthropic(LoopbackServer):
                     "stop_sequence": None, "usage": {"input_tokens": max(1, len(raw) // 4),
                                                      "output_tokens": max(1, len(text) // 4)},
                 })
+
+            def _play(self, body: Mapping[str, Any]) -> None:
+                message_id = server._next_id()
+                planned, finish = plan_reply(chat_view(body), message_id.replace("msg_", "toolu_"))
+                if not body.get("stream"):
+                    self._send_json(200, message_object(body, planned, finish, message_id))
+                    return
+                self._send_events(message_stream_events(body, planned, finish, message_id), named=True)
 
         return Handler
 

@@ -5,6 +5,8 @@ real model at it, and notebook 03 starts one on 127.0.0.1 to show the ``openai.B
 a real ``ChatOpenAI`` gets for a history a provider refuses. It lives in ``helpers`` so that a
 notebook can import it; ``tests/loopback_openai.py`` re-exports it with the pytest fixtures.
 
+It answers ``POST /v1/responses`` too, with the same model in the Responses API's shapes, streamed or not
+(:mod:`helpers.model.loopback_responses`: a reply cut at ``max_output_tokens`` ends with ``response.incomplete``).
 It answers ``POST /v1/chat/completions`` (also ``/chat/completions``) like a plausible model,
 streaming (Server-Sent Events, ``"stream": true``, with ``tool_calls`` deltas and a usage chunk
 when ``stream_options.include_usage`` is set) and not:
@@ -37,15 +39,26 @@ sent) one call. ``behaviour="ignores_tool_options"`` plays a provider that ignor
 and ``parallel_tool_calls``: it picks the tool by the question's words and makes one call per order
 id named, whatever the body asks (notebook 14's live cell must still run to its end against it).
 
-It also answers ``POST /v1/responses`` (the Responses API) as a reasoning model: a reply that calls
-tools starts with a ``reasoning`` item, and a later request that sends a call back without its reasoning
-item is refused with OpenAI's wording (:mod:`helpers.model.loopback_responses`, which says what is
-verified and what is modelled; notebook 14).
+On ``/v1/responses`` a request that names a reasoning model (``gpt-5...``, ``o3...``:
+:func:`helpers.model.loopback_responses.plays_reasoning`) gets a ``reasoning`` item before its tool calls, and
+every Responses request is checked first: a call sent back without its reasoning item, an output without its
+call or a call without its output is refused with OpenAI's wording (:mod:`helpers.model.responses_rules`, which
+says what is verified and what is modelled; notebook 14, section 8).
+
+An outage can be staged: with :attr:`LoopbackOpenAI.overloaded_after` set to ``n``, the first ``n``
+acceptable requests are answered as above and every later one gets HTTP 503 with OpenAI's overloaded
+error (``{"error": {"message": "That model is currently overloaded with other requests. ...", "type":
+"server_error", "param": null, "code": null}}``, quoted from a real answer in ikechan8370/chatgpt-plugin#125,
+without its request id): a provider that fails in the middle of a conversation (notebook 20's fallback).
 
 It records every request body (:attr:`LoopbackOpenAI.requests`) and rejects, with HTTP 400 and
 OpenAI's own wording and error shape (``{"error": {"message", "type": "invalid_request_error",
 "param", "code"}}``), an empty message list, a tool name outside ``^[a-zA-Z0-9_-]+$`` (or longer
-than 64), a tool call without an id, an unanswered tool call, an orphan tool message and a second
+than 64), a tool call without an id or with an id longer than 40 characters (``Invalid
+'messages[10].tool_calls[0].id': string too long. Expected a string with maximum length 40, but got a string
+with length 53 instead.``, code ``string_above_max_length``, quoted from a real answer in agno-agi/agno#5382;
+ids another provider or a gateway made, e.g. Portkey's 44-character ones, Portkey-AI/gateway#1062), an
+unanswered tool call, an orphan tool message and a second
 answer to one tool call id. The checks are written from OpenAI's behaviour, independently of
 ``helpers.model.rules`` (the wording is shared: :data:`helpers.model.rules.OPENAI_ERRORS`).
 
@@ -72,13 +85,14 @@ from typing import Any
 # and tests import them
 from .loopback_replies import (Behaviour, _stream_events, _usage, plan_reply, structured_content,
                                without_response_format)
-from .loopback_responses import ReasoningLedger, find_responses_error, plan_output, response_body
+from .loopback_responses import chat_view, output_items, response_object, response_stream_events
 from .loopback_server import JSONRequestHandler, LoopbackServer, RecordedHTTPRequest
 from .openai_error import OpenAIError
+from .responses_rules import ReasoningLedger, find_responses_error
 from .rules import OPENAI_ERRORS, TOOL_NAME_PATTERN, ProviderRule
 from .schema_values import arguments_for
 
-__all__ = ["LOOPBACK_KEY", "LOOPBACK_MODEL", "Behaviour", "JSONRequestHandler", "LoopbackOpenAI", "LoopbackServer", "OpenAIError",
+__all__ = ["LOOPBACK_KEY", "LOOPBACK_MODEL", "MAX_TOOL_CALL_ID", "OVERLOADED_MESSAGE", "Behaviour", "JSONRequestHandler", "LoopbackOpenAI", "LoopbackServer", "OpenAIError",
            "RecordedHTTPRequest", "find_request_error", "main", "plan_reply", "structured_content", "without_response_format"]
 
 #: The key the loopback fixture hands out (fake; tests assert it never appears in an output).
@@ -87,11 +101,19 @@ LOOPBACK_KEY = "sk-loopback-0123456789abcdef0123"
 LOOPBACK_MODEL = "loopback-model"
 
 
+#: The longest tool call id chat.completions accepts (verified: see the module docstring).
+MAX_TOOL_CALL_ID = 40
+
+#: OpenAI's 503 message for an overloaded model (verified: see the module docstring).
+OVERLOADED_MESSAGE = ("That model is currently overloaded with other requests. You can retry your request, or contact "
+                      "us through our help center at help.openai.com if the error persists.")
+
+
 def find_request_error(body: Mapping[str, Any]) -> OpenAIError | None:
     """The 400 OpenAI answers for a chat.completions body, or ``None`` when the body is acceptable.
 
     Checks, in order: an empty ``messages`` list; each tool's ``function.name`` (pattern, then length
-    64); per assistant turn with ``tool_calls``: each call has an id, the tool messages right after it
+    64); per assistant turn with ``tool_calls``: each call has an id of at most 40 characters, the tool messages right after it
     answer only its calls, none twice (also not an id answered earlier in the history), and every
     call is answered; a tool message anywhere else is an orphan.
     """
@@ -122,6 +144,11 @@ def find_request_error(body: Mapping[str, Any]) -> OpenAIError | None:
             if not call.get("id"):
                 return OpenAIError(OPENAI_ERRORS[ProviderRule.TOOL_CALL_WITHOUT_ID].format(message=position, call=number),
                                    f"messages[{position}].tool_calls[{number}].id", "missing_required_parameter")
+            if isinstance(call["id"], str) and len(call["id"]) > MAX_TOOL_CALL_ID:
+                where = f"messages[{position}].tool_calls[{number}].id"
+                return OpenAIError(f"Invalid '{where}': string too long. Expected a string with maximum length "
+                                   f"{MAX_TOOL_CALL_ID}, but got a string with length {len(call['id'])} instead.",
+                                   where, "string_above_max_length")
         waiting = [call["id"] for call in calls]
         after = position + 1
         while after < len(messages) and isinstance(messages[after], Mapping) and messages[after].get("role") == "tool":
@@ -152,6 +179,9 @@ class LoopbackOpenAI(LoopbackServer):
         behaviour: how it answers a question while tools are bound (see :data:`Behaviour`).
 
     Attributes:
+        overloaded_after: ``None`` (default): never overloaded; ``n``: after ``n`` answered requests, every
+            acceptable chat.completions request gets HTTP 503 with OpenAI's overloaded error (recorded with
+            status 503). Set it before or between requests.
         requests: every :class:`RecordedHTTPRequest`, in arrival order.
         unfit_arguments: ``(tool name, arguments, validation error)`` for every bound tool (in any
             accepted request) whose schema-derived arguments do not validate against its schema;
@@ -165,9 +195,9 @@ class LoopbackOpenAI(LoopbackServer):
         #: False: answer as if ``response_format`` were not in the body (a provider that ignores it).
         self.honours_response_format = True
         self.unfit_arguments: list[tuple[str, dict[str, Any], str]] = []
+        self.overloaded_after: int | None = None
         #: the reasoning items this server issued on ``/v1/responses``, and the items that came with them.
         self.reasoning = ReasoningLedger()
-        self._calls = 0
         super().__init__(host, port)
 
     @property
@@ -207,11 +237,17 @@ class LoopbackOpenAI(LoopbackServer):
             except jsonschema.SchemaError:
                 pass  # not this server's concern: the schema itself is broken
 
-    def _next_ids(self) -> tuple[str, str]:
+    def _overloaded(self) -> bool:
+        """True when :attr:`overloaded_after` requests were answered already."""
         with self._lock:
-            self._calls += 1
+            answered = sum(r.status == 200 for r in self.requests if r.path.endswith("/chat/completions"))
+        return self.overloaded_after is not None and answered >= self.overloaded_after
+
+    def _next_number(self) -> int:
+        """The number of the answer about to be sent (1, 2, ...; shared by both endpoints)."""
+        with self._lock:
             self._responses += 1
-            return f"call_lb_{self._calls:04d}", f"chatcmpl-loopback-{self._responses:04d}"
+            return self._responses
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
@@ -229,7 +265,7 @@ class LoopbackOpenAI(LoopbackServer):
                 raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 authorization = self.headers.get("Authorization")
                 if self.path.split("?")[0].rstrip("/").endswith("/responses"):
-                    self._respond_responses(raw, authorization)
+                    self._answer_responses(raw, authorization)
                     return
                 if not self.path.rstrip("/").endswith("/chat/completions"):
                     server._record(self.path, None, authorization, 404)
@@ -247,20 +283,18 @@ class LoopbackOpenAI(LoopbackServer):
                     server._record(self.path, body, authorization, 400)
                     self._send_json(400, error.body())
                     return
+                if server._overloaded():
+                    server._record(self.path, body, authorization, 503)
+                    self._send_json(503, OpenAIError(OVERLOADED_MESSAGE, None, type="server_error").body())
+                    return
                 server._record(self.path, body, authorization, 200)
                 server._check_arguments(body)
-                call_id, response_id = server._next_ids()
+                number = server._next_number()
+                call_id, response_id = f"call_lb_{number:04d}", f"chatcmpl-loopback-{number:04d}"
                 planned = body if server.honours_response_format else without_response_format(body)
                 message, finish = plan_reply(planned, call_id, server.behaviour)
                 if body.get("stream"):
-                    self.send_response(200)
-                    self.send_header("Content-Type", "text/event-stream")
-                    self.send_header("Cache-Control", "no-cache")
-                    self.end_headers()
-                    for event in _stream_events(body, message, finish, response_id):
-                        self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
-                    self.wfile.write(b"data: [DONE]\n\n")
-                    self.wfile.flush()
+                    self._send_events(_stream_events(body, message, finish, response_id), named=False, done_line=True)
                     return
                 self._send_json(200, {
                     "id": response_id, "object": "chat.completion", "created": 0, "model": body.get("model"),
@@ -268,17 +302,15 @@ class LoopbackOpenAI(LoopbackServer):
                     "usage": _usage(body, message),
                 })
 
-            def _respond_responses(self, raw: bytes, authorization: str | None) -> None:
-                """``POST /v1/responses``: :mod:`helpers.model.loopback_responses`'s rules and replies."""
+            def _answer_responses(self, raw: bytes, authorization: str | None) -> None:
+                """``POST /v1/responses``: the same model, in the Responses API's shapes (:mod:`.loopback_responses`)."""
                 try:
                     body = json.loads(raw)
                 except ValueError:
                     body = None
-                if not isinstance(body, Mapping) or body.get("stream"):
-                    server._record(self.path, body if isinstance(body, Mapping) else None, authorization, 400)
-                    why = ("This stand-in does not stream Responses API answers." if isinstance(body, Mapping)
-                           else "We could not parse the JSON body of your request.")
-                    self._send_json(400, OpenAIError(why, None).body())
+                if not isinstance(body, Mapping):
+                    server._record(self.path, None, authorization, 400)
+                    self._send_json(400, OpenAIError("We could not parse the JSON body of your request.", None).body())
                     return
                 error = find_responses_error(body, server.reasoning)
                 if error is not None:
@@ -286,12 +318,13 @@ class LoopbackOpenAI(LoopbackServer):
                     self._send_json(400, error.body())
                     return
                 server._record(self.path, body, authorization, 200)
-                with server._lock:
-                    server._responses += 1
-                    number = server._responses
-                output = plan_output(body, number)
-                server.reasoning.record(output)
-                self._send_json(200, response_body(body, output, number))
+                number = server._next_number()
+                message, finish = plan_reply(chat_view(body), f"call_lb_{number:04d}", server.behaviour)
+                server.reasoning.record(output_items(body, message, finish, number))
+                if not body.get("stream"):
+                    self._send_json(200, response_object(body, message, finish, number))
+                    return
+                self._send_events(response_stream_events(body, message, finish, number), named=True)
 
         return Handler
 

@@ -19,6 +19,7 @@ from .schema_values import arguments_for, value_for
 __all__ = ["CHARS_PER_TOKEN", "Behaviour", "plan_reply", "structured_content", "without_response_format"]
 
 _ORDER_ID = re.compile(r"\bA\d{4}\b")
+_AMOUNT = re.compile(r"(?<![\w.])\d+\.\d+\b")
 
 #: How the loopback model answers a user question while tools are bound.
 Behaviour = Literal["calls_tools", "answers_in_text", "ignores_tool_options"]
@@ -48,11 +49,19 @@ def _pick_tool(tools: Sequence[Mapping[str, Any]], tool_choice: Any, question: s
 
 
 def _fitting_arguments(function: Mapping[str, Any], question: str) -> dict[str, Any]:
+    """Arguments that fit the schema; an order id named in the question fills ``order_id``, and a decimal
+    amount named in it (``49.50``) fills a number field ``amount``, when the result still validates."""
     parameters = function.get("parameters") or {}
     arguments = arguments_for(parameters)
-    mentioned = _ORDER_ID.search(question)
-    if mentioned and "order_id" in arguments and isinstance(arguments["order_id"], str):
-        candidate = {**arguments, "order_id": mentioned.group(0)}
+    for field, pattern, kind in (("order_id", _ORDER_ID, str), ("amount", _AMOUNT, float)):
+        mentioned = pattern.search(question)
+        if not mentioned or field not in arguments or isinstance(arguments[field], bool):
+            continue
+        if kind is float and not isinstance(arguments[field], (int, float)):
+            continue
+        if kind is str and not isinstance(arguments[field], str):
+            continue
+        candidate = {**arguments, field: kind(mentioned.group(0))}
         try:
             import jsonschema
 
@@ -190,7 +199,13 @@ def _plan_whole_reply(body: Mapping[str, Any], call_id: str, behaviour: Behaviou
 
 
 def _usage(body: Mapping[str, Any], message: Mapping[str, Any]) -> dict[str, int]:
-    prompt = max(1, len(json.dumps(body.get("messages", []))) // 4)
+    """The ``usage`` of a reply, about 4 characters a token (an approximation, not a tokenizer).
+
+    The prompt counts everything the model reads, as providers bill it: the messages, the tool schemas and
+    the response format (tool definitions are input tokens); the completion counts the reply message.
+    """
+    read = {key: body[key] for key in ("messages", "tools", "response_format") if key in body}
+    prompt = max(1, len(json.dumps(read)) // 4)
     completion = max(1, len(json.dumps(message)) // 4)
     return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
 

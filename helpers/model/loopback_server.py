@@ -11,6 +11,7 @@ import json
 import threading
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Iterable, Mapping
 from typing import Any, Self
 
 __all__ = ["JSONRequestHandler", "LoopbackServer", "RecordedHTTPRequest"]
@@ -38,6 +39,21 @@ class JSONRequestHandler(BaseHTTPRequestHandler):
 
     def log_message(self, *args: Any) -> None:  # quiet
         pass
+
+    def _send_events(self, events: Iterable[Mapping[str, Any]], *, named: bool, done_line: bool = False) -> None:
+        """Answer 200 with Server-Sent Events: one ``data: <json>`` per event, preceded by ``event: <its type>``
+        when ``named`` (the Responses API, Anthropic), and a last ``data: [DONE]`` when ``done_line``
+        (chat.completions)."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.end_headers()
+        for event in events:
+            name = f"event: {event['type']}\n" if named else ""
+            self.wfile.write(f"{name}data: {json.dumps(event)}\n\n".encode())
+        if done_line:
+            self.wfile.write(b"data: [DONE]\n\n")
+        self.wfile.flush()
 
     def _send_json(self, status: int, payload: Any) -> None:
         data = json.dumps(payload).encode()

@@ -2,9 +2,11 @@
 
 Built on first use (importing langchain_openai takes about 0.5-1.5 s), so an offline kernel
 never pays for it. Every error a call raises reaches the cell with the configured keys replaced
-(:func:`~helpers.model.redact.hide_secrets`); a reply that is not an OpenAI reply (not JSON, cut
-off, JSON of another shape, an HTML page) becomes :class:`NotAnOpenAIReplyError`; and
-:func:`real_chat_model` gives each request an overall deadline (:mod:`helpers.model.deadline`).
+(:func:`~helpers.model.redact.hide_secrets`), and so does every reply: an endpoint that echoes the
+request, or a model that repeats a key, puts no key into a message, a streamed chunk or what the
+callbacks (LangGraph's ``stream_mode="messages"``) receive; a reply that is not an OpenAI reply
+(not JSON, cut off, JSON of another shape, an HTML page) becomes :class:`NotAnOpenAIReplyError`;
+and :func:`real_chat_model` gives each request an overall deadline (:mod:`helpers.model.deadline`).
 """
 
 from __future__ import annotations
@@ -18,9 +20,20 @@ from typing import Any
 
 from pydantic import PrivateAttr
 
+from .client_check import check_clients
+from .config import OPENAI_URL, _endpoint
 from .deadline import deadline_clients
 from .recording import RequestLog
-from .redact import HIDDEN_NAME, hide_secrets, hide_secrets_in_logs, looks_like_model_name, redact_url
+from .redact import (
+    HIDDEN_NAME,
+    StreamSecretFilter,
+    hide_secrets,
+    hide_secrets_in_logs,
+    hide_secrets_in_message,
+    hide_secrets_in_value,
+    looks_like_model_name,
+    redact_url,
+)
 
 __all__ = ["NotAnOpenAIReplyError", "real_chat_model", "recording_chat_openai"]
 
@@ -95,7 +108,8 @@ def recording_chat_openai() -> type:
             self._secret_variables.update(secrets)
 
         def _not_openai(self, what: str, exc: BaseException | None = None) -> NotAnOpenAIReplyError:
-            where = "OPENAI_BASE_URL" if self.openai_api_base else "the OpenAI endpoint (OPENAI_BASE_URL unset)"
+            openai = not self.openai_api_base or self.openai_api_base.rstrip("/") == OPENAI_URL
+            where = "the OpenAI endpoint (OPENAI_BASE_URL unset)" if openai else "OPENAI_BASE_URL"
             return NotAnOpenAIReplyError(
                 f"{where} answered with something that is not an OpenAI reply ({what}): check that "
                 "OPENAI_BASE_URL is the endpoint's OpenAI-compatible base address (it usually ends in /v1, "
@@ -103,9 +117,7 @@ def recording_chat_openai() -> type:
 
         def _reported(self, exc: Exception) -> Exception:
             """``exc`` with the keys hidden, or a :class:`NotAnOpenAIReplyError` in its place."""
-            key = self.openai_api_key.get_secret_value() if self.openai_api_key is not None else None
-            secrets = {**({key: "OPENAI_API_KEY"} if isinstance(key, str) else {}), **self._secret_variables}
-            hide_secrets(exc, secrets)
+            hide_secrets(exc, self._secrets())
             what = _what_came_back(exc)
             return exc if what is None else self._not_openai(what, exc)
 
@@ -120,31 +132,87 @@ def recording_chat_openai() -> type:
                     raise
                 raise reported from None
 
+        def _secrets(self) -> dict[str, str]:
+            key = self.openai_api_key.get_secret_value() if self.openai_api_key is not None else None
+            return {**({key: "OPENAI_API_KEY"} if isinstance(key, str) else {}), **self._secret_variables}
+
+        def _clean_result(self, result: Any) -> Any:
+            """A ``ChatResult`` whose messages, generation info and ``llm_output`` hold no key."""
+            from langchain_core.outputs import ChatGeneration, ChatResult
+
+            secrets = self._secrets()
+            generations = [ChatGeneration(message=hide_secrets_in_message(g.message, secrets),
+                                          generation_info=hide_secrets_in_value(g.generation_info, secrets))
+                           for g in result.generations]
+            return ChatResult(generations=generations, llm_output=hide_secrets_in_value(result.llm_output, secrets))
+
+        def _clean_chunk(self, chunk: Any, text: StreamSecretFilter) -> Any:
+            """A ``ChatGenerationChunk`` with no key: its text through ``text`` (a key split across
+            chunks is caught), every other field cleaned on its own."""
+            from langchain_core.outputs import ChatGenerationChunk
+
+            secrets = self._secrets()
+            message = hide_secrets_in_message(chunk.message, secrets)
+            if isinstance(message.content, str):
+                message = message.model_copy(update={"content": text.feed(message.content)})
+            return ChatGenerationChunk(message=message,
+                                       generation_info=hide_secrets_in_value(chunk.generation_info, secrets))
+
+        def _rest(self, text: StreamSecretFilter) -> Any:
+            """The text ``text`` still holds at the end of a stream, as a last chunk (or ``None``)."""
+            from langchain_core.messages import AIMessageChunk
+            from langchain_core.outputs import ChatGenerationChunk
+
+            rest = text.flush()
+            return ChatGenerationChunk(message=AIMessageChunk(content=rest)) if rest else None
+
         def _generate(self, *args: Any, **kwargs: Any) -> Any:
             with self._reporting():
-                return super()._generate(*args, **kwargs)
+                return self._clean_result(super()._generate(*args, **kwargs))
 
         async def _agenerate(self, *args: Any, **kwargs: Any) -> Any:
             with self._reporting():
-                return await super()._agenerate(*args, **kwargs)
+                return self._clean_result(await super()._agenerate(*args, **kwargs))
 
-        def _stream(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
-            chunks = 0
+        def _stream(self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any) -> Iterator[Any]:
+            """ChatOpenAI's stream, cleaned. ChatOpenAI reports each chunk to the callbacks itself
+            (``on_llm_new_token``, langchain_openai/chat_models/base.py:1922) before it yields it: here
+            it runs without the run manager, and each *cleaned* chunk is reported instead."""
+            chunks, text = 0, StreamSecretFilter(self._secrets())
             with self._reporting():
-                for chunk in super()._stream(*args, **kwargs):
+                for raw in super()._stream(messages, stop=stop, run_manager=None, **kwargs):
                     chunks += 1
+                    chunk = self._clean_chunk(raw, text)
+                    if run_manager:
+                        run_manager.on_llm_new_token(chunk.text, chunk=chunk,
+                                                     logprobs=(chunk.generation_info or {}).get("logprobs"))
                     yield chunk
             if not chunks:  # an OpenAI stream always has a chunk; an HTML page or "data: [DONE]" alone has none
                 raise self._not_openai("a stream without any chat.completion chunk")
+            rest = self._rest(text)
+            if rest is not None:
+                if run_manager:
+                    run_manager.on_llm_new_token(rest.text, chunk=rest)
+                yield rest
 
-        async def _astream(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
-            chunks = 0
+        async def _astream(self, messages: Any, stop: Any = None, run_manager: Any = None,
+                           **kwargs: Any) -> AsyncIterator[Any]:
+            chunks, text = 0, StreamSecretFilter(self._secrets())
             with self._reporting():
-                async for chunk in super()._astream(*args, **kwargs):
+                async for raw in super()._astream(messages, stop=stop, run_manager=None, **kwargs):
                     chunks += 1
+                    chunk = self._clean_chunk(raw, text)
+                    if run_manager:
+                        await run_manager.on_llm_new_token(chunk.text, chunk=chunk,
+                                                           logprobs=(chunk.generation_info or {}).get("logprobs"))
                     yield chunk
             if not chunks:
                 raise self._not_openai("a stream without any chat.completion chunk")
+            rest = self._rest(text)
+            if rest is not None:
+                if run_manager:
+                    await run_manager.on_llm_new_token(rest.text, chunk=rest)
+                yield rest
 
         def __repr_args__(self) -> Any:
             """Pydantic's ``repr`` fields, with the base URL and proxy redacted (:func:`redact_url`) and
@@ -176,22 +244,33 @@ def real_chat_model(*, model: str, api_key: str, base_url: str | None, timeout: 
                     secrets: Mapping[str, str] = ()) -> Any:
     """The course's real model: ``RecordingChatOpenAI(model=..., api_key=..., base_url=..., temperature=0,
     timeout=..., max_retries=...)`` with HTTP clients that give each request an overall deadline of
-    ``timeout`` seconds (:func:`~helpers.model.deadline.deadline_clients`).
+    ``timeout`` seconds (:func:`~helpers.model.deadline.deadline_clients`), checked once built
+    (:func:`~helpers.model.client_check.check_clients`).
 
     Args:
-        model, api_key, base_url: as for ``ChatOpenAI`` (``base_url=None``: OpenAI's endpoint).
+        model, api_key: as for ``ChatOpenAI``.
+        base_url: the endpoint; ``None`` is OpenAI's (:data:`~helpers.model.config.OPENAI_URL`),
+            always passed explicitly, so no environment variable of the SDKs can choose another.
         timeout: seconds one request may take in all (connect, send, every read).
         max_retries: retries after a failed request (the OpenAI SDK's).
-        secrets: ``{value: variable name}`` of every configured key, hidden in the errors it raises.
+        secrets: ``{value: variable name}`` of every configured key, hidden in the errors it raises
+            and in its replies.
 
     Returns:
         a ``RecordingChatOpenAI`` (see :func:`recording_chat_openai`).
+
+    Raises:
+        ModelConfigError: the built clients would use another URL or key, headers from
+            ``OPENAI_CUSTOM_HEADERS``, or a proxy for a key over plain http (see
+            :mod:`helpers.model.client_check`).
     """
+    url = base_url or OPENAI_URL
     http_client, http_async_client = deadline_clients(proxy=os.environ.get("OPENAI_PROXY") or None)
     chat = recording_chat_openai()(
-        model=model, api_key=api_key, base_url=base_url, temperature=0, timeout=timeout, max_retries=max_retries,
+        model=model, api_key=api_key, base_url=url, temperature=0, timeout=timeout, max_retries=max_retries,
         http_client=http_client, http_async_client=http_async_client, openai_proxy=None,
     )
+    check_clients(chat, url=url, api_key=api_key, openai_endpoint=_endpoint(url) == "openai")
     chat.hide(dict(secrets))
     hide_secrets_in_logs({api_key: "OPENAI_API_KEY", **dict(secrets)})
     return chat

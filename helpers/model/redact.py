@@ -10,7 +10,10 @@ Shared by the factory (:mod:`helpers.model.factory`, which reads the environment
   ``body`` and ``message`` the OpenAI SDK attaches, the HTTP request and response with their
   headers and content, a ``JSONDecodeError``'s ``doc``), in its notes, and in every chained
   cause and context. Endpoints and gateways echo a key back (``Incorrect API key provided:
-  Bearer sk-...``), and a traceback is saved with the notebook.
+  Bearer sk-...``), and a traceback is saved with the notebook;
+* :func:`hide_secrets_in_message` and :class:`StreamSecretFilter`: the same for a *successful*
+  reply (an endpoint that echoes the request, a model that repeats a key it was shown): every field
+  of the message, and a streamed text in which a key arrives split across chunks.
 """
 
 from __future__ import annotations
@@ -22,8 +25,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-__all__ = ["HIDDEN_NAME", "KEY_PREFIX", "MIN_SECRET_LENGTH", "MODEL_NAME", "UUID_PATTERN", "hide_secrets",
-           "hide_secrets_in_logs", "looks_like_model_name", "random_run", "redact_url", "secret_pattern"]
+__all__ = ["HIDDEN_NAME", "KEY_PREFIX", "MIN_SECRET_LENGTH", "MODEL_NAME", "UUID_PATTERN", "StreamSecretFilter",
+           "hide_secrets", "hide_secrets_in_logs", "hide_secrets_in_message", "hide_secrets_in_value",
+           "looks_like_model_name", "random_run", "redact_url", "secret_pattern"]
 
 #: A model name: letters, digits and ``. _ : / @ -``, starting with a letter or digit, at most 81 characters.
 MODEL_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,80}$")
@@ -238,6 +242,75 @@ def hide_secrets(exc: BaseException, secrets: Mapping[str, str]) -> BaseExceptio
     if compiled is not None:
         _Hider(*compiled).exception(exc)
     return exc
+
+
+def hide_secrets_in_value(value: Any, secrets: Mapping[str, str]) -> Any:
+    """``value`` (text, bytes, a dict, list or tuple of them, nested) with every secret replaced as
+    :func:`hide_secrets` does; the same object when nothing needed replacing."""
+    compiled = secret_pattern(secrets)
+    return value if compiled is None else _Hider(*compiled).value(value)
+
+
+def hide_secrets_in_message(message: Any, secrets: Mapping[str, str]) -> Any:
+    """A copy of a LangChain message (any pydantic model) whose fields hold no secret.
+
+    Every field is cleaned like :func:`hide_secrets_in_value`: ``content`` (text or blocks),
+    ``tool_calls`` and their ``args``, ``additional_kwargs``, ``response_metadata``, ... Returns
+    ``message`` itself when no field held one. A reply that echoes the request's headers, or a model
+    that repeats a key it read, would otherwise put the key into the cell's output.
+    """
+    compiled = secret_pattern(secrets)
+    if compiled is None:
+        return message
+    hider = _Hider(*compiled)
+    update = {}
+    for name in type(message).model_fields:
+        value = getattr(message, name, None)
+        cleaned = hider.value(value)
+        if cleaned is not value and cleaned != value:
+            update[name] = cleaned
+    return message.model_copy(update=update) if update else message
+
+
+class StreamSecretFilter:
+    """The text of a stream with every secret replaced, also one that arrives split across chunks.
+
+    :meth:`feed` takes the next piece and returns what can be shown now: the text so far with the
+    secrets replaced, minus a tail that could be the start of a secret (held back until the next
+    piece shows it is not, or :meth:`flush`). With no secrets every piece passes unchanged.
+
+    Args:
+        secrets: ``{value: variable name}``, as for :func:`hide_secrets`.
+    """
+
+    def __init__(self, secrets: Mapping[str, str]) -> None:
+        compiled = secret_pattern(secrets)
+        self._hider = None if compiled is None else _Hider(*compiled)
+        self._forms = () if compiled is None else tuple(compiled[1])
+        self._pending = ""
+
+    def _held(self, text: str) -> int:
+        """How many characters at the end of ``text`` could begin a secret."""
+        longest = min(len(text), max((len(form) for form in self._forms), default=1) - 1)
+        for size in range(longest, 0, -1):
+            tail = text[-size:]
+            if any(form.startswith(tail) for form in self._forms):
+                return size
+        return 0
+
+    def feed(self, piece: str) -> str:
+        """The next piece in, the text that can be shown now out (possibly ``""``)."""
+        if self._hider is None:
+            return piece
+        text = self._hider.text(self._pending + piece)
+        held = self._held(text)
+        self._pending = text[len(text) - held:] if held else ""
+        return text[:len(text) - held]
+
+    def flush(self) -> str:
+        """The text still held back (at the end of the stream: it was no secret)."""
+        rest, self._pending = self._pending, ""
+        return rest
 
 
 #: The loggers that may write a key echoed by an endpoint: the HTTP core library logs every

@@ -27,6 +27,10 @@ from typing import TYPE_CHECKING, Any, Literal, Union, get_args
 
 from langchain_core.messages import AIMessage, BaseMessage
 
+# one piece of a stream (a str of text, or (index, text) of tool call index's arguments) is provider_streams'
+# shape: the scripted model frames its pieces as ChatOpenAI does (a head chunk with the name and id first)
+from .provider_streams import Piece
+
 # the tool call builders and ScriptError live in script_calls; re-exported here, where notebooks and tests
 # import them
 from .script_calls import ScriptError, _a, _short, invalid_tool_call, tool_call
@@ -43,9 +47,6 @@ Step = Union[AIMessage, str, list, "StreamedStep", Callable[["RecordedRequest"],
 #: The ``finish_reason`` values of OpenAI's chat.completions (``response_metadata["finish_reason"]``).
 FinishReason = Literal["stop", "tool_calls", "length", "content_filter"]
 
-#: One chunk of a scripted stream: a ``str`` is a piece of the reply's text, ``(index, text)`` a piece of
-#: the arguments of tool call ``index`` (the first piece of an index also carries the call's name and id).
-Piece = str | tuple[int, str]
 
 
 def _normalise_call(entry: Any, where: str) -> dict[str, Any]:
@@ -160,9 +161,10 @@ def streamed(step: Any, pieces: Sequence[Piece] | None = None, *,
             then invalid tool calls). ``[(0, '{"order_'), (1, '{"ord'), (0, 'id": "A1"}'), ...]``
             interleaves two parallel calls. They must join into the reply's text and each call's
             arguments (for an invalid call, exactly its raw text). ``None``: the model's default split.
-        finish_reason: reported in ``response_metadata["finish_reason"]`` by ``invoke`` and on the
-            stream's last chunk; ``"length"`` is what a provider reports for a reply cut off at
-            ``max_tokens`` (script the cut arguments with :func:`invalid_tool_call`).
+        finish_reason: reported in ``response_metadata["finish_reason"]`` by ``invoke`` and, streamed, on the
+            chunk before the stream's last (empty) chunk, as ``ChatOpenAI`` streams it; ``"length"`` is what a
+            provider reports for a reply cut off at ``max_tokens`` (script the cut arguments with
+            :func:`invalid_tool_call`).
 
     Returns:
         a :class:`StreamedStep` for the script.

@@ -16,7 +16,10 @@ provider. It behaves like a real tool-calling chat model where the course needs 
   :class:`~helpers.model.rules.ProviderRuleError` naming the rule and the tool call id;
 * with ``stream_mode="messages"`` (or ``.stream()``) replies arrive as ``AIMessageChunk``
   objects whose ``tool_call_chunks`` assemble into the same tool calls as ``invoke`` gives
-  (arguments are JSON values in both). A *truncated* argument string scripted with
+  (arguments are JSON values in both), framed as ``ChatOpenAI`` frames a chat.completions stream:
+  an empty opening chunk, the pieces (each call's head chunk with its name and id first), a chunk
+  carrying ``finish_reason``, then an empty last chunk with ``chunk_position="last"``
+  (``tests/test_provider_streams.py`` compares it with the real integration). A *truncated* argument string scripted with
   ``invalid_tool_call`` (``{"a": "x``) is completed by langchain-core's ``parse_partial_json``
   when streamed chunks merge, as it is for a real provider's stream, while one that is not
   JSON at all (``{"a": x}``) stays an invalid tool call; a :func:`~helpers.model.script.streamed`
@@ -52,6 +55,8 @@ from langchain_core.runnables import Runnable
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, Field, PrivateAttr
 
+from ..i18n import ngettext
+from .provider_streams import chat_completions_chunks
 from .recording import RecordedRequest, RequestLog
 from .rules import check_history, check_reply, check_tools
 from .script import Piece, ScriptError, StreamedStep, step_to_message, validate_script
@@ -243,10 +248,10 @@ class ScriptedChatModel(RequestLog, BaseChatModel):
             conversation = self._conversation_for(keys, request.index)
             if len(self._requests) >= len(self.script):
                 steps = len(self.script)
-                raise ScriptExhaustedError(
-                    f"script has {steps} step{'' if steps == 1 else 's'} and all were used; "
-                    f"request {request.index} has no reply (add a step to the script)"
-                )
+                raise ScriptExhaustedError(ngettext(
+                    "script has {steps} step and all were used; request {request} has no reply (add a step to the script)",
+                    "script has {steps} steps and all were used; request {request} has no reply (add a step to the "
+                    "script)", steps).format(steps=steps, request=request.index))
             self._record(request)
             if conversation is None:
                 conversation = _Conversation(keys=keys, last_request=request.index)
@@ -345,24 +350,18 @@ class ScriptedChatModel(RequestLog, BaseChatModel):
             yield generation
 
     def _scripted_chunks(self, message: AIMessage, pieces: Sequence[Piece]) -> Iterator[AIMessageChunk]:
-        """The chunks a ``streamed(...)`` step wrote out, in its order, then the last chunk (finish_reason)."""
-        calls = [*message.tool_calls, *message.invalid_tool_calls]
-        started: set[int] = set()
-        for piece in pieces:
-            if isinstance(piece, str):
-                yield AIMessageChunk(content=piece, id=message.id)
-                continue
-            index, text = piece
-            head = index not in started
-            started.add(index)
-            yield AIMessageChunk(content="", id=message.id, tool_call_chunks=[{
-                "name": calls[index]["name"] if head else None, "args": text,
-                "id": calls[index]["id"] if head else None, "index": index, "type": "tool_call_chunk"}])
-        yield AIMessageChunk(content="", id=message.id, response_metadata=dict(message.response_metadata),
-                             chunk_position="last")
+        """The chunks a ``streamed(...)`` step wrote out, framed as ``ChatOpenAI`` frames them (see :meth:`_chunks`)."""
+        calls = [(c["name"], c["id"]) for c in [*message.tool_calls, *message.invalid_tool_calls]]
+        return chat_completions_chunks(pieces, calls, message.response_metadata, message_id=message.id)
 
     def _chunks(self, message: AIMessage) -> Iterator[AIMessageChunk]:
-        """Split a reply into chunks: text pieces, then per call a head (name, id) and argument pieces."""
+        """Split a reply into chunks the way ``ChatOpenAI`` (chat.completions) streams one.
+
+        An empty opening chunk, the text in pieces of ``stream_chunk_chars``, per call a head chunk (name, id,
+        ``args=""``) and its argument pieces, a chunk with the reply's ``response_metadata`` (``finish_reason``),
+        then an empty chunk with ``chunk_position="last"``
+        (:func:`helpers.model.provider_streams.chat_completions_chunks`).
+        """
         size = max(1, self.stream_chunk_chars)
         if isinstance(message.content, str):
             text = message.content
@@ -372,27 +371,11 @@ class ScriptedChatModel(RequestLog, BaseChatModel):
                 for b in message.content
                 if isinstance(b, str) or b.get("type") == "text"
             )
-        for start in range(0, len(text), size):
-            yield AIMessageChunk(content=text[start : start + size], id=message.id)
+        pieces: list[Piece] = [text[start : start + size] for start in range(0, len(text), size)]
         calls = [(c["name"], json.dumps(c["args"]), c["id"]) for c in message.tool_calls]
         calls += [(c["name"], c["args"] or "", c["id"]) for c in message.invalid_tool_calls]
-        for index, (name, raw_args, call_id) in enumerate(calls):
-            yield AIMessageChunk(
-                content="",
-                id=message.id,
-                tool_call_chunks=[{"name": name, "args": "", "id": call_id, "index": index, "type": "tool_call_chunk"}],
-            )
-            for start in range(0, len(raw_args), size):
-                yield AIMessageChunk(
-                    content="",
-                    id=message.id,
-                    tool_call_chunks=[
-                        {"name": None, "args": raw_args[start : start + size], "id": None, "index": index, "type": "tool_call_chunk"}
-                    ],
-                )
-        yield AIMessageChunk(
-            content="",
-            id=message.id,
-            response_metadata=dict(message.response_metadata),
-            chunk_position="last",
-        )
+        for index, (_name, raw_args, _id) in enumerate(calls):
+            pieces.append((index, ""))
+            pieces += [(index, raw_args[start : start + size]) for start in range(0, len(raw_args), size)]
+        return chat_completions_chunks(pieces, [(name, call_id) for name, _, call_id in calls],
+                                       message.response_metadata, message_id=message.id)

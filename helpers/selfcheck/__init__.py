@@ -11,7 +11,7 @@ the section that teaches it, and is recorded with ``helpers.progress.record_self
 question_id, correct)`` when that module is available (see
 :mod:`helpers.widgets.engines.self_check`). The first answer to a question counts (the score is
 "right on first try"); later answers are shown as attempts. The choices are shown in a fixed
-shuffled order (:func:`helpers.selfcheck_order.shown_choices`), whatever order a module lists them in.
+shuffled order (:func:`helpers.selfcheck.order.shown_choices`), whatever order a module lists them in.
 
 **Two editions.** A module marks each learner-facing text of its questions with ``N_()`` (prompt,
 explanation, section, the ``why_not`` lines, the choices, the answer, the ``why_not`` keys); never
@@ -40,14 +40,25 @@ from collections.abc import Callable
 from typing import Any
 
 from ..i18n import _
-from ..selfcheck_format import Question, QuestionKind, check_questions
-from ..selfcheck_order import shown_choices
+from ..lazy import lazy_exports
+from .format import Question, QuestionKind, check_questions
+from .order import shown_choices
 
-__all__ = ["Question", "QuestionKind", "available_notebooks", "questions_for", "self_check", "shown_choices",
-           "translated"]
+#: The widget is built where its view lives, and loads on first use: this package, which the widget's
+#: engine and view read the questions from, never imports the widget.
+_EXPORTS = {"self_check": "helpers.widgets.self_check_view"}
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+
+__all__ = ["Question", "QuestionKind", "available_notebooks", "notebook_number", "questions_for", "self_check",
+           "shown_choices", "translated"]
 
 
-def _number(notebook: Any) -> str:
+def notebook_number(notebook: Any) -> str:
+    """A notebook's number as the files name it: ``"02"`` for ``"02"``, ``"2"`` or ``2``.
+
+    Raises:
+        ValueError: not a number of one or two digits.
+    """
     text = str(notebook).strip()
     if not re.fullmatch(r"\d{1,2}", text):
         raise ValueError(f"a notebook is given by its number, e.g. '02', got {notebook!r}")
@@ -98,7 +109,7 @@ def questions_for(notebook: Any) -> tuple[Question, ...]:
         ValueError: not a notebook number, no questions for it yet, or a bad question set
             (see :func:`check_questions`).
     """
-    number = _number(notebook)
+    number = notebook_number(notebook)
     try:
         module = importlib.import_module(f"{__name__}.nb{number}")
     except ModuleNotFoundError as exc:
@@ -108,21 +119,3 @@ def questions_for(notebook: Any) -> tuple[Question, ...]:
             from None
     questions = check_questions(number, getattr(module, "QUESTIONS", ()))
     return tuple(translated(question) for question in questions)
-
-
-def self_check(notebook: Any) -> Any:
-    """The self-check widget for one notebook: the last value of a "Check yourself" cell.
-
-    Args:
-        notebook: its number, e.g. ``"02"``.
-
-    Returns:
-        a :class:`helpers.widgets.SelfCheck` for :func:`questions_for` ``(notebook)``.
-
-    Raises:
-        ValueError: as :func:`questions_for`.
-    """
-    from helpers.widgets.self_check_view import SelfCheck
-
-    number = _number(notebook)
-    return SelfCheck(number, questions_for(number))

@@ -12,9 +12,10 @@ Handlers never ``print``; results go to ``HTML`` widgets.
 * :class:`ReducerPlayground` (07) / ``ReducerPlaygroundEngine``: two parallel writes, in both orders.
 * :class:`StreamStepper` (12) / ``StreamStepperEngine``: a streamed reply chunk by chunk, cut anywhere.
 * :class:`ApprovalPanel` (08, 09) / ``ApprovalEngine``: answer an ``interrupt()`` or a
-  ``HumanInTheLoopMiddleware`` pause with checked ``Command(resume=...)`` values.
-* :class:`SelfCheck` / ``SelfCheckEngine``: "Check yourself" questions. :func:`self_check` is
-  :func:`helpers.selfcheck.self_check` (the widget of one notebook). The view's module is
+  ``HumanInTheLoopMiddleware`` pause with checked ``Command(resume=...)`` values. Its page part,
+  :mod:`.decision_clicks` (an anywidget, anywidget 0.11), makes a click say which render it was made on.
+* :class:`SelfCheck` / ``SelfCheckEngine``: "Check yourself" questions. :func:`self_check` (the widget of one
+  notebook, also :func:`helpers.selfcheck.self_check`). The view's module is
   ``self_check_view``, so no module in this package shares the function's name: ``from
   helpers.widgets import self_check`` always gives the function.
 
@@ -28,8 +29,7 @@ Names are imported on first use, so ``import helpers.widgets.engines`` never loa
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from ..lazy import lazy_exports
 
 _EXPORTS = {
     "YouAreTheModel": ".you_are_the_model",
@@ -37,7 +37,7 @@ _EXPORTS = {
     "StreamStepper": ".stream_stepper",
     "ApprovalPanel": ".approval_panel",
     "SelfCheck": ".self_check_view",
-    "self_check": "helpers.selfcheck",
+    "self_check": ".self_check_view",
     "YouAreTheModelEngine": ".engines.you_are_the_model",
     "ModelTurn": ".engines.you_are_the_model",
     "ReducerPlaygroundEngine": ".engines.reducer_playground",
@@ -59,13 +59,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(_EXPORTS[name], __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_EXPORTS])
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

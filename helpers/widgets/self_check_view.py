@@ -25,13 +25,15 @@ output area that holds both), so the widget replaces it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import ipywidgets as widgets
 import traitlets
 
 from ..i18n import N_, _
-from ..progress_store import score_line
-from ..selfcheck_format import Question
+from ..progress.store import score_line
+from ..selfcheck import notebook_number, questions_for
+from ..selfcheck.format import Question
 from .engines.self_check import CheckedAnswer, Recorder, SelfCheckEngine
 from .style import LINE_HEIGHT, badge, block, box, muted
 from .text import html_text, inline_code
@@ -240,7 +242,7 @@ class SelfCheck(widgets.VBox):
     def _feedback(self, checked: CheckedAnswer) -> str:
         verdict, first = checked.verdict, self.engine.first_verdict(checked.question.id) or checked.verdict
         attempt = "" if checked.first_try else _("attempt {number}: ").format(number=checked.attempt)
-        shown = box(f"{html_text(attempt)}{badge(_(verdict.word), verdict.tone)} {inline_code(checked.feedback)}",
+        shown = box(f"{html_text(attempt)}{badge(verdict.word, verdict.tone)} {inline_code(checked.feedback)}",
                     verdict.tone, css_class="course-verdict",
                     data={"verdict": verdict, "attempt": str(checked.attempt), "first": first})
         counts = _(FIRST_ANSWER_COUNTS) if checked.first_try else \
@@ -287,3 +289,19 @@ class SelfCheck(widgets.VBox):
     def __repr__(self) -> str:
         return _("Check yourself (notebook {notebook}, {count} questions): run this cell to answer them").format(
             notebook=self.engine.notebook, count=len(self.engine.questions))
+
+
+def self_check(notebook: Any) -> Any:
+    """The self-check widget for one notebook: the last value of a "Check yourself" cell.
+
+    Args:
+        notebook: its number, e.g. ``"02"``.
+
+    Returns:
+        a :class:`helpers.widgets.SelfCheck` for :func:`questions_for` ``(notebook)``.
+
+    Raises:
+        ValueError: as :func:`questions_for`.
+    """
+    number = notebook_number(notebook)
+    return SelfCheck(number, questions_for(number))

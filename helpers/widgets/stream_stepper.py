@@ -5,26 +5,33 @@ Every control calls one engine method; the view only renders. Handlers never ``p
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 
 import ipywidgets as widgets
 from langchain_core.messages import AIMessageChunk
 
-from ..i18n import _
-from .engines.stream_stepper import StreamPosition, StreamStepperEngine, StreamVerdict
+from ..i18n import N_, _
+from .engines.stream_stepper import StreamPosition, StreamStepperEngine, StreamVerdict, stop_signal
 from .outcomes import Tone
 from .style import LINE_HEIGHT, WRAP, badge, block, box, muted
 from .text import MAX_SHOWN, html_text, shorten, value_text
 
 __all__ = ["StreamStepper"]
 
-#: verdict -> (badge word, tone)
+#: verdict -> (badge word, tone); the word is shown translated (:func:`~helpers.widgets.style.badge`)
 _BADGES: dict[StreamVerdict, tuple[str, Tone]] = {
-    "nothing_yet": ("WAITING", "info"),
-    "in_flight": ("NOT FINISHED", "warn"),
-    "finished": ("FINISHED", "ok"),
-    "cut_off": ("CUT OFF", "bad"),
+    "nothing_yet": (N_("WAITING"), "info"),
+    "in_flight": (N_("NOT FINISHED"), "warn"),
+    "finished": (N_("FINISHED"), "ok"),
+    "cut_off": (N_("CUT OFF"), "bad"),
 }
+
+#: The names notebook 13 gives its streams (its code cell, the same in both editions): marked here for the
+#: catalog, and shown translated in the picker (``_(name)``); a name the catalog lacks is shown as given.
+#: ``tests/test_widgets_i18n.py`` fails when notebook 13 names a stream this list lacks.
+NOTEBOOK_STREAMS = (N_("one refund call (section 1)"), N_("two calls interleaved (section 1)"),
+                    N_("cut off at the token limit (section 2)"))
 
 
 #: The most chunk rows the table shows (the last ones received), and the most characters of one cell.
@@ -44,8 +51,8 @@ class StreamStepper(widgets.VBox):
     stream_stepper.StreamStepperEngine`): :meth:`choose_stream`, :meth:`next_chunk`, :meth:`back`,
     :meth:`cut_at`, :meth:`whole_stream`, :meth:`reset`. It shows the chunks received (the last one
     marked), what they add up to (``tool_call_chunks``, ``tool_calls``, ``invalid_tool_calls``,
-    ``finish_reason``), and what an application that trusts ``tool_calls`` would run next to one
-    that checks ``finish_reason`` first.
+    the stop signal: ``finish_reason``, ``status`` or ``stop_reason``), and what an application that trusts
+    ``tool_calls`` would run next to one that checks the stop signal first.
 
     Args:
         streams: stream name -> its ``AIMessageChunk`` list (e.g. ``list(model.stream(...))``).
@@ -61,8 +68,13 @@ class StreamStepper(widgets.VBox):
 
     def __init__(self, streams: Mapping[str, Sequence[AIMessageChunk]]):
         self.engine = StreamStepperEngine(streams)
-        self.stream_picker = widgets.Dropdown(options=self.engine.names, value=self.engine.stream,
-                                              description=_("stream:"))
+        # a stream's name is read whole, in the edition's language (the engine keeps the names as given): the
+        # picker is as wide as the longest label (a wide character, as in Chinese, takes two), not the default 300 px
+        labels = [(_(name), name) for name in self.engine.names]
+        widest = max(len(label) + sum(unicodedata.east_asian_width(ch) in "WF" for ch in label) for label, _name in labels)
+        self.stream_picker = widgets.Dropdown(options=labels, value=self.engine.stream,
+                                              description=_("stream:"), style={"description_width": "initial"},
+                                              layout=widgets.Layout(width=f"min(100%, {widest + 12}ch)"))
         self.back_button = widgets.Button(description=_("Back"), tooltip=_("Undo the last chunk"))
         self.next_button = widgets.Button(description=_("Next chunk"), button_style="primary",
                                           tooltip=_("One more chunk arrives"))
@@ -166,12 +178,13 @@ class StreamStepper(widgets.VBox):
             rows.append(f"<tr class='course-earlier-chunks'><td colspan='4'><small>{earlier}</small></td></tr>")
         for number, chunk in enumerate(self.engine.streams[at.stream][first - 1: at.received], start=first):
             pieces = [(c["name"], c["args"], c["id"], c["index"]) for c in chunk.tool_call_chunks]
-            finish = str(chunk.response_metadata.get("finish_reason") or "")
+            signal = stop_signal(chunk)
+            finish = f"{signal[0]}={signal[1]!r}" if signal else ""
             mark = " class='course-last-chunk' style='background: #fff8e1'" if number == at.received else ""
             rows.append(f"<tr{mark}><td style='padding: 1px 8px'>{number}</td>{_cell(repr(chunk.content))}"
                         f"{_cell(value_text(pieces, prefer_json=False) if pieces else '')}{_cell(finish)}</tr>")
         head = ("<tr><th>#</th><th>content</th><th>tool_call_chunks (name, args, id, index)</th>"
-                "<th>finish_reason</th></tr>")
+                "<th>" + _("stop signal") + "</th></tr>")
         caption = _("The chunks received, the last one marked:")
         return (f"<div><small>{caption}</small><table class='course-chunks' "
                 f"style='{LINE_HEIGHT}'>{head}{''.join(rows)}</table></div>")
@@ -182,12 +195,13 @@ class StreamStepper(widgets.VBox):
             return ""
         merged = at.merged
         lines = [f"content: {shorten(repr(merged.content), MAX_CELL)}"]
-        lines += [f"tool_call_chunks[{c['index']}]: {c['name']} args text {shorten(repr(c['args']), MAX_CELL)}"
+        lines += [_("tool_call_chunks[{index}]: {name} args text {args}").format(
+                      index=c["index"], name=c["name"], args=shorten(repr(c["args"]), MAX_CELL))
                   for c in merged.tool_call_chunks]
         for kind in ("tool_calls", "invalid_tool_calls"):
             calls = [(c["name"], c["args"]) for c in getattr(merged, kind)]
             lines.append(f"{kind}: {value_text(calls, prefer_json=False)}")
-        lines.append(f"finish_reason: {at.finish_reason!r}")
+        lines.append(_("stop signal: {signal}").format(signal=at.signal_text or _("none yet")))
         caption = _("The chunks added up with <code>+</code>:")
         return (f"<div><small>{caption}</small>"
                 f"{block(shorten(chr(10).join(lines), 2 * MAX_SHOWN), css_class='course-merged')}</div>")

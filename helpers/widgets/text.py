@@ -25,14 +25,15 @@ import html
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from typing import Any, Literal
 
 from ..display import ADDRESS_PATTERN, format_error
 from ..i18n import N_, _
 
-__all__ = ["MAX_DEPTH", "MAX_SHOWN", "JsonInputError", "error_text", "html_text", "inline_code", "json_depth",
-           "json_problem", "json_text", "parse_json", "sendable", "shorten", "value_text"]
+__all__ = ["ABOUT_LIMIT", "MAX_DEPTH", "MAX_SHOWN", "JsonInputError", "about", "error_text", "html_text", "inline_code",
+           "json_depth", "json_problem", "json_text", "parse_json", "sendable", "shorten", "value_text", "visible"]
 
 #: Input JSON nested deeper than this is refused (deeper values hit Python's recursion limit later).
 MAX_DEPTH = 100
@@ -368,3 +369,26 @@ def parse_json(text: str) -> Any:
     if json_depth(value) > MAX_DEPTH:
         raise JsonInputError(too_deep, "too_deep")
     return value
+
+
+#: The most characters a name or order id takes in one line (a 200,000-character order id is cut).
+ABOUT_LIMIT = 200
+
+
+def about(value: Any) -> str:
+    """A name or order id for one line: as it is when it is printable text, else as JSON; cut to :data:`ABOUT_LIMIT`."""
+    if isinstance(value, str) and value.isprintable():
+        return shorten(value, ABOUT_LIMIT)
+    return visible(json_text(value, limit=ABOUT_LIMIT))
+
+
+def visible(text: str) -> str:
+    """``text`` with every invisible format character written as an escape (``\\u202e``).
+
+    Bidi controls (``U+202E`` turns ``"\u202e4201A"`` into what reads as ``A1024``), zero-width
+    characters and other Unicode "format" characters (category ``Cf``) are shown as ``\\uXXXX``,
+    so a reviewer reads the id the tool will get. Line breaks and tabs stay.
+    """
+    if text.isascii():
+        return text
+    return "".join(f"\\u{ord(ch):04x}" if unicodedata.category(ch) == "Cf" else ch for ch in text)

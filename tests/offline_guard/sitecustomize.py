@@ -16,6 +16,15 @@ watches these audit events of the ``socket`` module:
   lookup is the first packet that leaves the machine; an IP literal resolves without one, and its
   ``connect`` is checked), and ``socket.gethostbyaddr`` of anything not loopback (a reverse lookup).
 
+PostgreSQL's client library (libpq, C code under psycopg) opens its sockets without Python's ``socket``
+module, so the audit hook never sees them. psycopg 3.3 resolves a host *name* in Python (the lookup is
+watched as above), but passes an IP address straight to libpq. The guard therefore also wraps
+``psycopg.Connection.connect`` and ``psycopg.AsyncConnection.connect`` (psycopg's public entry points, and
+the ``psycopg.connect`` alias; ``psycopg_pool`` and LangGraph's savers connect through them) when ``psycopg`` is imported (a
+``sys.meta_path`` finder): a ``host`` or ``hostaddr`` (in the connection string, the keyword arguments
+or ``PGHOST`` / ``PGHOSTADDR``) that is neither a Unix socket folder nor loopback is a
+``psycopg.connect`` attempt, recorded and refused with ``psycopg.OperationalError``.
+
 Each such attempt is appended to the log as one JSON line (``event``, ``target``, ``pid``, ``argv``,
 ``cwd``) and then refused: ``connect`` raises ``ConnectionRefusedError``, a name lookup raises
 ``socket.gaierror``, both with a message that starts ``offline guard:``. At start-up the guard also
@@ -108,6 +117,79 @@ def install(log: str) -> None:
     _record(log, {"event": "guard.start", "target": ""})
 
 
+def _postgres_targets(conninfo: object, kwargs: dict) -> list[str]:
+    """The ``host`` / ``hostaddr`` entries a psycopg ``connect`` would use that are not local: a Unix socket
+    folder (``/...``, ``@...``) and loopback are local; an empty host is libpq's default socket."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        params = conninfo_to_dict(conninfo if isinstance(conninfo, str) else "")
+    except Exception:  # noqa: BLE001 - a malformed string: psycopg itself will say so
+        params = {}
+    found = []
+    for key, variable in (("host", "PGHOST"), ("hostaddr", "PGHOSTADDR")):
+        value = kwargs.get(key, params.get(key, os.environ.get(variable, "")))
+        for entry in str(value or "").split(","):
+            entry = entry.strip()
+            if entry and not entry.startswith(("/", "@")) and _classify(entry) != "loopback":
+                found.append(entry)
+    return found
+
+
+def _guard_psycopg(module, log: str) -> None:
+    """Wrap ``Connection.connect`` and ``AsyncConnection.connect`` of the just-imported ``psycopg`` ``module``."""
+
+    def refuse(conninfo: object, kwargs: dict) -> None:
+        for target in _postgres_targets(conninfo, kwargs):
+            _record(log, {"event": "psycopg.connect", "target": target})
+            raise module.OperationalError(
+                f"offline guard: connection to {target} refused (the course runs offline; only loopback and "
+                "Unix sockets are allowed)")
+
+    sync_connect = module.Connection.connect.__func__
+    async_connect = module.AsyncConnection.connect.__func__
+
+    def connect(cls, conninfo="", **kwargs):
+        refuse(conninfo, kwargs)
+        return sync_connect(cls, conninfo, **kwargs)
+
+    async def aconnect(cls, conninfo="", **kwargs):
+        refuse(conninfo, kwargs)
+        return await async_connect(cls, conninfo, **kwargs)
+
+    module.Connection.connect = classmethod(connect)
+    module.AsyncConnection.connect = classmethod(aconnect)
+    module.connect = module.Connection.connect  # psycopg/__init__.py: connect = Connection.connect
+
+
+class _PsycopgFinder:
+    """A ``sys.meta_path`` finder that lets the other finders load ``psycopg``, then guards it."""
+
+    def __init__(self, log: str) -> None:
+        self.log = log
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "psycopg":
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(name, path, target)
+            if spec is not None and spec.loader is not None:
+                break
+        else:
+            return None
+        loader, log = spec.loader, self.log
+        load = loader.exec_module
+
+        def exec_module(module) -> None:
+            load(module)
+            _guard_psycopg(module, log)
+
+        loader.exec_module = exec_module
+        return spec
+
+
 def _load_next_sitecustomize() -> None:
     """Run the ``sitecustomize`` this module hides (one further along ``sys.path``), if any."""
     import importlib.machinery
@@ -124,4 +206,5 @@ def _load_next_sitecustomize() -> None:
 
 if os.environ.get(_LOG_VARIABLE):
     install(os.environ[_LOG_VARIABLE])
+    sys.meta_path.insert(0, _PsycopgFinder(os.environ[_LOG_VARIABLE]))
 _load_next_sitecustomize()

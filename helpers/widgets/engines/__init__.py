@@ -2,12 +2,13 @@
 
 * :mod:`.you_are_the_model`: :class:`YouAreTheModelEngine` (notebook 02).
 * :mod:`.reducer_playground`: :class:`ReducerPlaygroundEngine` (notebook 07).
-* :mod:`.approval`: :class:`ApprovalEngine` (notebooks 08, 09); :mod:`.reviews` reads a pause for it.
+* :mod:`.approval`: :class:`ApprovalEngine` (notebooks 08, 09, 11); :mod:`.approval_pause` reads a pause for it,
+  :mod:`.approval_checks` builds and checks each decision.
 * :mod:`.self_check`: :class:`SelfCheckEngine` (every "Check yourself" section).
 """
 
 from .approval import ApprovalEngine, PanelResult, SentDecision
-from .reviews import Review, ReviewAction, read_review
+from .approval_pause import Review, ReviewAction, read_review
 from .reducer_playground import PlaygroundResult, ReducerPlaygroundEngine, WriteOrderRun
 from .self_check import CheckedAnswer, SelfCheckEngine
 from .you_are_the_model import ModelTurn, YouAreTheModelEngine

@@ -1,8 +1,8 @@
 """The approval engine's checks: every decision is built here, or refused with the reason, before anything is sent.
 
 No ipywidgets, no LangGraph calls. :func:`build_decision` turns a reviewer's click and typed value
-into the resume value the pause expects (:mod:`helpers.widgets.engines.approval` describes the three
-kinds of pause), or raises :class:`Refused` with one or two sentences for the reviewer. Part of
+into the resume value the pause expects (:mod:`helpers.widgets.engines.approval_pause` describes the
+three kinds of pause), or raises :class:`Refused` with one or two sentences for the reviewer. Part of
 :mod:`helpers.widgets.engines.approval`.
 """
 
@@ -17,12 +17,15 @@ from langchain_core.tools import BaseTool
 
 from ...i18n import _
 from ..amounts import AmountError, parse_amount
-from ..approval_rows import MAX_WHOLE
-from ..text import JsonInputError, error_text, json_problem, json_text, parse_json, sendable, shorten
-from .approval_results import about
-from .reviews import Decision, ReviewAction
+from ..text import JsonInputError, about, error_text, json_problem, json_text, parse_json, sendable, shorten
+from .approval_pause import Decision, ReviewAction
 
-__all__ = ["Refused", "build_decision", "graph_tools", "is_number", "same_refund", "schema_problems"]
+__all__ = ["MAX_WHOLE", "Refused", "build_decision", "graph_tools", "is_number", "same_refund", "schema_problems"]
+
+#: The most characters of one call's arguments the "whole arguments" part holds (a write_file of
+#: 21,646 characters is shown whole; beyond this the panel says how much it cannot show, and the
+#: engine refuses to approve arguments the reviewer could not read whole).
+MAX_WHOLE = 30_000
 
 
 class Refused(Exception):

@@ -2,18 +2,18 @@
 
 A question's first answer is the one that counts (the score says "right on first try"); later
 answers are attempts, shown but not scored. Choices are shown in a fixed shuffled order
-(:func:`helpers.selfcheck_order.shown_choices`), so the right answer's place gives nothing away.
+(:func:`helpers.selfcheck.order.shown_choices`), so the right answer's place gives nothing away.
 
 Plain Python, no ipywidgets. :class:`helpers.widgets.SelfCheck` is its view; tests drive this
 engine directly. The question format is :class:`helpers.selfcheck.Question`.
 
-Each answer is recorded with :func:`helpers.progress_record.record_self_check` (the recording floor:
+Each answer is recorded with :func:`helpers.progress.record.record_self_check` (the recording floor:
 it imports nothing of the widgets, the self-checks or the table, so it is imported here at the top).
 A recorder that raises, or a file that could not be written (its lock held by another process), is
 reported in :attr:`SelfCheckEngine.record_note`, never to the learner as an error.
 
 **One truth with the progress file.** An engine starts from the answers already recorded for its
-notebook (:func:`helpers.progress_record.recorded_self_checks`): after the cell is run again, a
+notebook (:func:`helpers.progress.record.recorded_self_checks`): after the cell is run again, a
 question answered before is not "first try" any more, and the score counts the recorded first
 answer, as the progress table does.
 """
@@ -24,10 +24,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ...i18n import _
-from ...progress_record import record_self_check, recorded_self_checks
-from ...progress_store import SelfCheckRecord
-from ...selfcheck_format import Question
-from ...selfcheck_order import shown_choices
+from ...progress.record import record_self_check, recorded_self_checks
+from ...progress.store import SelfCheckRecord
+from ...selfcheck.format import Question
+from ...selfcheck.order import shown_choices
 from ..outcomes import Answer
 from ..text import error_text
 
@@ -40,7 +40,7 @@ RecordedAnswers = Callable[[str], Mapping[str, SelfCheckRecord]]
 
 
 def record_with_progress(notebook: str, question_id: str, correct: bool) -> str:
-    """Record one answer with :func:`helpers.progress_record.record_self_check`.
+    """Record one answer with :func:`helpers.progress.record.record_self_check`.
 
     Returns:
         ``""`` when recorded (or when nothing is recorded here, outside the workspace);
@@ -101,7 +101,7 @@ class SelfCheckEngine:
     The score counts each question's FIRST answer (since the engine was built): trying the other
     choices afterwards shows their verdicts as later attempts, but cannot turn a wrong first answer
     into a right one. Every answer is recorded (``helpers.progress`` keeps the first one's
-    correctness and counts the attempts). Choices are shown in :func:`helpers.selfcheck_order.shown_choices`
+    correctness and counts the attempts). Choices are shown in :func:`helpers.selfcheck.order.shown_choices`
     order (a fixed shuffle), and a choice given by position means a position in that order.
 
     Args:
@@ -109,7 +109,7 @@ class SelfCheckEngine:
         questions: its questions (:class:`~helpers.selfcheck.Question`), in order.
         recorder: how an answer is recorded; default :func:`record_with_progress`.
         recorded: the answers recorded before this engine (default: from the progress file with
-            :func:`helpers.progress_record.recorded_self_checks` when the default recorder is used,
+            :func:`helpers.progress.record.recorded_self_checks` when the default recorder is used,
             else none).
 
     Attributes:
