@@ -337,13 +337,15 @@ def test_a_recompiled_catalog_rebuilds_nothing_unless_a_message_changed(tmp_path
 
 
 def _recipes(readme: Path) -> list[dict[str, str]]:
-    """Every ``bash`` block's ``export NAME=VALUE`` lines in ``readme`` (comments dropped), in order."""
+    """Every model recipe of ``readme``: a ``bash`` block's ``export NAME=VALUE`` lines (comments dropped), in order,
+    for the blocks that choose a model (``COURSE_MODEL``; set-up blocks such as a pip mirror are not recipes)."""
     found = []
     for block in readme.read_text(encoding="utf-8").split("```bash\n")[1:]:
         lines = [line[len("export "):].split("#", 1)[0].strip() for line in block.split("```", 1)[0].splitlines()
                  if line.startswith("export ")]
-        if lines:
-            found.append(dict(line.split("=", 1) for line in lines))
+        recipe = dict(line.split("=", 1) for line in lines)
+        if "COURSE_MODEL" in recipe:
+            found.append(recipe)
     return found
 
 
