@@ -11,6 +11,9 @@ OFFLINE := env -u COURSE_MODEL -u OPENAI_BASE_URL -u OPENAI_API_KEY -u DASHSCOPE
 # PYTHONDONTWRITEBYTECODE=1): without them every test process and subprocess recompiles the helpers it imports, and
 # pytest rewrites the asserts of every test module again (5 s of each worker's collection).
 CACHED := env -u PYTHONDONTWRITEBYTECODE
+# Every command, JupyterLab and every kernel it starts import helpers/ and tooling/ from this checkout, never an
+# installed copy: nothing is installed from the checkout (no `pip install -e .`), so two clones may share a venv.
+export PYTHONPATH := $(CURDIR)$(if $(PYTHONPATH),:$(PYTHONPATH),)
 # Jupyter refuses to run as root unless told; containers and CI machines often are root.
 LAB_FLAGS := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # JupyterLab defaults for this venv (your own JupyterLab settings still win): no pop-up asking to fetch
@@ -26,6 +29,9 @@ LAB_EDITION_FLAGS := $(if $(filter zh zh-CN zh_CN zh-cn zh_cn,$(COURSE_LANG)),--
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements.txt
+	@# A venv made when requirements.txt installed the helpers with -e . would still import that checkout's
+	@# helpers in a kernel started without this Makefile: remove that install.
+	$(BIN)/python -m pip uninstall --disable-pip-version-check -q -y tool-calling-course-helpers 2>/dev/null || true
 	touch $(STAMP)
 
 $(LAB_OVERRIDES): $(STAMP)
@@ -108,8 +114,9 @@ postgres: $(STAMP)
 progress: $(STAMP)
 	$(BIN)/python -m helpers.progress
 
-## A new notebook's skeleton that passes every test: make new-notebook NN=12 TITLE="Streaming tool calls"
-## (the notebook, its exercise, answers, self-check questions and verifier, the course map; see CONTRIBUTING).
+## A new notebook's skeleton that passes every test, in both editions: make new-notebook NN=12 TITLE="Streaming tool calls"
+## (the notebook, its exercise, answers, self-check questions and verifier, its translation and Chinese build, the
+## course map in both editions; see CONTRIBUTING).
 .PHONY: new-notebook course-map
 new-notebook: $(STAMP)
 	@test -n "$(NN)" && test -n "$(TITLE)" || { echo 'say which: make new-notebook NN=12 TITLE="Streaming tool calls"'; exit 2; }
@@ -138,10 +145,11 @@ zh: $(STAMP)
 worklist: $(STAMP)
 	$(BIN)/python -m tooling.translation worklist $(NB)
 
-## The message catalog (helpers/i18n.py): extract the strings wrapped in _() (babel.cfg), merge them into the
+## The message catalog (helpers/i18n.py): extract the strings wrapped in _() (babel.cfg; in helpers/ and in the
+## scaffold's module templates, tooling/scaffold/templates/, whose Chinese a new notebook needs), merge them into the
 ## Chinese .po (new and changed ones untranslated: no fuzzy guesses), compile the .mo. Translate, then run it again.
-## Exercise titles and case names are marked by tooling/translation/extract.py (babel.cfg), hence PYTHONPATH.
+## Exercise titles and case names are marked by tooling/translation/extract.py (babel.cfg), found on PYTHONPATH.
 catalogs: $(STAMP)
-	PYTHONPATH=$(CURDIR) $(BIN)/pybabel extract -F babel.cfg -k N_ --sort-by-file --no-wrap -o helpers/locale/course.pot helpers
+	$(BIN)/pybabel extract -F babel.cfg -k N_ --sort-by-file --no-wrap -o helpers/locale/course.pot helpers tooling/scaffold/templates
 	$(BIN)/pybabel update -i helpers/locale/course.pot -d helpers/locale -D course -l zh_CN --no-wrap --ignore-obsolete --no-fuzzy-matching
 	$(BIN)/pybabel compile -d helpers/locale -D course -l zh_CN

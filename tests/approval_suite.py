@@ -30,13 +30,42 @@ from helpers import scripted_model, tool_call
 EFFECTS: Counter = Counter()
 
 
-def drawn(panel: Any) -> None:
-    """Play the page: it has drawn the panel's latest render (what jsdlink does in JupyterLab).
+class Page:
+    """The page a panel is drawn in, played headless: what ``helpers/widgets/decision_clicks.js`` sends.
 
-    A panel without the page's acknowledgement (before issue 16) has nothing to play.
+    The page holds the render it has drawn (:meth:`draw` copies the panel's current one; the panel
+    re-renders in the kernel, the page only when told). A click sends the page part's message
+    through :meth:`ApprovalPanel.on_page_message`, the path a click in JupyterLab takes: the drawn
+    render, the click count, and what the fields hold. A double click is two messages with the
+    render the first click was made on (the page part's rule for ``MouseEvent.detail`` > 1).
     """
-    if hasattr(panel, "_seen"):
-        panel._seen.value = panel._rendered.value
+
+    def __init__(self, panel: Any):
+        self.panel = panel
+        self.drawn = panel.clicks.render
+
+    def draw(self) -> Page:
+        """The page has now drawn the panel's latest render."""
+        self.drawn = self.panel.clicks.render
+        return self
+
+    def click(self, decision: str, *, clicks: int = 1, amount: str | None = None, args: str | None = None,
+              message: str | None = None) -> Any:
+        """One click on a decision button (``clicks``: 2 and 3 send the 2nd and 3rd click of one gesture
+        too; 0 one keyboard click, or Enter in the amount field); a field not given holds what the
+        panel's field holds. Returns the last result."""
+        fields = {"amount": self.panel.amount_field.value if amount is None else amount,
+                  "args": self.panel.args_field.value if args is None else args,
+                  "message": self.panel.message_field.value if message is None else message}
+        for count in range(1, clicks + 1) if clicks else (0,):  # 0: a keyboard click, or Enter in the amount
+            self.panel.on_page_message({"event": "decide", "decision": decision, "render": self.drawn,
+                                        "clicks": count, "fields": dict(fields)})
+        return self.panel.last
+
+
+def drawn(panel: Any) -> Page:
+    """A :class:`Page` that has drawn the panel's latest render."""
+    return Page(panel)
 
 
 def single_node(node: Callable, state: type, thread: str, start: dict) -> tuple[Any, dict]:

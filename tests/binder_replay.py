@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tooling.bench import _kernel_pid, _peak_mb
+from tooling.kernel_env import CHECKOUT, checkout_first
 from tooling.notebooks import kernel_env, read_notebook, run_notebook
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,11 +87,13 @@ class Server:
 
 
 def image_env(repo: Path, tmp: Path) -> dict[str, str]:
-    """The environment of the replayed container: offline, this venv first on ``PATH``, the copy's
-    ``helpers`` importable (the image installs the repository with ``-e .``), throw-away Jupyter dirs."""
+    """The environment of the replayed container: offline, this venv first on ``PATH``, the copy first on
+    ``PYTHONPATH`` and this checkout not on it (what ``binder/start`` exports for the server and its kernels;
+    the image installs no helpers), throw-away Jupyter dirs."""
     env = kernel_env()
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(repo), env.get("PYTHONPATH")]))
+    others = [entry for entry in env["PYTHONPATH"].split(os.pathsep) if Path(entry) != CHECKOUT]
+    env["PYTHONPATH"] = checkout_first(os.pathsep.join(others), repo)
     for name, folder in (("JUPYTER_RUNTIME_DIR", "runtime"), ("JUPYTERLAB_SETTINGS_DIR", "settings"),
                          ("JUPYTERLAB_WORKSPACES_DIR", "lab-workspaces"), ("JUPYTER_CONFIG_DIR", "user-config")):
         (tmp / folder).mkdir(parents=True, exist_ok=True)

@@ -3,7 +3,8 @@
 * repo2docker (``requirements-instructor.txt``; this interpreter's, or ``COURSE_INSTRUCTOR_PYTHON``'s,
   else skipped with the reason) renders the image's build with ``--no-build``: Python 3.11 (and,
   without ``runtime.txt``, not 3.11: the file is what pins it), the pinned requirements installed
-  after the repository is copied (``-e .``), ``binder/start`` as the entry point.
+  after the repository is copied (``binder/requirements.txt`` reads ``../requirements.txt``), ``binder/start``
+  as the entry point (it puts the repository on ``PYTHONPATH``: the helpers are not installed).
 * nbgitpuller (also an instructor requirement) pulls the course from a local upstream twice; the
   workspace sync after each pull brings the update in and keeps a learner's edit.
 * The replay (:mod:`tests.binder_replay`): ``binder/start`` on a temporary copy of the course creates
@@ -53,7 +54,7 @@ def test_repo2docker_renders_a_python_311_build_that_installs_the_pins_and_start
     assert "Building conda environment for python=3.11" in build
     copied = build.index("COPY --chown=1000:1000 src/ ${REPO_DIR}/")
     installed = build.index('pip install --no-cache-dir -r "binder/requirements.txt"')
-    assert copied < installed  # `-e .` in requirements.txt needs the repository in place
+    assert copied < installed  # binder/requirements.txt reads ../requirements.txt: the repository is in place
     assert 'ENV R2D_ENTRYPOINT="${REPO_DIR}/binder/start"' in build
     (repo / "binder" / "runtime.txt").unlink()
     assert "python=3.11" not in _rendered(repo)  # runtime.txt is what holds Python at 3.11

@@ -38,10 +38,12 @@ PACKAGES = ("helpers", "tooling")
 
 def modules() -> dict[str, Path]:
     """Every module under ``helpers/`` and ``tooling/`` by dotted name (a package by its name, not
-    ``.__init__``)."""
+    ``.__init__``); a file in a folder that is not a package (the scaffold's templates) is no module."""
     found = {}
     for path in sorted(path for package in PACKAGES for path in (ROOT / package).rglob("*.py")):
         parts = path.relative_to(ROOT).with_suffix("").parts
+        if not all((ROOT.joinpath(*parts[:i]) / "__init__.py").is_file() for i in range(1, len(parts))):
+            continue
         found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
     return found
 

@@ -190,6 +190,16 @@ _NOTEBOOK_STATE = """(path) => {
     const kernel = panel.sessionContext && panel.sessionContext.session && panel.sessionContext.session.kernel;
     const cells = notebook.widgets.length;
     const codeCells = notebook.widgets.filter(c => c.model.type === "code");
+    // Errors from the notebook model, not the page: JupyterLab 4 leaves a cell off screen out of the DOM.
+    const models = notebook.model ? Array.from({length: notebook.model.cells.length},
+                                               (_, i) => notebook.model.cells.get(i)) : [];
+    const errors = [];
+    models.forEach((cell, index) => {
+        if (cell.type !== "code") return;
+        for (const output of cell.outputs.toJSON()) {
+            if (output.output_type === "error") errors.push(`cell ${index}: ${output.ename}: ${output.evalue}`);
+        }
+    });
     return {
         ready: panel.context.isReady && !!kernel && kernel.connectionStatus === "connected"
                && kernel.status === "idle" && cells > 0 && cells === notebook.model.cells.length
@@ -199,7 +209,8 @@ _NOTEBOOK_STATE = """(path) => {
         kernel: kernel ? kernel.connectionStatus + "/" + kernel.status : "none",
         counted: codeCells.filter(c => c.model.executionCount !== null).length,
         code: codeCells.length,
-        errors: notebook.node.querySelectorAll('[data-mime-type="application/vnd.jupyter.error"]').length,
+        errors: errors.length,
+        error_list: errors.slice(0, 5),
     };
 }"""
 

@@ -1,8 +1,9 @@
 """Notebook 08's approval panel in real JupyterLab (headless Chromium, Playwright).
 
-Runs the notebook, then uses the panel through the page: a bad amount is refused, Approve resumes
-to the next interrupt (its Approve greyed out: the amount is above the refundable one), an amount
-above the refundable one is refused (sent with Enter), a correct edit finishes the run. One status is shown at a time; a button that is not allowed is grey.
+Runs the notebook, then uses the panel through the page: a bad amount is refused, a double click on
+Approve resumes once, to the next interrupt (its Approve greyed out: the amount is above the
+refundable one), an amount above the refundable one is refused (sent with Enter), a correct edit
+(a triple click) finishes the run with one decision sent. One status is shown at a time; a button that is not allowed is grey.
 """
 
 from __future__ import annotations
@@ -39,9 +40,11 @@ def test_approval_panel_works_in_jupyterlab(lab_url, tmp_path):  # noqa: F811
         expect(amount).to_have_value("abc")
         expect(widget).to_contain_text("No decision sent yet")
 
-        approve.click()
+        approve.dblclick()  # one gesture, one decision: the second click never answers A1030 (issue 27 part 4)
         expect(widget).to_contain_text('order_id: "A1030"', timeout=30_000)
+        expect(status).to_have_attribute("data-outcome", "paused")
         expect(status).to_contain_text("The run paused again at the next interrupt.")
+        expect(widget.locator(".course-history li")).to_have_count(1)
         expect(widget).not_to_contain_text('order_id: "A1024"')  # the answered payload is gone
         expect(approve).to_be_disabled()  # A1030's 150 is above its refundable 120: approve is always refused
         expect(widget).to_contain_text("Approve is off: Approving keeps the amount 150.0")
@@ -52,7 +55,7 @@ def test_approval_panel_works_in_jupyterlab(lab_url, tmp_path):  # noqa: F811
         expect(status).not_to_contain_text("Sent.")  # one status at a time: the refusal replaced it
 
         amount.fill("120")
-        edit.click()
+        edit.click(click_count=3)  # a triple click: one edit sent
         expect(status).to_contain_text("The run finished; no interrupt is left.", timeout=30_000)
         expect(status.locator(".course-badge")).to_have_text("FINISHED")
         expect(widget).to_contain_text('requests:\n    - "RF-0001"\n    - "RF-0002"')  # one row each
@@ -62,4 +65,7 @@ def test_approval_panel_works_in_jupyterlab(lab_url, tmp_path):  # noqa: F811
             'A1030: {"type": "edit", "amount": 120.0} -> finished')
         expect(approve).to_be_disabled()
         expect(edit).to_be_disabled()
+        notes = status.locator(".course-stale")  # a later click that reached the kernel before Edit greyed out
+        if notes.count():
+            expect(notes).to_contain_text("which an earlier click already answered")
         widget.screenshot(path=str(tmp_path / "approval_panel.png"))

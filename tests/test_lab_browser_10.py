@@ -2,16 +2,42 @@
 
 Runs the notebook (Run All, from a copy without outputs: see ``tests/test_lab_browser.py``), then
 answers the ``HumanInTheLoopMiddleware`` pause of two gated calls through the page, like a learner:
-the panel opens untouched (the scripted cell used a panel of its own), the first Approve only notes
-a decision, an edit whose JSON fails the tool's schema is refused with nothing sent, the second
-Approve sends both decisions in one resume, and the panel shows the finished run with the
-ToolMessage of each refund. Then one self-check answer. Every wait has a condition (``expect``),
+the panel opens untouched (the scripted cell used a panel of its own); real double and triple
+clicks on Approve, Reject and Edit args, with Start over between, each note call 1 only (issue 27
+part 4); the first Approve only notes a decision, an edit whose JSON fails the tool's schema is
+refused with nothing sent, the second Approve (a double click) sends both decisions in one resume,
+once, and the panel shows the finished run with the ToolMessage of each refund. Then one
+self-check answer. Every wait has a condition (``expect``),
 none a fixed time.
 """
 
 from __future__ import annotations
 
 from tests.test_lab_browser import CHROMIUM, _run_notebook_in_lab, lab_url  # noqa: F401
+
+
+def _stale_note_if_any(status) -> None:
+    """A later click of a gesture that reached the kernel is refused with a note under the standing status."""
+    from playwright.sync_api import expect
+
+    notes = status.locator(".course-stale")
+    if notes.count():
+        expect(notes).to_have_count(1)
+        expect(notes).to_contain_text("which an earlier click already answered")
+
+
+def _only_call_1_noted(widget, decision: str) -> None:
+    """After one double or triple click on the first call: its decision noted, nothing else."""
+    from playwright.sync_api import expect
+
+    status, actions = widget.locator(".course-status"), widget.locator(".course-action")
+    expect(status).to_have_attribute("data-outcome", "staged", timeout=30_000)
+    expect(actions.nth(0)).to_contain_text(f"noted: {decision}")
+    expect(actions.nth(1)).to_contain_text("deciding now")
+    expect(widget).to_contain_text("No decision sent yet")
+    # Approve, Edit and Reject stay enabled for call 2, so each later click reached the kernel, made on call 1.
+    expect(status.locator(".course-stale")).to_have_count(1, timeout=30_000)
+    _stale_note_if_any(status)
 
 
 def test_approval_panel_answers_two_gated_calls_in_jupyterlab(lab_url, tmp_path):  # noqa: F811
@@ -44,6 +70,19 @@ def test_approval_panel_answers_two_gated_calls_in_jupyterlab(lab_url, tmp_path)
         expect(args).to_have_value('{"order_id": "A1024", "amount": 100.0}')
         widget.screenshot(path=str(tmp_path / "approval_panel_10_start.png"))
 
+        # Real double and triple clicks on each decision button (issue 27 part 4), Start over between:
+        # each gesture notes call 1 only, whatever the page had drawn when its later clicks came.
+        start_over = widget.locator("button", has_text="Start over")
+        reject = widget.locator("button", has_text="Reject")
+        for button, clicks, noted in ((approve, 2, "approve"), (reject, 3, "reject"), (edit, 2, "edit"),
+                                      (approve, 3, "approve")):
+            button.click(click_count=clicks)
+            _only_call_1_noted(widget, noted)
+            start_over.click()
+            expect(status).to_have_attribute("data-outcome", "paused", timeout=30_000)
+            expect(actions.nth(0)).to_contain_text("deciding now")
+            expect(widget).to_contain_text("No decision sent yet")
+
         approve.click()                                             # call 1: noted, nothing sent yet
         expect(status).to_have_attribute("data-outcome", "staged", timeout=30_000)
         expect(status).to_contain_text("Noted approve for call 1")
@@ -58,7 +97,7 @@ def test_approval_panel_answers_two_gated_calls_in_jupyterlab(lab_url, tmp_path)
         expect(widget).to_contain_text("No decision sent yet")
         expect(actions.nth(0)).to_contain_text("noted: approve")   # the noted decision survived the refusal
 
-        approve.click()                                             # call 2: both decisions go out together
+        approve.dblclick()                                          # call 2: both decisions go out together, once
         expect(status).to_have_attribute("data-outcome", "finished", timeout=60_000)
         expect(status.locator(".course-badge")).to_have_text("FINISHED")
         expect(status).to_contain_text('Command(resume={"decisions": [{"type": "approve"}, {"type": "approve"}]})')
@@ -68,6 +107,9 @@ def test_approval_panel_answers_two_gated_calls_in_jupyterlab(lab_url, tmp_path)
         expect(widget.locator(".course-history li")).to_have_count(1)
         expect(widget.locator(".course-history li").first).to_have_text(
             "call 1 (A1024): approve; call 2 (A1030): approve -> finished")
+        # The second click found Approve greyed out (no click event) or was refused: never a second resume.
+        expect(status.locator(".course-badge")).to_have_text("FINISHED")
+        _stale_note_if_any(status)
         for label in ("Approve", "Edit", "Reject"):                  # nothing left to answer
             expect(widget.locator("button", has_text=label)).to_be_disabled()
         expect(args).to_be_disabled()                                # the HITL controls stay, greyed out

@@ -354,3 +354,25 @@ def test_course_cell_ids_are_kept_and_a_new_cell_gets_the_next_free_number(tmp_p
     nbformat.write(nb, path)
     execute_notebook(path, timeout=120)
     assert [c.id for c in nbformat.read(path, as_version=4).cells] == ["cell-007", "cell-008", "cell-002", "cell-009"]
+
+
+def test_a_widget_view_gets_the_same_model_id_in_every_run(tmp_path):
+    """ipywidgets names a model with a random id; the stored view gets one made from the cell id and
+    place, so re-executing a notebook with a widget leaves its file unchanged."""
+    path = tmp_path / "widget.ipynb"
+    nbformat.write(_notebook("import ipywidgets\nipywidgets.IntSlider()"), path)
+    first = execute_notebook(path, timeout=120)
+    text = path.read_text(encoding="utf-8")
+    second = execute_notebook(path, timeout=120)
+    views = [cell.outputs[0]["data"]["application/vnd.jupyter.widget-view+json"] for cell in (first.cells[1],
+                                                                                             second.cells[1])]
+    assert views[0]["model_id"] == views[1]["model_id"] and re.fullmatch(r"[0-9a-f]{32}", views[0]["model_id"])
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_a_kernel_imports_the_runners_checkout_first(monkeypatch):
+    from tooling.kernel_env import CHECKOUT, checkout_first
+
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(["/elsewhere/course", str(CHECKOUT), ""]))
+    assert kernel_env()["PYTHONPATH"] == os.pathsep.join([str(CHECKOUT), "/elsewhere/course"])
+    assert checkout_first(None, Path("/a")) == "/a" and checkout_first("/b:/a", Path("/a")) == "/a:/b"

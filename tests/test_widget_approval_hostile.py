@@ -22,7 +22,7 @@ from helpers import scripted_model, tool_call
 from helpers.widgets import ApprovalPanel
 from helpers.widgets.amounts import AmountError, parse_amount
 from helpers.widgets.engines import ApprovalEngine
-from tests.approval_suite import EFFECTS, SETUPS, drawn, single_node, submit_refund_request
+from tests.approval_suite import EFFECTS, SETUPS, Page, drawn, single_node, submit_refund_request
 
 
 def _agent(script, interrupt_on, *, tools=(submit_refund_request,), mode="batched", thread="t", text="Refund",
@@ -49,10 +49,9 @@ def test_09_double_click_on_two_sequential_refunds_creates_only_the_one_shown():
     setup = SETUPS["hitl_batched"]()
     panel = ApprovalPanel(setup.graph, setup.config)
     assert "A1024" in panel.pending_view.value
-    panel.approve_button.click()
-    panel.approve_button.click()  # the page still shows A1024
+    Page(panel).click("approve", clicks=2)  # the page still shows A1024 for the second click
     assert dict(EFFECTS) == {("submit", "A1024", 100.0): 1}
-    assert panel.last.message.startswith("The run moved on: review the new request")
+    assert panel.last.stale and panel.last.message.startswith("This approve was made on call 1: submit_refund_request")
     assert "A1030" in panel.pending_view.value  # re-rendered on the new request
 
 
@@ -336,12 +335,15 @@ def test_the_final_state_is_readable_rows_with_the_refund_ids():
 def test_enter_in_the_amount_field_answers_only_the_pause_the_page_shows():
     setup = SETUPS["plain_create_agent"]()
     panel = ApprovalPanel(setup.graph, setup.config)
-    panel.approve_button.click()
+    page = Page(panel)
+    page.click("approve")
+    page.click("edit", clicks=0, amount="40")  # Enter (the page part sends it as an edit), before the page drew A1030
+    assert panel.last.outcome == "refused" and panel.last.stale and "already answered" in panel.last.message
+    # A bare Enter from ipywidgets' own Text (the page part did not load) says nothing of what was shown.
     panel.amount_field.value = "40"
-    panel._on_field_message(panel.amount_field, {"event": "submit"}, [])  # Enter, before the page drew A1030
-    assert panel.last.outcome == "refused" and panel.last.message.startswith("The run moved on")
-    drawn(panel)
     panel._on_field_message(panel.amount_field, {"event": "submit"}, [])
+    assert panel.last.outcome == "refused" and "did not say which request it showed" in panel.last.message
+    page.draw().click("edit", clicks=0, amount="40")
     assert panel.last.outcome == "finished" and dict(EFFECTS) == {("submit", "A1024", 100.0): 1,
                                                                    ("submit", "A1030", 40.0): 1}
 

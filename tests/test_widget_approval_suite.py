@@ -10,10 +10,12 @@ pause the panel did not render.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from helpers.widgets import ApprovalPanel
-from tests.approval_suite import SETUPS, drawn
+from tests.approval_suite import SETUPS, Page
 
 DECISIONS = ("approve", "edit", "reject", "respond")
 
@@ -30,18 +32,13 @@ def _edit_value(panel, setup):
     return args
 
 
-def _decide(panel, setup, decision, *, click=False):
-    if click:
+def _decide(panel, setup, decision, *, page=None):
+    if page is not None:  # a click in the page: the page part's message (tests/approval_suite.Page)
         if decision == "edit":
-            field = panel.amount_field if panel.current.tool is None else panel.args_field
-            field.value = str(_edit_value(panel, setup)) if panel.current.tool is None else \
-                __import__("json").dumps(_edit_value(panel, setup))
-        else:
-            panel.message_field.value = "checked by hand" if decision != "approve" else ""
-        button = {"approve": panel.approve_button, "edit": panel.edit_button, "reject": panel.reject_button,
-                  "respond": panel.respond_button}[decision]
-        button.click()
-        return panel.last
+            plain = panel.current.tool is None
+            text = str(_edit_value(panel, setup)) if plain else json.dumps(_edit_value(panel, setup))
+            return page.click("edit", amount=text if plain else None, args=None if plain else text)
+        return page.click(decision, message="checked by hand" if decision != "approve" else "")
     if decision == "approve":
         return panel.approve()
     if decision == "edit":
@@ -82,15 +79,16 @@ def test_every_decision_path_runs_each_side_effect_at_most_once(name, decision):
 def test_a_double_click_never_answers_the_pause_the_page_has_not_drawn(name):
     setup = SETUPS[name]()
     panel = ApprovalPanel(setup.graph, setup.config)
-    first = _decide(panel, setup, "approve", click=True)
+    page = Page(panel)
+    first = _decide(panel, setup, "approve", page=page)
     assert first.outcome == "paused"
     after_first = setup.effects().copy()
-    second = _decide(panel, setup, "approve", click=True)  # queued before the page drew the new pause
-    assert second.outcome == "refused" and second.sent is None
-    assert second.message.startswith("The run moved on: review the new request")
+    second = _decide(panel, setup, "approve", page=page)  # queued before the page drew the new pause
+    assert second.outcome == "refused" and second.sent is None and second.stale
+    assert "which an earlier click already answered" in second.message
     assert len(panel.history) == 1 and setup.effects() == after_first
-    drawn(panel)  # the reviewer now sees the second pause: a click answers it
-    assert _decide(panel, setup, "approve", click=True).outcome == "finished"
+    page.draw()  # the reviewer now sees the second pause: a click answers it
+    assert _decide(panel, setup, "approve", page=page).outcome == "finished"
     assert not _repeats(setup)
 
 

@@ -396,6 +396,53 @@ def test_the_chinese_readme_table_follows_the_chinese_course_map(tmp_path):
     assert readme_problems(readme, translations) == [] and write_readme(readme, translations) is False
 
 
+def test_the_chinese_course_map_is_the_english_entries_in_chinese_with_the_rows_as_translated():
+    from tooling.coursemap import END, START, CourseEntry, course_entries
+    from tooling.translation.course_map import chinese_minutes, chinese_table
+    from tooling.translation.source import TRANSLATIONS_DIR, read_blocks
+
+    block = next(b for b in read_blocks(TRANSLATIONS_DIR / "00_start_here.md")[0].values() if START in b.text)
+    region = block.text[block.text.index("\n", block.text.index(START)) + 1:block.text.index(END)].rstrip("\n")
+    entries = course_entries()
+    assert chinese_table(entries, region) == region  # today's map, as translated, from today's entries
+    new = CourseEntry("99_new_topic.ipynb", "New topic", "one line, not translated yet", 20, 40)
+    lines = chinese_table([*entries, new], region).splitlines()
+    assert lines[-1] == "| 99 | [New topic](99_new_topic.ipynb) | one line, not translated yet | 1 小时（20 + 40） |"
+    assert lines[3:-1] == region.splitlines()[3:]  # every translated row kept
+    total = sum(e.minutes for e in entries) + 60
+    assert f"（{total} 分钟：{sum(e.reading for e in entries) + 20} 分钟阅读正文和输出，" in lines[0]
+    assert [chinese_minutes(m) for m in (45, 60, 95)] == ["45 分钟", "1 小时", "1 小时 35 分钟"]
+
+
+def test_the_chinese_map_block_follows_a_change_of_the_english_map_only(tmp_path):
+    from tooling.coursemap import END, START, CourseEntry, replace_region
+    from tooling.translation.course_map import follow_english_map
+
+    def start(source):
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(source, id="cell-005")])
+        nbformat.write(nb, tmp_path / "00_start_here.ipynb")
+        return tmp_path / "00_start_here.ipynb"
+
+    before = f"## 2. Map\n\nIntro.\n\n{START} -->\nold English table\n{END}\n"
+    translation = tmp_path / "00_start_here.md"
+    translation.write_text(f"<!-- cell cell-005 en-sha256 {cell_hash(before)} -->\n## 2. 地图\n\n简介。\n\n"
+                           f"{START} -->\n| 00 | [从这里开始](00_start_here.ipynb) | 怎么学 | 45 分钟（20 + 25） |\n{END}\n",
+                           encoding="utf-8")
+    entries = [CourseEntry("00_start_here.ipynb", "Start here", "how", 20, 25),
+               CourseEntry("01_next.ipynb", "Next one", "what", 10, 10)]
+    after = replace_region(before, "new English table", "00")
+    assert follow_english_map(start(after), before, entries, tmp_path) is True
+    blocks = parse_blocks(translation.read_text(encoding="utf-8"))[0]
+    assert blocks["cell-005"].en_hash == cell_hash(after)
+    assert "| 00 | [从这里开始](00_start_here.ipynb) | 怎么学 | 45 分钟（20 + 25） |" in blocks["cell-005"].text
+    assert "| 01 | [Next one](01_next.ipynb) | what | 20 分钟（10 + 10） |" in blocks["cell-005"].text
+    assert blocks["cell-005"].text.startswith("## 2. 地图\n\n简介。")
+    kept = translation.read_text(encoding="utf-8")
+    # the prose changed too: a translator's work, the block is left as it is (and stays stale)
+    assert follow_english_map(start(after.replace("Intro.", "New intro.")), after, entries, tmp_path) is False
+    assert translation.read_text(encoding="utf-8") == kept
+
+
 def test_the_next_cell_is_written_in_chinese_by_the_build_not_translated(tmp_path):
     from tooling.translation.next_cell import chinese_next
     from tooling.translation.source import format_blocks, is_next_cell

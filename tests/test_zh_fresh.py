@@ -42,7 +42,8 @@ def test_the_chinese_edition_of_this_notebook_is_fresh(path):
     problems = translation_problems(path, translation, TERMS)
     if translation.is_file():
         problems += build_problems(path, translation, ZH_DIR / path.name)
-    assert not problems, "the Chinese edition drifted (translate, then `make zh`):\n" + "\n".join(problems)
+    assert not problems, (f"the Chinese edition drifted: `make worklist NB={path.name[:2]}` shows each cell to translate "
+                          "(the English change and the Chinese now); translate, then `make zh`:\n" + "\n".join(problems))
 
 
 def test_nothing_is_left_of_a_notebook_the_course_no_longer_has():

@@ -98,6 +98,16 @@ def test_the_command_says_there_is_nothing_to_translate_on_main(capsys):
     assert capsys.readouterr().out == "nothing to translate: every Markdown cell's block matches its English\n"
 
 
+def test_a_notebook_is_named_by_its_number_or_the_start_of_its_name(capsys):
+    """``make worklist NB=03``: the short names ``make reset`` takes; a name no notebook has is one error line."""
+    for name in ("3", "03_toolmessage", "03_toolmessage_pairing.ipynb"):
+        assert main(["worklist", name]) == 0
+        assert capsys.readouterr().out.strip().endswith("every Markdown cell's block matches its English")
+    assert main(["check", "03"]) == 0 and "fresh" in capsys.readouterr().out
+    assert main(["worklist", "99"]) == 1
+    assert capsys.readouterr().err.strip() == "error: 99: no such notebook"
+
+
 def test_the_command_names_an_unreadable_translation_and_goes_on(tmp_path, monkeypatch, capsys):
     from tooling.translation import __main__ as cli
 

@@ -40,7 +40,7 @@ from pathlib import Path
 
 __all__ = [
     "CODE_LPM", "EXERCISE_MIN", "OUTPUT_WPM", "PROSE_WPM", "QUESTION_MIN", "TOLERANCE", "WIDGET_MIN",
-    "CourseEntry", "Measure", "apply", "estimate", "format_minutes", "main", "measure", "stale",
+    "CourseEntry", "Measure", "about_hours", "apply", "course_entries", "estimate", "format_minutes", "main", "measure", "stale",
 ]
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -173,18 +173,20 @@ def estimate(m: Measure) -> tuple[int, int]:
     return _round5(reading), _round5(doing)
 
 
-def format_minutes(minutes: int) -> str:
-    """``"45 min"``, ``"1 h"``, ``"1 h 35 min"``."""
+def format_minutes(minutes: int, units: tuple[str, str] = ("h", "min")) -> str:
+    """``"45 min"``, ``"1 h"``, ``"1 h 35 min"``; ``units``: the words for hours and minutes
+    (the Chinese course map's: ``("小时", "分钟")``)."""
+    hour, minute = units
     hours, rest = divmod(int(minutes), 60)
     if not hours:
-        return f"{rest} min"
-    return f"{hours} h" + (f" {rest} min" if rest else "")
+        return f"{rest} {minute}"
+    return f"{hours} {hour}" + (f" {rest} {minute}" if rest else "")
 
 
-def _hours(minutes: int) -> str:
-    """``"16 h"``, ``"16½ h"`` (to the nearest half hour)."""
+def about_hours(minutes: int, unit: str = "h") -> str:
+    """``"16 h"``, ``"16½ h"`` (to the nearest half hour); ``unit``: the word for hours."""
     halves = round(minutes / 30)
-    return f"{halves // 2}{'½' if halves % 2 else ''} h"
+    return f"{halves // 2}{'½' if halves % 2 else ''} {unit}"
 
 
 # -- reading the notebooks ---------------------------------------------------------------------
@@ -232,6 +234,15 @@ def entry_of(path: Path, nb: dict) -> CourseEntry:
     return CourseEntry(path.name, course["title"], course["summary"], course["reading"], course["doing"])
 
 
+def course_entries(root: Path = ROOT) -> list[CourseEntry]:
+    """The course map's entries of the notebooks under ``root``, in course order, as stored (not re-measured).
+
+    Raises:
+        CourseMapError: a notebook without ``metadata.course`` (see :func:`entry_of`).
+    """
+    return [entry_of(path, _load(path)) for path in _notebooks(root)]
+
+
 # -- what is generated ---------------------------------------------------------------------------
 
 
@@ -243,7 +254,7 @@ def table(entries: Sequence[CourseEntry], link_prefix: str) -> str:
         link_prefix: put before each file name in a link (``""`` in 00, ``"notebooks/"`` in the README).
     """
     reading, doing = sum(e.reading for e in entries), sum(e.doing for e in entries)
-    totals = (f"In all about **{_hours(reading + doing)}** ({reading + doing} minutes: {reading} reading the prose "
+    totals = (f"In all about **{about_hours(reading + doing)}** ({reading + doing} minutes: {reading} reading the prose "
               f"and outputs, {doing} running and reading the code, the exercises, widgets and self-checks), "
               "measured from each notebook's length and calibrated on a careful learner's pass (CONTRIBUTING.md, "
               "\"Honest times\").")

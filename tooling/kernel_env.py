@@ -1,7 +1,8 @@
 """The environment a kernel of the course's own runs starts with (the runner, ``make bench``,
 strict nbval's session): no real-model variable when offline (:data:`OFFLINE_UNSET`), no other
-secret, no LangSmith tracing, none of the learner's state (:data:`LEARNER_STATE`). The course's own
-runs never trace, whatever the learner's opt-in (:mod:`helpers.workspace.lab_env`) says.
+secret, no LangSmith tracing, none of the learner's state (:data:`LEARNER_STATE`), and this checkout
+first on ``PYTHONPATH`` (nothing is installed from it: every kernel imports the checkout it runs for).
+The course's own runs never trace, whatever the learner's opt-in (:mod:`helpers.workspace.lab_env`) says.
 
 One floor of :mod:`tooling.notebooks` (which re-exports its public names); it imports nothing of
 Jupyter.
@@ -12,6 +13,10 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
+from pathlib import Path
+
+#: The checkout this module belongs to (the folder holding ``helpers/`` and ``tooling/``).
+CHECKOUT = Path(__file__).resolve().parent.parent
 
 #: Environment variables that would switch the course to a real model; removed for offline runs.
 OFFLINE_UNSET = ("COURSE_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY", "DASHSCOPE_API_KEY", "COURSE_MODEL_API_KEY")
@@ -53,10 +58,29 @@ def removed_variables(env: Mapping[str, str], *, offline: bool = True) -> list[s
     return [name for name in env if removed(name)]
 
 
+def checkout_first(pythonpath: str | None, checkout: Path = CHECKOUT) -> str:
+    """``PYTHONPATH`` with ``checkout`` first, so a process started with it imports that checkout's
+    ``helpers/`` and ``tooling/``, never an installed copy or another clone's.
+
+    Args:
+        pythonpath: the current value (``None`` or ``""``: unset).
+        checkout: the repository root (default: the one this module lives in).
+
+    Returns:
+        ``checkout``, then every other entry of ``pythonpath`` in its order (``checkout`` itself and
+        empty entries, which would mean the current folder, left out).
+    """
+    rest = [entry for entry in (pythonpath or "").split(os.pathsep) if entry and Path(entry) != checkout]
+    return os.pathsep.join([str(checkout), *rest])
+
+
 def kernel_env(*, offline: bool = True, extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment a kernel starts with: this process's, minus :func:`removed_variables`
-    (with :data:`OFFLINE_UNSET` when ``offline``), plus ``extra``."""
+    (with :data:`OFFLINE_UNSET` when ``offline``), with this checkout first on ``PYTHONPATH``
+    (:func:`checkout_first`: the kernel imports the helpers of the checkout whose runner started it),
+    plus ``extra``."""
     removed = set(removed_variables(os.environ, offline=offline))
     env = {k: v for k, v in os.environ.items() if k not in removed}
+    env["PYTHONPATH"] = checkout_first(env.get("PYTHONPATH"))
     env.update(extra or {})
     return env

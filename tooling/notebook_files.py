@@ -1,5 +1,6 @@
 """A notebook file in and out: read and validate it (:func:`read_notebook`), store outputs the way
-strict nbval compares them (course cell ids kept, new cells numbered, streams merged, no widget state or timing), write
+strict nbval compares them (course cell ids kept, new cells numbered, streams merged, no widget state or timing,
+widget views with fixed model ids), write
 it atomically; and :class:`NotebookFailure`, the one-line failure a run reports.
 
 One floor of :mod:`tooling.notebooks` (which re-exports its public names).
@@ -8,6 +9,7 @@ One floor of :mod:`tooling.notebooks` (which re-exports its public names).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 import tempfile
@@ -101,6 +103,25 @@ def _coalesce_streams(outputs: list) -> list:
 _COURSE_ID = re.compile(r"cell-(\d{3,})")
 
 
+#: The MIME type of a widget's view in an output; its ``model_id`` names a widget model of the kernel.
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def _stable_widget_ids(cell: nbformat.NotebookNode) -> None:
+    """Give each widget view in ``cell``'s outputs a ``model_id`` made from the cell id and its place.
+
+    ipywidgets 8.1 names each model with a random ``uuid4().hex``, so every run would change the
+    committed notebook; the models themselves are not stored (no widget state), so the id names
+    nothing a reader could open, and a fixed one (32 hex digits, as ipywidgets writes them) keeps a
+    re-executed notebook's file unchanged.
+    """
+    views = [output["data"][WIDGET_VIEW] for output in cell.get("outputs", [])
+             if isinstance(output.get("data"), dict) and isinstance(output["data"].get(WIDGET_VIEW), dict)]
+    for place, view in enumerate(views):
+        if "model_id" in view:
+            view["model_id"] = hashlib.sha256(f"{cell.get('id')}:{place}".encode()).hexdigest()[:32]
+
+
 def _normalise(nb: nbformat.NotebookNode) -> None:
     nb.metadata.pop("widgets", None)
     _number_cells(nb.cells)
@@ -108,6 +129,7 @@ def _normalise(nb: nbformat.NotebookNode) -> None:
         cell.metadata.pop("execution", None)
         if cell.cell_type == "code":
             cell.outputs = _coalesce_streams(cell.outputs)
+            _stable_widget_ids(cell)
 
 
 def _number_cells(cells: list) -> None:

@@ -12,7 +12,8 @@ Handlers never ``print``; results go to ``HTML`` widgets.
 * :class:`ReducerPlayground` (07) / ``ReducerPlaygroundEngine``: two parallel writes, in both orders.
 * :class:`StreamStepper` (12) / ``StreamStepperEngine``: a streamed reply chunk by chunk, cut anywhere.
 * :class:`ApprovalPanel` (08, 09) / ``ApprovalEngine``: answer an ``interrupt()`` or a
-  ``HumanInTheLoopMiddleware`` pause with checked ``Command(resume=...)`` values.
+  ``HumanInTheLoopMiddleware`` pause with checked ``Command(resume=...)`` values. Its page part,
+  :mod:`.decision_clicks` (an anywidget, anywidget 0.11), makes a click say which render it was made on.
 * :class:`SelfCheck` / ``SelfCheckEngine``: "Check yourself" questions. :func:`self_check` (the widget of one
   notebook, also :func:`helpers.selfcheck.self_check`). The view's module is
   ``self_check_view``, so no module in this package shares the function's name: ``from

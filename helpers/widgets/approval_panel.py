@@ -35,20 +35,24 @@ with ``action``, ``outcome``, ``message``, ``sent``, ``interrupts``, ``state``, 
   without one, as HumanInTheLoopMiddleware accepts it); ``respond(message)`` (HITL only: the text
   goes back to the model as the tool's result, the tool does not run); ``start_over()`` (drop the decisions
   noted for a request with several calls, or, after an ``unknown`` outcome, say "I checked the
-  state" so the pause can be answered again); ``refresh()`` (re-read the checkpoint, send nothing).
+  state" so the pause can be answered again); ``refresh()`` (re-read the checkpoint, send nothing);
+  ``on_page_message(content)`` (a decision clicked in the page, as the page part sends it).
 The controls fit the kind of pause (:attr:`ApprovalEngine.kind`): an amount and a reason field for a
 plain payload, an args (JSON) and a message field and Respond for a HITL call, Start over for a
 request with several calls. They stay the same once the run has finished, greyed out where nothing
 can be sent; the list of decisions sent names each call and what it acts on
 (``call 1 (A1024): approve; call 2 (A1030): edit amount 40 -> finished``).
 
-Each decision answers only the pause it was made on (``seen=``, a :data:`PauseKey`): a button
-passes the pause the page had drawn when it was clicked (the kernel numbers each rendered pause
-and the page echoes the number back through a ``jsdlink``), a call from code the pause the panel
-last rendered. When another pause is pending now (a double click after the run moved on, a second
-panel on the thread), nothing is sent and the panel says "The run moved on: review the new
-request" and shows it. Arguments cut in the list of calls can be opened whole
-(``whole_args_view``), and an approve of such arguments says how much was not shown.
+Each decision answers only the render it was made on (``render=``, :attr:`ApprovalEngine.render
+<helpers.widgets.engines.approval.ApprovalEngine.render>`): in the page, the panel's page part
+(:class:`~helpers.widgets.decision_clicks.DecisionClicks`, an anywidget) turns a click into a
+message carrying the render the page had drawn, and the second and third clicks of a double or
+triple click carry the render their first click was made on (:meth:`on_page_message`); a call
+from code answers the current render. A decision made on an earlier render sends nothing: after a
+double click the status keeps saying what the first click did, with a note that the second sent
+nothing; when another pause is pending now (a second panel on the thread) the panel says "The run
+moved on: review the new request" and shows it. Arguments cut in the list of calls can be opened
+whole (``whole_args_view``), and an approve of such arguments says how much was not shown.
 
 * ``allowed()``: the decisions a click can send now (an approve that is always refused is left
   out; its button's tooltip says why). ``pending``: the pending payloads.
@@ -75,12 +79,13 @@ import ipywidgets as widgets
 from langchain_core.tools import BaseTool
 
 from ..i18n import N_, _, ngettext
-from .engines.approval import ApprovalEngine, PanelResult, PauseKey, SentDecision
+from .decision_clicks import DecisionClicks
+from .engines.approval import UNKNOWN_RENDER, ApprovalEngine, PanelResult, SentDecision
 from .engines.approval_checks import MAX_WHOLE
-from .engines.approval_pause import HITL_DESCRIPTION_PREFIX, ReviewAction
+from .engines.approval_pause import DECISIONS, HITL_DESCRIPTION_PREFIX, ReviewAction
 from .outcomes import PanelOutcome
-from .style import badge, block, box, muted
-from .text import html_text, json_text, sendable, shorten, visible
+from .style import LINE_HEIGHT, badge, block, box, muted
+from .text import MAX_SHOWN, html_text, json_text, sendable, shorten, visible
 
 __all__ = ["ApprovalPanel"]
 
@@ -94,17 +99,34 @@ MAX_EDITABLE = 20_000
 MAX_MESSAGES = 30
 
 
+#: The most characters of a message's text in the final state; a ToolMessage gets :data:`MAX_TOOL_TEXT`.
+MAX_MESSAGE_TEXT = 300
+#: A ToolMessage is what the model reads back (a tool's result, or why the call failed: an edited
+#: call's failure comes after HumanInTheLoopMiddleware's 300-character note), so it is shown whole up to
+#: :data:`~helpers.widgets.text.MAX_SHOWN` characters.
+MAX_TOOL_TEXT = MAX_SHOWN
+
+
 def message_row(number: int, message: Any) -> str:
-    """One message of the state as one readable row: ``3 tool call_1 success: refund request ...``."""
+    """One message of the state as one readable row: ``3 tool call_1 success: refund request ...``.
+
+    A message's text is cut after :data:`MAX_MESSAGE_TEXT` characters, a ToolMessage's after
+    :data:`MAX_TOOL_TEXT` (its lines kept, indented under the row).
+    """
     kind = getattr(message, "type", None) or (message.get("role") if isinstance(message, dict) else "?")
     content = getattr(message, "content", None) if not isinstance(message, dict) else message.get("content")
-    text = content if isinstance(content, str) else json_text(content, limit=300)
+    limit = MAX_TOOL_TEXT if kind == "tool" else MAX_MESSAGE_TEXT
+    text = content if isinstance(content, str) else json_text(content, limit=limit)
     parts = [f"{number:>3} {kind}"]
     if kind == "tool":
         parts.append(f"{shorten(sendable(str(getattr(message, 'tool_call_id', ''))), 80)} "
                      f"{getattr(message, 'status', '')}")
+        lines = [" ".join(line.split()) for line in shorten(sendable(text), limit).splitlines()]
+        shown = "\n      ".join(line for line in lines if line)
+    else:
+        shown = shorten(" ".join(sendable(text).split()), limit)
     calls = getattr(message, "tool_calls", None) or []
-    line = " ".join(parts) + ": " + shorten(" ".join(sendable(text).split()), 300)
+    line = " ".join(parts) + ": " + shown
     for call in calls:
         line += f"\n      -> {shorten(sendable(str(call.get('name'))), 80)} {json_text(call.get('args'), limit=300)}"
     return line
@@ -171,15 +193,17 @@ def _action_status(noted: dict | None, deciding: bool) -> str:
 
 def pending_html(engine: Any) -> str:
     """What the run waits for: each payload, or each gated call with its status and allowed decisions;
-    why approve is off (when it is); the decisions allowed here."""
+    why approve is off (when it is); the decisions allowed here. Its first element carries the
+    engine's ``data-render`` number (what a page click made on this view says it answers)."""
     review = engine.review
     if review is None:
         nothing = html_text(_("No interrupt is pending."))
-        return f"<p class='course-pending' data-pending='0'><i>{nothing}</i></p>"
+        return f"<p class='course-pending' data-pending='0' data-render='{engine.render}'><i>{nothing}</i></p>"
     count = len(engine.pending)
     heading = ngettext("<b>Pending interrupt</b> (the payload, <code>Interrupt.value</code>):",
                        "<b>Pending interrupts</b> (the payload, <code>Interrupt.value</code>):", count)
-    parts = [f"<p class='course-pending' data-pending='{count}' style='margin: 2px 0'>{heading}</p>"]
+    parts = [f"<p class='course-pending' data-pending='{count}' data-render='{engine.render}' "
+             f"style='margin: 2px 0'>{heading}</p>"]
     if review.kind == "interrupt":
         for index, payload in enumerate(engine.pending, 1):
             label = "" if count == 1 else (_("{number}. (answered next)") if index == 1
@@ -224,12 +248,26 @@ def whole_args_html(engine: Any, action: ReviewAction) -> str:
                     "them all. Open to read the whole arguments (the first {limit} characters; edit or reject what "
                     "you cannot read).")
     summary = summary.format(action=action.label, hidden=f"{hidden:,}", size=f"{size:,}", limit=f"{MAX_WHOLE:,}")
-    return (f"<details class='course-whole-args'><summary>{summary}</summary>"
+    return (f"<details class='course-whole-args'><summary>{html_text(summary)}</summary>"
             f"{block(visible(whole), css_class='course-whole-args-text')}</details>")
 
 
-def status_html(result: PanelResult) -> str:
-    """One status: the last result alone (a refusal replaces the previous "Sent." block)."""
+def status_html(result: PanelResult, standing: PanelResult | None = None) -> str:
+    """One status: the last result alone (a refusal replaces the previous "Sent." block).
+
+    A ``stale`` result (a decision made on an earlier render: the second click of a double click)
+    does not replace what the run did: the status shows ``standing`` (the last other result) and
+    the stale result's message under it, in a ``course-stale`` note.
+    """
+    if result.stale and standing is not None and not standing.stale:
+        note = (f"<p class='course-stale' data-action='{html_text(result.action)}' "
+                f"style='margin: 2px 0; {LINE_HEIGHT}'><small>{html_text(result.message)}</small></p>")
+        return _status_box(standing, extra=note)
+    return _status_box(result)
+
+
+def _status_box(result: PanelResult, extra: str = "") -> str:
+    """The status box of one result; ``extra`` (HTML) goes under its text."""
     lines = []
     if result.sent is not None:
         lines.append(f"Command(resume={json_text(result.sent)})")
@@ -238,8 +276,8 @@ def status_html(result: PanelResult) -> str:
         lines.append(_("Final state:") if result.outcome == PanelOutcome.FINISHED else _("State at the checkpoint:"))
         lines += state_rows(result.state)
     outcome = result.outcome
-    return box(f"{badge(outcome.word, outcome.tone)}{block(visible(chr(10).join(lines)), css_class='course-result')}",
-               outcome.tone, css_class="course-status", data={"outcome": outcome})
+    return box(f"{badge(outcome.word, outcome.tone)}{block(visible(chr(10).join(lines)), css_class='course-result')}"
+               f"{extra}", outcome.tone, css_class="course-status", data={"outcome": outcome})
 
 
 def history_html(engine: Any) -> str:
@@ -257,8 +295,25 @@ _STYLES = {"approve": "success", "edit": "warning", "reject": "danger", "respond
 #: A decision button's tooltip when the decision is not allowed and the engine gives no reason.
 _NOT_ALLOWED = {"approve": N_("approve is not allowed here"), "edit": N_("edit is not allowed here"),
                 "reject": N_("reject is not allowed here"), "respond": N_("respond is not allowed here")}
-#: ``seen=`` not given: a decision from code answers the pause the panel last rendered.
-_SHOWN: Any = object()
+
+
+class _DecisionButton(widgets.Button):
+    """A decision button. In a page its clicks come through the panel's page part
+    (:class:`~helpers.widgets.decision_clicks.DecisionClicks`), which says which render they were made
+    on; a bare ``{"event": "click"}`` from the page (the page part did not load) is refused, because
+    nothing says what the learner saw. :meth:`click` from code answers the current render.
+
+    Args:
+        unplaced: called with no argument for a bare click from the page.
+    """
+
+    def __init__(self, *, unplaced: Any, **kwargs: Any):
+        self._unplaced = unplaced
+        super().__init__(**kwargs)
+
+    def _handle_button_msg(self, _widget: Any, content: dict, buffers: Any) -> None:
+        if isinstance(content, dict) and content.get("event") == "click":
+            self._unplaced()
 
 
 class ApprovalPanel(widgets.VBox):
@@ -276,7 +331,8 @@ class ApprovalPanel(widgets.VBox):
         engine: the :class:`ApprovalEngine`. header, pending_view, approve_button, amount_field,
         args_field, edit_button, message_field, reject_button, respond_button, start_over_button,
         refresh_button, status_view, history_view: the controls. whole_args_view: the arguments the
-        pending list cuts (over 4,000 characters), whole, in a part that opens.
+        pending list cuts (over 4,000 characters), whole, in a part that opens. clicks: the page
+        part (:class:`~helpers.widgets.decision_clicks.DecisionClicks`), invisible.
 
     Raises:
         ValueError: the graph has no checkpointer, the config has no ``thread_id``, or
@@ -291,36 +347,34 @@ class ApprovalPanel(widgets.VBox):
             title=html_text(title), thread=html_text(self.engine.thread_id)))
         self.pending_view = widgets.HTML()
         self.whole_args_view = widgets.HTML()  # arguments the pending list cuts, whole, in an opening part
-        self.approve_button = widgets.Button(description=_("Approve"))
+        self.approve_button = self._decision_button("approve", _("Approve"))
         self.amount_field = widgets.Text(value="", description=_("amount:"),
                                          placeholder=_("e.g. 120.50, Enter sends"))
         self.args_field = widgets.Textarea(value="", description=_("args (JSON):"),
                                            layout=widgets.Layout(width="60%", height="4em"))
-        self.edit_button = widgets.Button(description=_("Edit amount"))
+        self.edit_button = self._decision_button("edit", _("Edit amount"))
         self.message_field = widgets.Text(value="", description=_("reason:"), placeholder=_("why it is rejected"))
-        self.reject_button = widgets.Button(description=_("Reject"))
-        self.respond_button = widgets.Button(description=_("Respond"))
+        self.reject_button = self._decision_button("reject", _("Reject"))
+        self.respond_button = self._decision_button("respond", _("Respond"))
+        for name, field in (("amount", self.amount_field), ("args", self.args_field),
+                            ("message", self.message_field)):
+            field.add_class(f"course-field-{name}")  # where the page part reads what was typed
         self.start_over_button = widgets.Button(description=_("Start over"),
                                                 tooltip=_("Drop the decisions noted so far"))
         self.refresh_button = widgets.Button(description=_("Refresh"),
                                              tooltip=_("Read the checkpoint again; sends nothing"))
         self.status_view = widgets.HTML()
         self.history_view = widgets.HTML()
-        # Which pause the page shows: the kernel numbers each rendered pause (``_rendered``); the page
-        # copies the number into ``_seen`` when it has drawn it (jsdlink: the copy is made in the page
-        # and synced back), so a click carries the pause the reviewer could see, even when two clicks
-        # were queued before the first re-render reached the page.
-        self._rendered = widgets.IntText(value=0, layout=widgets.Layout(display="none"))
-        self._seen = widgets.IntText(value=0, layout=widgets.Layout(display="none"))
-        self._link = widgets.jsdlink((self._rendered, "value"), (self._seen, "value"))
-        self._shown_keys: dict[int, PauseKey | None] = {}
-        self.approve_button.on_click(lambda _button: self.approve(seen=self._page_key()))
-        self.edit_button.on_click(lambda _button: self.edit(seen=self._page_key()))
-        self.reject_button.on_click(lambda _button: self.reject(seen=self._page_key()))
-        self.respond_button.on_click(lambda _button: self.respond(seen=self._page_key()))
+        # The page part: a click in the page arrives as one message saying which render it was made on.
+        self.clicks = DecisionClicks()
+        self.clicks.on_msg(lambda _widget, content, _buffers: self.on_page_message(content))
+        self.approve_button.on_click(lambda _button: self.approve())
+        self.edit_button.on_click(lambda _button: self.edit())
+        self.reject_button.on_click(lambda _button: self.reject())
+        self.respond_button.on_click(lambda _button: self.respond())
         self.start_over_button.on_click(lambda _button: self.start_over())
         self.refresh_button.on_click(lambda _button: self.refresh())
-        self.amount_field.on_msg(self._on_field_message)  # the front end sends {"event": "submit"} on Enter
+        self.amount_field.on_msg(self._on_field_message)  # a bare {"event": "submit"} (Enter) from the page
         self._args_for: tuple | None = None  # which action the args field was filled for
         super().__init__([
             self.header, self.pending_view, self.whole_args_view,
@@ -328,11 +382,15 @@ class ApprovalPanel(widgets.VBox):
             widgets.HBox([self.amount_field, self.args_field, self.edit_button]),
             widgets.HBox([self.message_field, self.reject_button, self.respond_button]),
             widgets.HBox([self.start_over_button, self.refresh_button]),
-            self.status_view, self.history_view, self._rendered, self._seen,
+            self.status_view, self.history_view, self.clicks,
         ])
         self.add_class("course-approval-panel")
         self._render()
-        self._seen.value = self._rendered.value  # the first drawing of the page shows the first render
+
+    def _decision_button(self, decision: str, description: str) -> _DecisionButton:
+        button = _DecisionButton(description=description, unplaced=lambda: self._unplaced(decision))
+        button.add_class(f"course-decide-{decision}")  # how the page part knows a decision button
+        return button
 
     # -- plain methods: what the mouse does ---------------------------------------------------
 
@@ -378,16 +436,16 @@ class ApprovalPanel(widgets.VBox):
         """Read the checkpoint again and show it; sends nothing."""
         return self._show(self.engine.refresh())
 
-    def approve(self, *, seen: Any = _SHOWN) -> PanelResult:
+    def approve(self, *, render: int | None = None) -> PanelResult:
         """Approve the current action (see :meth:`ApprovalEngine.approve`).
 
-        Every decision method takes ``seen``: the pause the decision was made on. A button passes
-        the pause the page had drawn when it was clicked; a call from code answers the pause the
-        panel last rendered. When another pause is pending now, nothing is sent.
+        Every decision method takes ``render``: the render the decision was made on (what the page
+        sends with a click, :meth:`on_page_message`); ``None``, a call from code, answers the
+        current render. A decision made on an earlier render sends nothing.
         """
-        return self._show(self.engine.approve(seen=self._key(seen)))
+        return self._show(self.engine.approve(render=render))
 
-    def edit(self, value: Any = None, *, seen: Any = _SHOWN) -> PanelResult:
+    def edit(self, value: Any = None, *, render: int | None = None) -> PanelResult:
         """Edit the current action; ``None`` uses what is typed (the amount or the args field).
 
         A given value is written into the field first, as if typed (a number as its text).
@@ -403,18 +461,50 @@ class ApprovalPanel(widgets.VBox):
                 text = json_text(value)
             field.value = sendable(text)
             value = value if not isinstance(value, str) else field.value
-        result = self.engine.edit(field.value if value is None else value, seen=self._key(seen))
+        result = self.engine.edit(field.value if value is None else value, render=render)
         if result.sent is not None and plain:
             self.amount_field.value = ""
         return self._show(result)
 
-    def reject(self, message: Any = None, *, seen: Any = _SHOWN) -> PanelResult:
+    def reject(self, message: Any = None, *, render: int | None = None) -> PanelResult:
         """Reject the current action; ``None`` uses the message (reason) field."""
-        return self._answer("reject", message, seen)
+        return self._answer("reject", message, render)
 
-    def respond(self, message: Any = None, *, seen: Any = _SHOWN) -> PanelResult:
+    def respond(self, message: Any = None, *, render: int | None = None) -> PanelResult:
         """Respond on the tool's behalf (HITL); ``None`` uses the message field."""
-        return self._answer("respond", message, seen)
+        return self._answer("respond", message, render)
+
+    def on_page_message(self, content: Any) -> PanelResult | None:
+        """A message from the page part: one decision clicked in the page (tests send the same).
+
+        Args:
+            content: ``{"event": "decide", "decision": "approve" | "edit" | "reject" | "respond",
+                "render": <int>, "clicks": <MouseEvent.detail>, "fields": {"amount": str | None,
+                "args": str | None, "message": str | None}}``, as ``decision_clicks.js`` sends it:
+                ``render`` is the render the page had drawn (for the second and third clicks of one
+                double or triple click, the render of its first click); ``fields`` what the text
+                fields held when it was clicked (``None``: not found, the synced value is used).
+
+        Returns:
+            the decision's result; ``None`` for a message that is not a decision (ignored, like
+            anything else the page could send).
+        """
+        if not isinstance(content, dict) or content.get("event") != "decide":
+            return None
+        decision, render = content.get("decision"), content.get("render")
+        if decision not in DECISIONS or type(render) is not int:
+            return None
+        fields = content.get("fields") if isinstance(content.get("fields"), dict) else {}
+
+        def typed(name: str) -> str | None:
+            value = fields.get(name)
+            return value if isinstance(value, str) else None
+
+        if decision == "approve":
+            return self.approve(render=render)
+        if decision == "edit":
+            return self.edit(typed("amount" if self._plain() else "args"), render=render)
+        return self._answer(decision, typed("message"), render)
 
     def start_over(self) -> PanelResult:
         """Drop the decisions noted for the current request; sends nothing."""
@@ -422,15 +512,12 @@ class ApprovalPanel(widgets.VBox):
 
     # -- rendering ------------------------------------------------------------------------------
 
-    def _key(self, seen: Any) -> PauseKey | None:
-        """The pause a decision answers: ``seen`` when given, else the one this panel last rendered."""
-        return self._shown_keys.get(self._rendered.value) if seen is _SHOWN else seen
+    def _unplaced(self, decision: str) -> PanelResult:
+        """A bare click or Enter from the page: nothing says which render it was made on; refused."""
+        return self._show(getattr(self.engine, decision)(**({"value": None} if decision == "edit" else {}),
+                                                          render=UNKNOWN_RENDER))
 
-    def _page_key(self) -> PauseKey | None:
-        """The pause the page had drawn when a button was clicked (see ``_rendered`` / ``_seen``)."""
-        return self._shown_keys.get(self._seen.value, ("not drawn yet", 0))
-
-    def _answer(self, decision: str, message: Any, seen: Any) -> PanelResult:
+    def _answer(self, decision: str, message: Any, render: int | None) -> PanelResult:
         if message is not None:
             try:
                 self.message_field.value = sendable(message if isinstance(message, str) else str(message))
@@ -438,14 +525,14 @@ class ApprovalPanel(widgets.VBox):
                 pass
         method = self.engine.reject if decision == "reject" else self.engine.respond
         result = method(self.message_field.value if message is None or isinstance(message, str) else message,
-                        seen=self._key(seen))
+                        render=render)
         if result.outcome != PanelOutcome.REFUSED:
             self.message_field.value = ""
         return self._show(result)
 
     def _on_field_message(self, _widget: Any, content: dict, _buffers: Any) -> None:
         if isinstance(content, dict) and content.get("event") == "submit" and not self.edit_button.disabled:
-            self.edit(seen=self._page_key())  # Enter in the amount field: the pause the page shows
+            self._unplaced("edit")  # the page part sends Enter in the amount field itself, with its render
 
     def _plain(self) -> bool:
         """The panel shows the plain-interrupt controls (amount, reason), else the HITL ones (args, message).
@@ -461,18 +548,12 @@ class ApprovalPanel(widgets.VBox):
 
     def _render(self) -> None:
         engine, result = self.engine, self.engine.last
-        key = engine.pause_key
-        if self._shown_keys.get(self._rendered.value, "none yet") != key:  # a new pause: number it first
-            number = self._rendered.value + 1
-            self._shown_keys = {k: v for k, v in self._shown_keys.items() if k >= number - 8}
-            self._shown_keys[number] = key
-            self._rendered.value = number
         plain = self._plain()
         self.pending_view.value = pending_html(engine)
         review = engine.review
         self.whole_args_view.value = "".join(whole_args_html(engine, action) for action in review.actions) \
             if review is not None and review.kind != "interrupt" else ""
-        self.status_view.value = status_html(result)
+        self.status_view.value = status_html(result, engine.standing)
         self.history_view.value = history_html(engine)
         # The fields and buttons that fit this kind of pause.
         self.amount_field.layout.display = None if plain else "none"
@@ -511,6 +592,9 @@ class ApprovalPanel(widgets.VBox):
         last = engine.last_review
         several = last is not None and last.kind == "hitl" and len(last.actions) > 1
         self.start_over_button.layout.display = None if unknown or several else "none"
+        # Last: the page holds this number only once it has applied every part of this render above
+        # (the kernel's messages reach the page in order), so a click carrying it was made on what it shows.
+        self.clicks.render = engine.render
 
     def __repr__(self) -> str:
         return _("ApprovalPanel (thread {thread}): run this cell to open the panel").format(

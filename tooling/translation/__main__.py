@@ -6,8 +6,10 @@
     python -m tooling.translation rekey NB [--from FILE ...]  # re-key blocks after cells moved or a split
     python -m tooling.translation worklist [NB ...]          # each stale cell: English diff, Chinese now
 
-``NB`` is an English notebook file (default: every English notebook that has a translation file,
-for ``build``; every English notebook, for ``check`` and ``worklist``). Exit status 1 when anything failed or drifted.
+``NB`` is an English notebook: its file, or a short name as ``make reset`` takes them (``18``,
+``18_streaming``, ``18_streaming.ipynb``: :func:`helpers.workspace.resolve_names`); default: every English
+notebook that has a translation file, for ``build``; every English notebook, for ``check`` and ``worklist``
+(``make worklist NB=18``). Exit status 1 when anything failed or drifted.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..notebooks import NotebookFailure
+from helpers.workspace import WorkspaceError, resolve_names
+
+from ..notebooks import NOTEBOOK_DIR, NotebookFailure
 from .build import TranslationMissing, build
 from .catalog import catalog_problems
 from .check import build_problems, translation_problems
@@ -113,6 +117,18 @@ def _rekey(notebook: Path, sources: list[Path], target: Path) -> int:
     return 1 if done.unmatched or done.stale else 0
 
 
+def _named(path: Path) -> Path:
+    """The notebook ``path`` names: the file itself when it exists or names a folder, else the English
+    notebook a short name means (``18``, ``18_streaming``); as given when none or several match (the
+    check below then says there is no such notebook)."""
+    if path.exists() or len(path.parts) != 1:
+        return path
+    try:
+        return NOTEBOOK_DIR / resolve_names([str(path)], NOTEBOOK_DIR)[0]
+    except WorkspaceError:
+        return path
+
+
 def _not_notebooks(paths: list[Path]) -> list[str]:
     """One error line per path that is not an existing English ``.ipynb`` file (a built Chinese
     notebook in ``notebooks/zh/`` would be read as the English source of itself) or whose Markdown
@@ -150,6 +166,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     rekeyed.add_argument("--from", dest="sources", nargs="+", type=Path, metavar="FILE",
                          help="translation files to take blocks from (default: the notebook's own)")
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    for name in ("notebooks", "notebook"):
+        value = getattr(args, name, None)
+        if value is not None:
+            setattr(args, name, [_named(path) for path in value] if name == "notebooks" else _named(value))
     named = getattr(args, "notebooks", None) or [getattr(args, "notebook", None)]
     errors = _not_notebooks([path for path in named if path is not None])
     if errors:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+from collections.abc import Mapping
 from pathlib import Path
 
 import nbformat
@@ -99,8 +100,11 @@ def compose(english: Path, translation: Path) -> nbformat.NotebookNode:
 
 
 def build(english: Path, *, out_dir: Path = ZH_DIR, translations: Path = TRANSLATIONS_DIR,
-          force: bool = False, timeout: int = 600) -> bool:
+          force: bool = False, timeout: int = 600, env: Mapping[str, str] | None = None) -> bool:
     """Write and execute the Chinese notebook of ``english`` in ``out_dir`` unless it is up to date.
+
+    ``env``: extra environment variables for its kernel (:func:`tooling.notebooks.execute_notebook`),
+    e.g. another checkout first on ``PYTHONPATH`` (the scaffold's).
 
     Returns:
         ``True`` when it was (re)built, ``False`` when its recorded hash showed it up to date.
@@ -121,7 +125,7 @@ def build(english: Path, *, out_dir: Path = ZH_DIR, translations: Path = TRANSLA
     pending = copy.deepcopy(nb)
     pending.metadata["course_edition"]["built_from"] = "not executed"
     nbformat.write(pending, target)
-    execute_notebook(target, timeout=timeout)
+    execute_notebook(target, timeout=timeout, env=env)
     executed = read_notebook(target)
     executed.metadata["course_edition"] = nb.metadata["course_edition"]
     nbformat.write(executed, target)

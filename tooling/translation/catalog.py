@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from babel.messages.extract import extract_from_dir
@@ -24,10 +24,14 @@ from babel.messages.pofile import read_po
 from helpers.i18n import DOMAIN, LOCALE_DIR
 from .source import Term, read_glossary
 
-__all__ = ["BABEL_CFG", "PLACEHOLDER", "catalog_problems", "compiled", "extracted", "extracted_at", "po_path"]
+__all__ = ["BABEL_CFG", "PLACEHOLDER", "SOURCES", "catalog_problems", "compiled", "extracted", "extracted_at", "po_path"]
 
 #: Babel's extraction configuration (which files hold wrapped strings, and the extra keywords).
 BABEL_CFG = LOCALE_DIR.parent.parent / "babel.cfg"
+#: Where the marked strings are: the helpers, and the scaffold's module templates (``make new-notebook``
+#: writes them as a new notebook's exercise and self-check modules, so their Chinese is in the catalog
+#: before any notebook uses them). ``make catalogs`` extracts the same folders.
+SOURCES = (LOCALE_DIR.parent, LOCALE_DIR.parent.parent / "tooling" / "scaffold" / "templates")
 #: A ``str.format`` field (``{name}``, ``{cid!r}``, ``{}``); ``{{`` / ``}}`` are literal braces.
 PLACEHOLDER = re.compile(r"(?<!\{)\{([^{}]*)\}(?!\})")
 
@@ -37,20 +41,22 @@ def po_path(language: str = "zh_CN", locale_dir: Path = LOCALE_DIR) -> Path:
     return Path(locale_dir) / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def extracted_at(root: Path = LOCALE_DIR.parent, cfg: Path = BABEL_CFG) -> dict[str, list[str]]:
-    """Every msgid marked under ``root`` (both forms of a plural) -> where: ``["helpers/x.py:12", ...]``
-    (paths start with ``root``'s folder name, as ``pybabel extract ... helpers`` writes them)."""
+def extracted_at(root: Path | Sequence[Path] = SOURCES, cfg: Path = BABEL_CFG) -> dict[str, list[str]]:
+    """Every msgid marked under ``root`` (one folder or several; default :data:`SOURCES`; both forms of a
+    plural) -> where: ``["helpers/x.py:12", ...]`` (paths start with the folder's name, as ``pybabel
+    extract ... helpers`` writes them)."""
     with open(cfg, encoding="utf-8") as handle:
         method_map, options_map = parse_mapping_cfg(handle)
     found: dict[str, list[str]] = {}
-    for file, line, message, _comments, _context in extract_from_dir(
-            str(root), method_map, options_map, keywords={"_": None, "N_": None, "ngettext": (1, 2)}):
-        for text in [message] if isinstance(message, str) else [m for m in message if m]:
-            found.setdefault(text, []).append(f"{Path(root).name}/{Path(file).as_posix()}:{line}")
+    for folder in [root] if isinstance(root, (str, Path)) else root:
+        for file, line, message, _comments, _context in extract_from_dir(
+                str(folder), method_map, options_map, keywords={"_": None, "N_": None, "ngettext": (1, 2)}):
+            for text in [message] if isinstance(message, str) else [m for m in message if m]:
+                found.setdefault(text, []).append(f"{Path(folder).name}/{Path(file).as_posix()}:{line}")
     return found
 
 
-def extracted(root: Path = LOCALE_DIR.parent, cfg: Path = BABEL_CFG) -> set[str]:
+def extracted(root: Path | Sequence[Path] = SOURCES, cfg: Path = BABEL_CFG) -> set[str]:
     """The msgids marked under ``root`` (:func:`extracted_at` without the places)."""
     return set(extracted_at(root, cfg))
 

@@ -14,10 +14,15 @@ the thread stuck for good. So nothing is sent unless it has the shape the pause 
 decision the pause allows, and arguments that pass the tool's schema; a thread that is already
 poisoned is reported (outcome ``poisoned``) and nothing more is sent to it.
 
-Every decision answers the pause it was shown for: it carries that pause's identity
-(:data:`PauseKey`, the interrupt id and the call's position); when what is pending now differs
-(a double click after the run moved on, a second panel or a resume sent elsewhere), nothing is
-sent and the result says "the run moved on: review the new request".
+Every decision answers the render it was made on: the engine numbers what it shows
+(:attr:`ApprovalEngine.render`, a new number whenever the thing decided next changes: another
+pause, the next call of a request, the first call again after Start over), and a decision carries
+the number it was made on (``render=``; a call from code: the current one). A decision made on an
+earlier render is refused and sends nothing (outcome ``refused``, :attr:`PanelResult.stale`): when
+this engine's own earlier decision answered that render (the second click of a double click), the
+result says what that decision did; when the run moved on otherwise (a second panel, a resume sent
+elsewhere), it says "the run moved on: review the new request". So each render is answered at most
+once, and never by a click made before it was drawn.
 
 One click, start to end, is this module: what is pending and when to read it, what may be sent,
 sending the resume and reading what came of it (:meth:`ApprovalEngine._resume`), the result it
@@ -43,8 +48,8 @@ from .approval_pause import (DECISIONS, Decision, Review, ReviewAction, ReviewKi
                              ignored_decisions, listed_twice, listed_twice_message, poisoned_message, read_review,
                              shared_tool_task_message, stuck_message, unavailable_message, unknown_message, values_of)
 
-__all__ = ["ActionName", "ApprovalEngine", "PanelResult", "PauseKey", "SUBJECT_LIMIT", "SentDecision", "call_subject",
-           "decision_text"]
+__all__ = ["ActionName", "ApprovalEngine", "PanelResult", "PauseKey", "SUBJECT_LIMIT", "SentDecision",
+           "UNKNOWN_RENDER", "call_subject", "decision_text"]
 
 
 #: Which pause a decision answers: (interrupt id, 1-based call position). Never shown (the id is random).
@@ -66,6 +71,9 @@ class PanelResult:
         interrupts: the payloads (``Interrupt.value``) pending after the action, in order.
         state: the state values after the action (``None`` when unknown: the graph raised, or the
             checkpointer cannot be read).
+        stale: the decision was made on an earlier render than the current one (e.g. the second click
+            of a double click): outcome ``refused``, nothing sent; the view keeps showing
+            :attr:`ApprovalEngine.standing` (what the run did) with this result's message under it.
     """
 
     action: ActionName
@@ -74,6 +82,7 @@ class PanelResult:
     sent: Any = None
     interrupts: list[Any] = field(default_factory=list)
     state: dict | None = None
+    stale: bool = False
 
 
 @dataclass
@@ -152,7 +161,7 @@ def call_subject(tool: Any, args: Any, *, with_tool: bool) -> str:
 
 
 def decision_text(decision: Any, args: Any = None) -> str:
-    """A HITL decision in a few words: ``approve``, ``edit amount 40``, ``reject "message"``.
+    """A HITL decision in a few words: ``approve``, ``edit amount 40``, ``reject "message"`` (``reject`` without one).
 
     Args:
         decision: the decision as sent (``{"type": "edit", "edited_action": {...}}``, ...).
@@ -175,7 +184,7 @@ def decision_text(decision: Any, args: Any = None) -> str:
         changes += [_("without {name}").format(name=about(key)) for key in args if key not in edited]
         return f"edit {', '.join(changes)}" if changes else _("edit (no change)")
     if kind in ("reject", "respond"):
-        return f"{kind} {json_text(decision.get('message'))}"
+        return f"{kind} {json_text(decision['message'])}" if "message" in decision else about(kind)
     return about(kind)
 
 
@@ -244,10 +253,35 @@ def nothing_pending_message(thread_id: str) -> str:
     return _("Nothing is pending on thread {thread}: there is no interrupt to answer.").format(thread=repr(thread_id))
 
 
-def moved_on_message(action: ReviewAction, decision: str) -> str:
-    """A decision was made on a pause other than the one pending now (a double click, a second panel)."""
+def moved_on_message(action: ReviewAction | None, decision: str) -> str:
+    """A decision was made on a pause other than the one pending now (a second panel, a resume sent elsewhere).
+
+    Args:
+        action: what is decided now (``None``: nothing is pending any more); decision: the decision made.
+    """
+    if action is None:
+        return _("The run moved on: this {decision} was made on a request that is no longer pending, and nothing "
+                 "is pending now.").format(decision=decision)
     return _("The run moved on: review the new request ({action} of a pause the panel had not shown when this "
              "{decision} was made).").format(action=action.label, decision=decision)
+
+
+def already_answered_message(decision: str, answered: str, answer: str) -> str:
+    """A decision made on a render that this panel's own earlier decision already answered (a double click).
+
+    Args:
+        decision: the decision refused; answered: the label of what that render asked
+            (``call 1: submit_refund_request``); answer: what the earlier decision did
+            (``approve noted`` or the sent line, ``call 1 (A1024): approve -> finished``).
+    """
+    return _("This {decision} was made on {answered}, which an earlier click already answered ({answer}); it "
+             "sent nothing. A double click counts once: to decide what is shown now, click again.").format(
+        decision=decision, answered=answered, answer=answer)
+
+
+def noted_text(decision: dict, action: ReviewAction) -> str:
+    """What a noted (staged) decision did, for :func:`already_answered_message`: ``approve noted``."""
+    return _("{decision} noted").format(decision=decision_text(decision, action.args))
 
 
 def not_accepted_message(action: ReviewAction, decision: str) -> str:
@@ -275,8 +309,17 @@ def interrupted_message() -> str:
     return _("Sent, then the kernel was interrupted (KeyboardInterrupt): the tool may have run; check the state.")
 
 
-#: ``seen=`` not given: the decision answers the pause of the engine's last result.
-_LAST_SHOWN: Any = object()
+#: How many earlier renders the engine remembers the answer of (for the message of a late second click).
+ANSWERS_KEPT = 16
+#: The ``render=`` of a click the page could not place (its page part did not load): always refused.
+UNKNOWN_RENDER = -1
+
+
+def unplaced_message(decision: str) -> str:
+    """A click arrived without the render it was made on (the panel's page part did not load in the page)."""
+    return _("The page did not say which request it showed when this {decision} was clicked (the panel's page "
+             "part, an anywidget, did not load), so the panel cannot tell whether you saw what would be "
+             "decided. Reload the page, or run panel.{decision}(...) in a cell.").format(decision=decision)
 
 class ApprovalEngine:
     """Read a thread's pending interrupt, check a reviewer's decisions, send the real resume.
@@ -289,7 +332,8 @@ class ApprovalEngine:
     ``KeyboardInterrupt`` passes).
 
     Refused, with a message and nothing sent (outcome ``refused``): an action when nothing is
-    pending or when the pause pending now is not the one the decision was made on; a decision the
+    pending, a decision made on an earlier render than :attr:`render` (``stale``; see the module
+    docstring), or when the pause pending now is not the one the engine last showed; a decision the
     current action does not allow; every decision :func:`~.approval_checks.build_decision` refuses
     (its docstring and :func:`~.approval_checks.edited_args` list the checks).
 
@@ -318,6 +362,9 @@ class ApprovalEngine:
 
     Attributes:
         history: every :class:`SentDecision`, in order. last: the last :class:`PanelResult`.
+        standing: the last result that was not a ``stale`` refusal (what the run did last).
+        render: the number of what the engine shows now (see the module docstring); a decision
+            made on another number is refused.
         review: the pending :class:`Review` answered next (``None`` when nothing is pending).
         last_review: the last :class:`Review` read, kept after it was answered (``None`` before any).
         staged: the decisions noted so far for a HITL request with several calls.
@@ -351,12 +398,14 @@ class ApprovalEngine:
         self.staged: list[dict] = []
         self.review: Review | None = None
         self.last_review: Review | None = None
-        self.shown: PauseKey | None = None
+        self.render = 0
+        self._render_key: PauseKey | None | str = "nothing shown yet"  # the pause_key `render` numbers
+        self._answers: dict[int, tuple[str, str]] = {}  # render -> (what it asked, what answered it)
         self._interrupts: list[Any] = []
         self._snapshot: Any = None
         self._problem: tuple[PanelOutcome, str] | None = None  # unavailable / poisoned / stuck / unknown / unanswerable
         self._unknown: tuple[str, str] | None = None  # (interrupt id, message) after a resume whose outcome is unknown
-        self.last = self.refresh()
+        self.last = self.standing = self.refresh()
 
     # -- what is pending -----------------------------------------------------------------------
 
@@ -490,34 +539,35 @@ class ApprovalEngine:
         self._read()
         return self._record(self._status("refresh"))
 
-    def approve(self, *, seen: PauseKey | None = _LAST_SHOWN) -> PanelResult:
+    def approve(self, *, render: int | None = None) -> PanelResult:
         """Approve the current action (plain: ``{"type": "approve"}``; HITL: the call runs as written).
 
         Args:
-            seen: the pause this decision was made on (:attr:`pause_key` when it was shown);
-                default: the pause of this engine's last result. When the pause pending now is
-                another one, nothing is sent (the run moved on). Every decision method takes it.
+            render: the render this decision was made on (:attr:`render` when it was shown; a page
+                sends it with each click); ``None``: the current one (a call from code). A decision
+                made on another render sends nothing (``stale``), and so does one whose pause is no
+                longer the one pending (the run moved on). Every decision method takes it.
         """
-        return self._act("approve", None, seen)
+        return self._act("approve", None, render)
 
-    def edit(self, value: Any = None, *, seen: PauseKey | None = _LAST_SHOWN) -> PanelResult:
+    def edit(self, value: Any = None, *, render: int | None = None) -> PanelResult:
         """Edit the current action.
 
         Args:
             value: for a plain payload the new amount (a number, or text such as ``"120.50"``);
                 for a HITL call the new arguments (a dict, or JSON text of an object), checked
                 against the tool's schema and sent as ``edited_action`` with the same tool name.
-            seen: see :meth:`approve`.
+            render: see :meth:`approve`.
         """
-        return self._act("edit", value, seen)
+        return self._act("edit", value, render)
 
-    def reject(self, message: Any = None, *, seen: PauseKey | None = _LAST_SHOWN) -> PanelResult:
+    def reject(self, message: Any = None, *, render: int | None = None) -> PanelResult:
         """Reject the current action (plain: ``"reason"``, required; HITL: ``"message"``, optional)."""
-        return self._act("reject", message, seen)
+        return self._act("reject", message, render)
 
-    def respond(self, message: Any = None, *, seen: PauseKey | None = _LAST_SHOWN) -> PanelResult:
+    def respond(self, message: Any = None, *, render: int | None = None) -> PanelResult:
         """Answer a HITL call on the tool's behalf (``{"type": "respond", "message": ...}``; the tool does not run)."""
-        return self._act("respond", message, seen)
+        return self._act("respond", message, render)
 
     def start_over(self) -> PanelResult:
         """Forget the decisions noted for the current HITL request (none was sent). Sends nothing.
@@ -556,12 +606,32 @@ class ApprovalEngine:
         return PanelResult(action, PanelOutcome.FINISHED, finished_message(), state=values)
 
     def _record(self, result: PanelResult) -> PanelResult:
+        """Keep ``result`` as :attr:`last` (and :attr:`standing`), and number what is shown now."""
         self.last = result
-        self.shown = self.pause_key  # what this result showed: the next decision answers it
+        if not result.stale:
+            self.standing = result
+        if self.pause_key != self._render_key:  # something else is decided next: a new render
+            self.render += 1
+            self._render_key = self.pause_key
         return result
 
-    def _act(self, decision: Decision, value: Any, seen: PauseKey | None) -> PanelResult:
-        expected = self.shown if seen is _LAST_SHOWN else seen
+    def _answered(self, made_on: int, action: ReviewAction, answer: str) -> None:
+        """Remember that this engine's decision answered render ``made_on`` (for a late second click)."""
+        self._answers[made_on] = (action.label, answer)
+        for old in [number for number in self._answers if number <= made_on - ANSWERS_KEPT]:
+            del self._answers[old]
+
+    def _act(self, decision: Decision, value: Any, render: int | None) -> PanelResult:
+        made_on = self.render if render is None else render
+        if made_on != self.render:  # made on an earlier render: a late click of a double click, a queued click
+            self._read()
+            answered = self._answers.get(made_on)
+            message = (already_answered_message(decision, *answered) if answered is not None
+                       else nothing_sent(unplaced_message(decision)) if made_on == UNKNOWN_RENDER
+                       else nothing_sent(moved_on_message(self.current, decision)))
+            return self._record(PanelResult(decision, PanelOutcome.REFUSED, message, interrupts=self.pending,
+                                            state=self.state(), stale=True))
+        shown = self._render_key
         self._read()  # what is pending now
         if self._problem is not None:
             outcome, message = self._problem
@@ -572,7 +642,7 @@ class ApprovalEngine:
         action = self.current
         if action is None:
             return self._refuse(decision, nothing_pending_message(self.thread_id))
-        if expected != self.pause_key:
+        if shown != self.pause_key:  # the thread moved on since the engine last showed it (elsewhere)
             return self._refuse(decision, moved_on_message(action, decision))
         if decision not in action.allowed:
             return self._refuse(decision, not_accepted_message(action, decision))
@@ -585,6 +655,7 @@ class ApprovalEngine:
             self.staged.append(built)
             if len(self.staged) < len(review.actions):
                 message = staged_message(decision, action, len(self.staged), len(review.actions), self.current)
+                self._answered(made_on, action, noted_text(built, action))
                 return self._record(PanelResult(decision, PanelOutcome.STAGED, message,
                                                 interrupts=self.pending, state=self.state()))
             resume: Any = {"decisions": list(self.staged)}
@@ -592,7 +663,12 @@ class ApprovalEngine:
             resume = built
         hidden = sum(self.hidden_characters(a) for a, d in zip(review.actions, resume.get("decisions", [resume]))
                      if d.get("type") == "approve")
-        result = self._send(decision, review, resume)
+        sent_before = len(self.history)
+        try:
+            result = self._send(decision, review, resume)
+        finally:
+            if len(self.history) > sent_before:  # sent (also when a KeyboardInterrupt stopped the resume)
+                self._answered(made_on, action, self.history[-1].line())
         if hidden and result.sent is not None:
             result.message += hidden_note(hidden)
         return result

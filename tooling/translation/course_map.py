@@ -1,0 +1,108 @@
+"""The Chinese course map: the generated region of 00's map cell, in Chinese, from the English entries.
+
+:mod:`tooling.coursemap` writes the English region (a totals sentence, one table row per notebook) from
+each notebook's metadata. Its Chinese counterpart is the same region in 00's translation block
+(``translations/zh/notebooks/00_start_here.md``), which :mod:`.readme` copies into ``README.zh-CN.md``.
+:func:`chinese_table` writes that region from the same entries: the totals and each time in Chinese
+(``1 小时 5 分钟（20 + 45）``), each row's title and summary as the block already translates them (a new
+notebook: the heading of its translation, else the English title, and the English summary until a
+translator writes one). :func:`follow_english_map` brings the block along after the English region
+changed, when nothing else in the cell did, so adding a notebook (``make new-notebook``) leaves the
+Chinese edition fresh; any other change to the cell stays for the translator (``make worklist``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..coursemap import END, START, CourseEntry, about_hours, format_minutes, replace_region
+from .next_cell import chinese_title
+from .source import TRANSLATIONS_DIR, cell_hash, markdown_cells, read_blocks
+
+__all__ = ["chinese_minutes", "chinese_table", "follow_english_map"]
+
+#: One row of the Chinese table: number, title, link target, summary, time.
+_ROW = re.compile(r"^\| (\d\d) \| \[(.+)\]\((\d\d_\w+\.ipynb)\) \| (.*) \| (.+) \|$")
+_TOTALS = ("总计约 **{hours}**（{total} 分钟：{reading} 分钟阅读正文和输出，{doing} 分钟运行和阅读代码、做练习、使用小组件和自测），"
+           "根据每个笔记本的篇幅测算，并按一位认真学习者的一遍学习校准（CONTRIBUTING.md，“Honest times”）。")
+_HEAD = "| # | 笔记本 | 你将学到 | 时间（阅读 + 动手） |\n|---|---|---|---|"
+
+
+#: The Chinese words for hours and minutes.
+_UNITS = ("小时", "分钟")
+
+
+def chinese_minutes(minutes: int) -> str:
+    """``"45 分钟"``, ``"1 小时"``, ``"1 小时 35 分钟"`` (:func:`tooling.coursemap.format_minutes` in Chinese)."""
+    return format_minutes(minutes, _UNITS)
+
+
+def _rows(region: str) -> dict[str, tuple[str, str]]:
+    """``{file: (title, summary)}`` of the rows of a Chinese region as translated."""
+    return {found.group(3): (found.group(2), found.group(4))
+            for found in map(_ROW.match, region.splitlines()) if found}
+
+
+def chinese_table(entries: Sequence[CourseEntry], previous: str = "", translations: Path = TRANSLATIONS_DIR) -> str:
+    """The Chinese region for ``entries`` (as :func:`tooling.coursemap.table` writes the English one for 00).
+
+    Args:
+        entries: the notebooks in course order (:func:`tooling.coursemap.course_entries`).
+        previous: the Chinese region as translated so far (its rows' titles and summaries are kept).
+        translations: where a new notebook's translation (and its Chinese heading) is.
+
+    Returns:
+        the totals sentence, a blank line, the table head and one row per entry.
+    """
+    kept = _rows(previous)
+    reading, doing = sum(e.reading for e in entries), sum(e.doing for e in entries)
+    lines = [_TOTALS.format(hours=about_hours(reading + doing, _UNITS[0]), total=reading + doing, reading=reading, doing=doing),
+             "", _HEAD]
+    for e in entries:
+        title, summary = kept.get(e.file) or (chinese_title(e.file, translations) or e.title, e.summary)
+        lines.append(f"| {e.number} | [{title}]({e.file}) | {summary} | "
+                     f"{chinese_minutes(e.minutes)}（{e.reading} + {e.doing}） |")
+    return "\n".join(lines)
+
+
+def _region(text: str) -> str:
+    start, end = text.find(START), text.find(END)
+    return text[text.index("\n", start) + 1:end] if 0 <= start < end else ""
+
+
+def follow_english_map(start: Path, english_before: str, entries: Sequence[CourseEntry],
+                       translations: Path = TRANSLATIONS_DIR) -> bool:
+    """Bring 00's Chinese map block along after :mod:`tooling.coursemap` rewrote the English region.
+
+    Args:
+        start: the English notebook 00 (as written now).
+        english_before: its map cell's English source before the course map was written.
+        entries: the course map's entries now.
+        translations: the folder of the translation files.
+
+    Returns:
+        ``True`` when the block was rewritten (region regenerated, ``en-sha256`` of the English now);
+        ``False`` when nothing needed it, or when the block was not a translation of
+        ``english_before`` or the cell changed outside its region (a translator's work).
+    """
+    translation = Path(translations) / f"{Path(start).stem}.md"
+    cells = [(cell_id, source) for cell_id, source in markdown_cells(start) if START in source]
+    if len(cells) != 1 or not translation.is_file():
+        return False
+    cell_id, english_now = cells[0]
+    blocks, _ = read_blocks(translation)
+    block = blocks.get(cell_id)
+    if block is None or block.en_hash == cell_hash(english_now) or block.en_hash != cell_hash(english_before):
+        return False
+    if replace_region(english_before, _region(english_now).rstrip("\n"), start.name) != english_now:
+        return False  # more than the generated region changed
+    marker = f"<!-- cell {cell_id} en-sha256 {block.en_hash} -->"
+    text = translation.read_text(encoding="utf-8")
+    at = text.index(marker)
+    rest = text[at + len(marker):]
+    rest = replace_region(rest, chinese_table(entries, _region(block.text), translations), translation.name)
+    new_marker = f"<!-- cell {cell_id} en-sha256 {cell_hash(english_now)} -->"
+    translation.write_text(text[:at] + new_marker + rest, encoding="utf-8")
+    return True
