@@ -37,10 +37,8 @@ The map says which notebooks' times were measured (:data:`MEASURED`) and which a
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,10 +46,10 @@ from pathlib import Path
 __all__ = [
     "CODE_LPM", "EXERCISE_MIN", "MEASURED", "OUTPUT_WPM", "PACE", "PROSE_WPM", "QUESTION_MIN", "TOLERANCE",
     "WIDGET_MIN", "CourseEntry", "Measure", "Timing", "about_hours", "apply", "course_entries", "estimate",
-    "format_minutes", "main", "measure", "ranges", "stale", "timing",
+    "format_minutes", "measure", "ranges", "stale", "timing",
 ]
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 #: Words of Markdown prose a careful learner reads in a minute (technical text, with the code beside it).
 PROSE_WPM = 130
 #: Words of output (printouts, tables, traces) read in a minute: skimmed, then compared with the prose.
@@ -478,35 +476,3 @@ def apply(root: Path = ROOT, *, remeasure: bool = False) -> list[str]:
     for path, text in plan.writes.items():
         path.write_text(text, encoding="utf-8")
     return plan.reasons or [f"{p.relative_to(root)}: formatting" for p in plan.writes]
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m tooling.coursemap [--check] [--root DIR]``: write (or check) the generated parts."""
-    parser = argparse.ArgumentParser(prog="python -m tooling.coursemap", description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 when something is stale")
-    parser.add_argument("--root", type=Path, default=ROOT, help="the course checkout (default: this one)")
-    parser.add_argument("--remeasure", action="store_true",
-                        help="store every measured time, also within the tolerance (after a rate changed)")
-    args = parser.parse_args(argv)
-    if args.check and args.remeasure:
-        parser.error("--check changes nothing; --remeasure writes: give one of them")
-    # both editions' maps: 00's Chinese block and README.zh-CN.md follow the English region
-    from .translation.course_map import write_course_maps  # imports this module: not at the top
-
-    try:
-        changes = stale(args.root) if args.check else write_course_maps(args.root, remeasure=args.remeasure)
-    except CourseMapError as exc:
-        print(f"course map: {exc}", file=sys.stderr)
-        return 2
-    for line in changes:
-        print(("stale: " if args.check else "wrote: ") + line)
-    if args.check and changes:
-        print("run `python -m tooling.coursemap` (or `make course-map`) and commit the result", file=sys.stderr)
-        return 1
-    if not changes:
-        print("course map: up to date")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
