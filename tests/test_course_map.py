@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from tooling import coursemap
-from tooling.coursemap import __main__ as coursemap_cli
 from tooling.coursemap import CourseMapError, Measure, estimate, format_minutes
+from tooling.coursemap import __main__ as coursemap_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))

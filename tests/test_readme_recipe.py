@@ -116,7 +116,8 @@ def test_the_recipe_sets_pythonpath_as_the_makefile_and_tells_root_what_to_add(r
 def test_the_shell_reads_the_pythonpath_line_as_make_does(tmp_path):
     """``$PWD${PYTHONPATH:+:$PYTHONPATH}``: the checkout, then whatever was there (nothing when unset)."""
     script = f'cd "{tmp_path}"; {README_PYTHONPATH}; printf %s "$PYTHONPATH"'
-    unset = subprocess.run(["sh", "-c", script], env={"PATH": os.environ["PATH"]}, capture_output=True, text=True)
+    unset = subprocess.run(["sh", "-c", script], env={"PATH": os.environ["PATH"]}, capture_output=True, text=True,
+                           check=True)
     kept = subprocess.run(["sh", "-c", script], env={"PATH": os.environ["PATH"], "PYTHONPATH": "/x"},
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, check=True)
     assert (unset.stdout, kept.stdout) == (str(tmp_path), f"{tmp_path}:/x")

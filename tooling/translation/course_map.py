@@ -18,7 +18,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .. import coursemap
-from ..coursemap import END, START, CourseEntry, about_hours, format_minutes, replace_region, timing
+from ..coursemap import (
+    END,
+    START,
+    CourseEntry,
+    about_hours,
+    format_minutes,
+    replace_region,
+    timing,
+)
 from .next_cell import chinese_title
 from .readme import write_readme
 from .source import TRANSLATIONS_DIR, cell_hash, markdown_cells, read_blocks
@@ -163,5 +171,5 @@ def write_course_maps(root: Path, remeasure: bool = False) -> list[str]:
         readme = Path(root) / "README.zh-CN.md"
         wrote_readme = readme.is_file() and write_readme(readme, translations)
         return [*changes, f"{name}: the Chinese course map follows" + (" (and README.zh-CN.md)" if wrote_readme else "")]
-    return [*changes, f"{name}: the Chinese course map did not follow (a title, a summary or the cell's prose "
-                      "changed, or its block was stale already): translate it (make worklist NB=00)"]
+    return [*changes, (f"{name}: the Chinese course map did not follow (a title, a summary or the cell's prose "
+                       "changed, or its block was stale already): translate it (make worklist NB=00)")]
