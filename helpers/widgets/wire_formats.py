@@ -37,16 +37,16 @@ def body_html(view: BodyView) -> str:
     """One column: the verdict on pairing and the error flag, the options as sent, then the body's items."""
     if view.body is None:
         raised = html_text(_("bind_tools raised"))
-        return box(f"{badge('REFUSED', 'bad')} <b>{html_text(view.name)}</b>: {raised}"
+        return box(f"{badge(N_('REFUSED'), 'bad')} <b>{html_text(view.name)}</b>: {raised}"
                    + block(shorten(view.error), css_class="course-error"), "bad", css_class="course-body",
                    data={"format": view.name, "verdict": "refused"})
     if view.unanswered:
-        verdict = badge("PROVIDER REFUSES", "bad") + " " + _(
+        verdict = badge(N_("PROVIDER REFUSES"), "bad") + " " + _(
             "built without error, but no result answers {calls}: only the provider would say so").format(
                 calls=html_text(", ".join(view.unanswered)))
         tone, data = "bad", "unanswered"
     else:
-        verdict = badge("PAIRED", "ok") + " " + html_text(_("every call answered by its id"))
+        verdict = badge(N_("PAIRED"), "ok") + " " + html_text(_("every call answered by its id"))
         tone, data = "ok", "paired"
     answers = "; ".join(f"{html_text(call_id)}: {_flag(flag)}" for call_id, flag in view.answers) or _("none")
     options = ", ".join(f"{key}={html_text(json.dumps(value))}"

@@ -5,6 +5,7 @@
     python -m tooling.translation skeleton NB                # a new translation file holding the English
     python -m tooling.translation rekey NB [--from FILE ...]  # re-key blocks after cells moved or a split
     python -m tooling.translation worklist [NB ...]          # each stale cell: English diff, Chinese now
+    python -m tooling.translation worklist --checked [NB ...] # each "English changed, Chinese still holds"
 
 ``NB`` is an English notebook: its file, or a short name as ``make reset`` takes them (``18``,
 ``18_streaming``, ``18_streaming.ipynb``: :func:`helpers.workspace.resolve_names`); default: every English
@@ -37,7 +38,7 @@ from .source import (
     rekey,
     translation_path,
 )
-from .worklist import format_item, worklist
+from .worklist import format_item, kept_items, unrecorded_keeps, worklist
 
 
 def _build(paths: list[Path], force: bool) -> int:
@@ -64,25 +65,33 @@ def _check(paths: list[Path]) -> int:
         problems += translation_problems(path, translation_path(path), terms)
         if translation_path(path).is_file():
             problems += build_problems(path, translation_path(path), ZH_DIR / path.name)
+            try:
+                problems += unrecorded_keeps(translation_path(path))
+            except UnreadableTranslation:
+                pass  # translation_problems named it
     print("\n".join(problems) or "OK: the Chinese edition is fresh")
     return 1 if problems else 0
 
 
-def _worklist(paths: list[Path]) -> int:
+def _worklist(paths: list[Path], checked: bool = False) -> int:
     items, unreadable = [], []
     for path in paths or english_notebooks():
         try:
-            items += worklist(path, translation_path(path))
+            items += (kept_items if checked else worklist)(path, translation_path(path))
         except UnreadableTranslation as exc:
             unreadable.append(f"error: {path.stem}: {exc}")
     if items:
         print("\n\n".join(format_item(item) for item in items) + "\n")
     notebooks = len({item.notebook for item in items})
+    what = "kept after their English changed (checked)" if checked else "to translate"
     if unreadable:
         print("\n".join(unreadable), file=sys.stderr)
-        print(f"{len(items)} cells to translate in {notebooks} notebooks; {len(unreadable)} translation files "
+        print(f"{len(items)} cells {what} in {notebooks} notebooks; {len(unreadable)} translation files "
               "could not be read")
         return 1
+    if checked:
+        print(f"{len(items)} cells {what} in {notebooks} notebooks")
+        return 0
     print(f"{len(items)} cells to translate in {notebooks} notebooks" if items
           else "nothing to translate: every Markdown cell's block matches its English")
     return 0
@@ -161,6 +170,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     skeleton.add_argument("notebook", type=Path)
     listed = commands.add_parser("worklist", help="each stale or new cell: the English diff and the Chinese now")
     listed.add_argument("notebooks", nargs="*", type=Path)
+    listed.add_argument("--checked", action="store_true",
+                        help="list instead each cell whose English changed and whose Chinese was kept (checked)")
     rekeyed = commands.add_parser("rekey", help="move each block to the cell whose English it translates")
     rekeyed.add_argument("notebook", type=Path)
     rekeyed.add_argument("--from", dest="sources", nargs="+", type=Path, metavar="FILE",
@@ -184,7 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 1
     if args.command == "worklist":
-        return _worklist(args.notebooks)
+        return _worklist(args.notebooks, args.checked)
     target = translation_path(args.notebook)
     try:
         if args.command == "rekey":

@@ -118,7 +118,7 @@ def catalog_problems(po: Path | None = None, sources: Mapping[str, list[str]] | 
                             f"{strings[0]!r}{at}")
         for term in terms:
             for avoided in term.avoid:
-                if any(avoided in s for s in strings):
+                if any(avoided in term.avoided_in(s) for s in strings):
                     problems.append(f"{po.name}: glossary: {term.en!r} reads {term.zh!r}, not {avoided!r}: "
                                     f"{ids[0]!r}{at}")
         if not set(ids) & set(sources):
