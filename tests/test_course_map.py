@@ -290,6 +290,27 @@ def test_the_chinese_map_follows_new_times_but_not_a_new_summary(course, monkeyp
     assert translation.read_text(encoding="utf-8") == kept
 
 
+def test_a_block_with_a_checked_decision_follows_too(course, monkeypatch):
+    """A block whose marker records a maintainer's decision (``checked``: the Chinese was written for an older
+    English and still holds) follows like any other; afterwards it translates the English now."""
+    from tooling.translation.course_map import map_cell, write_course_maps
+    from tooling.translation.source import cell_hash, read_blocks
+
+    _lengthen(course, "00_start_here.ipynb", 1300)
+    coursemap.apply(course)
+    translation = _translate_map(course)
+    text = translation.read_text(encoding="utf-8")
+    english = map_cell(course / "notebooks" / "00_start_here.ipynb")
+    marker = f"<!-- cell cell-002 en-sha256 {cell_hash(english)} -->"
+    translation.write_text(text.replace(marker, marker[:-4] + " checked 0123456789ab -->"), encoding="utf-8")
+    assert read_blocks(translation)[0]["cell-002"].checked == "0123456789ab"
+    monkeypatch.setattr(coursemap, "PACE", {"00_start_here.ipynb": 2.0})
+    changes = write_course_maps(course)
+    assert any(line.endswith("the Chinese course map follows (and README.zh-CN.md)") for line in changes), changes
+    block = read_blocks(translation)[0]["cell-002"]
+    assert (block.en_hash, block.checked) == (cell_hash(map_cell(course / "notebooks" / "00_start_here.ipynb")), None)
+
+
 def test_a_stale_map_and_a_stale_time_are_named(course):
     coursemap.apply(course)
     readme = course / "README.md"

@@ -29,7 +29,13 @@ from ..coursemap import (
 )
 from .next_cell import chinese_title
 from .readme import write_readme
-from .source import TRANSLATIONS_DIR, cell_hash, markdown_cells, read_blocks
+from .source import (
+    TRANSLATIONS_DIR,
+    cell_hash,
+    markdown_cells,
+    marker_line,
+    read_blocks,
+)
 
 __all__ = ["chinese_minutes", "chinese_table", "chinese_timing", "follow_english_map", "map_cell", "write_course_maps"]
 
@@ -127,13 +133,12 @@ def follow_english_map(start: Path, english_before: str, entries: Sequence[Cours
     rows_before, rows_now = _rows(_region(english_before)), _rows(_region(english_now))
     if any(rows_now[file] != row for file, row in rows_before.items() if file in rows_now):
         return False  # a title or summary changed: its Chinese row is a translator's work
-    marker = f"<!-- cell {cell_id} en-sha256 {block.en_hash} -->"
+    marker = block.marker()  # with its `checked` decision, if any: the block now translates the English now
     text = translation.read_text(encoding="utf-8")
     at = text.index(marker)
     rest = text[at + len(marker):]
     rest = replace_region(rest, chinese_table(entries, _region(block.text), translations), translation.name)
-    new_marker = f"<!-- cell {cell_id} en-sha256 {cell_hash(english_now)} -->"
-    translation.write_text(text[:at] + new_marker + rest, encoding="utf-8")
+    translation.write_text(text[:at] + marker_line(cell_id, cell_hash(english_now)) + rest, encoding="utf-8")
     return True
 
 
