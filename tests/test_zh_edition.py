@@ -368,7 +368,8 @@ def test_rekey_moves_each_block_to_the_cell_it_translates(tmp_path):
     english = _notebook(tmp_path / "notebooks")
     old = _translation(tmp_path / "tr", english)
     moved = _notebook(tmp_path / "split", "02_y.ipynb", markdown=[ENGLISH_MD[1], "A new cell, not translated yet."])
-    text, unmatched = rekey(moved, [old])
+    done = rekey(moved, [old])
+    text, unmatched = done.text, done.unmatched
     blocks, _layout = parse_blocks(text)
     assert unmatched == ["cell-003"] and blocks["cell-001"].text == CHINESE_MD[1]
     assert blocks["cell-003"].text == "A new cell, not translated yet."

@@ -29,6 +29,7 @@ from .check import build_problems, translation_problems
 from .readme import readme_problems, write_readme
 from .source import (
     ZH_DIR,
+    GlossaryError,
     UnreadableTranslation,
     english_notebooks,
     format_blocks,
@@ -96,6 +97,35 @@ def _worklist(paths: list[Path], checked: bool = False) -> int:
     return 0
 
 
+def _rekey(notebook: Path, sources: list[Path], target: Path) -> int:
+    """``rekey``: write ``target`` from ``sources`` (:func:`~tooling.translation.source.rekey`); status 1 when a
+    cell is left untranslated or its English changed since, 0 otherwise."""
+    missing = [f"error: {source}: " + ("a folder, not a translation file" if source.is_dir()
+                                       else "no such translation file" if source != target
+                                       else f"no translation file of {notebook.name} to re-key; name the files "
+                                            "to take blocks from with --from")
+               for source in sources if not source.is_file()]
+    if missing:
+        print("\n".join(missing), file=sys.stderr)
+        return 1
+    try:
+        done = rekey(notebook, sources, keep=target)
+    except UnreadableTranslation as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(done.text, encoding="utf-8")
+    notes = [f"no translation matched {', '.join(done.unmatched)}" if done.unmatched else "",
+             f"kept the translation of {', '.join(done.stale)} whose English changed since (the old en-sha256: "
+             "`worklist` shows what changed)" if done.stale else "",
+             f"kept {', '.join(done.kept)} at the end: no cell of {notebook.name} has their English or id"
+             if done.kept else "",
+             f"dropped the old block of {', '.join(done.replaced)} (its cell took the block that has its English; "
+             "git has the old one)" if done.replaced else ""]
+    print(f"wrote {target}" + "".join(f"; {note}" for note in notes if note))
+    return 1 if done.unmatched or done.stale else 0
+
+
 def _named(path: Path) -> Path:
     """The notebook ``path`` names: the file itself when it exists or names a folder, else the English
     notebook a short name means (``18``, ``18_streaming``); as given when none or several match (the
@@ -159,20 +189,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "build":
         return _build(args.notebooks, args.force)
     if args.command == "check":
-        return _check(args.notebooks)
+        try:
+            return _check(args.notebooks)
+        except GlossaryError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
     if args.command == "worklist":
         return _worklist(args.notebooks, args.checked)
     target = translation_path(args.notebook)
-    if args.command == "rekey":
-        text, unmatched = rekey(args.notebook, args.sources or [target])
-        target.write_text(text, encoding="utf-8")
-        print(f"wrote {target}" + (f"; no translation matched {', '.join(unmatched)}" if unmatched else ""))
-        return 1 if unmatched else 0
-    if target.exists():
-        print(f"error: {target} exists; not overwriting", file=sys.stderr)
+    try:
+        if args.command == "rekey":
+            return _rekey(args.notebook, args.sources or [target], target)
+        if target.exists():
+            print(f"error: {target} exists; not overwriting", file=sys.stderr)
+            return 1
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(format_blocks(markdown_cells(args.notebook)), encoding="utf-8")
+    except OSError as exc:  # a file to read or write that is a folder, or not readable or writable
+        print(f"error: {exc.filename or target}: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(format_blocks(markdown_cells(args.notebook)), encoding="utf-8")
     print(f"wrote {target}")
     return 0
 

@@ -94,8 +94,12 @@ def catalog_problems(po: Path | None = None, sources: Mapping[str, list[str]] | 
     sources = extracted_at() if sources is None else sources
     terms = read_glossary() if terms is None else terms
     where = sources if isinstance(sources, Mapping) else {}
-    with open(po, "rb") as handle:
-        catalog = read_po(handle)
+    try:
+        with open(po, "rb") as handle:
+            catalog = read_po(handle)
+    except (UnicodeDecodeError, ValueError) as exc:  # Babel reads it in its header's charset (UTF-8)
+        return [f"{po.name}: cannot be read as a catalog ({type(exc).__name__}: {' '.join(str(exc).split())[:160]}); "
+                "save it as UTF-8 and run make catalogs"]
     problems = []
     have: set[str] = set()
     for message in catalog:

@@ -31,10 +31,9 @@ from pathlib import Path
 
 from ..notebooks import NOTEBOOK_DIR, course_notebooks
 
-__all__ = ["GLOSSARY", "TRANSLATIONS_DIR", "ZH_DIR", "Block", "Term", "cell_hash", "english_notebooks",
-           "NEXT_CELL", "UnreadableTranslation", "format_blocks", "is_next_cell", "markdown_cells", "marker_line", "parse_blocks",
-           "read_blocks",
-           "readable_blocks", "read_glossary", "rekey", "translation_path"]
+__all__ = ["GLOSSARY", "TRANSLATIONS_DIR", "ZH_DIR", "Block", "GlossaryError", "Rekeyed", "Term", "cell_hash",
+           "english_notebooks", "NEXT_CELL", "UnreadableTranslation", "format_blocks", "is_next_cell", "markdown_cells",
+           "marker_line", "parse_blocks", "read_blocks", "readable_blocks", "read_glossary", "rekey", "translation_path"]
 
 #: The repository root.
 ROOT = NOTEBOOK_DIR.parent
@@ -216,38 +215,119 @@ def format_blocks(cells: list[tuple[str, str]]) -> str:
     return "\n".join(f"{marker_line(cid, cell_hash(src))}\n{src}\n" for cid, src in cells)
 
 
-def rekey(notebook: Path, sources: list[Path]) -> tuple[str, list[str]]:
+@dataclass(frozen=True)
+class Rekeyed:
+    """What :func:`rekey` made.
+
+    Attributes:
+        text: the new translation file.
+        unmatched: ids of the cells no block translates (they hold their English as a placeholder).
+        stale: ids of the cells that got the block of the same id although their English changed since
+            it was translated: the block keeps its old ``en-sha256``, so ``check`` names it and ``worklist``
+            shows the English diff.
+        kept: ids of the blocks of ``keep`` that no cell of the notebook took, kept at the end of the file
+            (``check`` names them as translations of cells the notebook lacks): nothing is thrown away.
+        replaced: ids of the blocks of ``keep`` that no cell took although a cell has their id (it took
+            another block, whose English it has): they cannot stay under that id; the message names them
+            (git has the file as it was).
+    """
+
+    text: str
+    unmatched: list[str]
+    stale: list[str]
+    kept: list[str]
+    replaced: list[str]
+
+
+def rekey(notebook: Path, sources: list[Path], keep: Path | None = None) -> Rekeyed:
     """A translation file for ``notebook`` made of the blocks of ``sources`` (translation files), each
     placed at the Markdown cell whose English text it was translated from (same ``en-sha256``): for a
-    notebook whose cells were renumbered, moved or split into another notebook.
+    notebook whose cells were renumbered, moved or split into another notebook. A cell no block matches
+    that way takes an unused block with its own cell id (its English changed since: a moved cell keeps
+    its id), marked with the block's old ``en-sha256``.
+
+    Args:
+        notebook: the English notebook.
+        sources: translation files to take blocks from, in order of preference.
+        keep: the file the result replaces (usually one of ``sources``): its blocks that no cell takes
+            are kept at the end, so re-keying never throws a translation away.
 
     Returns:
-        ``(text, unmatched)``: the new file's text (a cell no block matches keeps its English text as
-        a placeholder, so the check names it), and the ids of those cells.
+        a :class:`Rekeyed`.
+
+    Raises:
+        UnreadableTranslation: a source is not UTF-8. OSError: a source cannot be read.
     """
     by_hash: dict[str, list[Block]] = {}
+    order: list[tuple[Path, Block]] = []
     for source in sources:
         for block in read_blocks(source)[0].values():
             by_hash.setdefault(block.en_hash, []).append(block)
-    parts, unmatched = [], []
-    for cell_id, english in markdown_cells(notebook):
+            order.append((Path(source), block))
+    cells = markdown_cells(notebook)
+    placed: dict[str, Block] = {}
+    for cell_id, english in cells:
         found = by_hash.get(cell_hash(english))
         if found:
-            block = found.pop(0)
-            parts.append(f"{marker_line(cell_id, cell_hash(english), block.checked)}\n{block.text}\n")
-        else:
+            placed[cell_id] = found.pop(0)
+    used = {id(block) for block in placed.values()}
+    stale = []
+    for cell_id, _english in cells:
+        if cell_id not in placed:
+            same = next((b for _, b in order if b.cell_id == cell_id and id(b) not in used), None)
+            if same is not None:
+                placed[cell_id], used = same, used | {id(same)}
+                stale.append(cell_id)
+    parts, unmatched = [], []
+    for cell_id, english in cells:
+        block = placed.get(cell_id)
+        if block is None:
             unmatched.append(cell_id)
             parts.append(format_blocks([(cell_id, english)]))
-    return "\n".join(parts), unmatched
+        else:
+            en_hash = block.en_hash if cell_id in stale else cell_hash(english)
+            parts.append(f"{marker_line(cell_id, en_hash, block.checked)}\n{block.text}\n")
+    left = [] if keep is None else [block for path, block in order
+                                    if id(block) not in used and path.resolve() == Path(keep).resolve()]
+    kept = [block for block in left if block.cell_id not in placed]
+    parts += [f"{block.marker()}\n{block.text}\n" for block in kept]
+    return Rekeyed("\n".join(parts), unmatched, stale, [block.cell_id for block in kept],
+                   [block.cell_id for block in left if block.cell_id in placed])
+
+
+class GlossaryError(ValueError):
+    """The glossary is missing, not TOML, or not ``[[term]]`` tables with ``en`` and ``zh``; the message
+    names the file and the problem in one line."""
 
 
 def read_glossary(path: Path = GLOSSARY) -> list[Term]:
     """The glossary's terms.
 
     Raises:
-        FileNotFoundError: no glossary; ``tomllib.TOMLDecodeError`` / ``KeyError``: a malformed one;
-        ``re.error``: a ``match`` that is not a regular expression.
+        GlossaryError: no glossary, not UTF-8 TOML, a term without ``en`` / ``zh`` text, or a ``match``
+            that is not a regular expression (one line, naming the file).
     """
-    data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    return [Term(t["en"], t["zh"], tuple(t.get("avoid", ())), t.get("match"), tuple(t.get("allow", ())))
-            for t in data["term"]]
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        terms = data["term"]
+        found = [Term(t["en"], t["zh"], tuple(t.get("avoid", ())), t.get("match"), tuple(t.get("allow", ())))
+                 for t in terms]
+    except FileNotFoundError:
+        raise GlossaryError(f"{path}: no glossary (one [[term]] table per term: en, zh, avoid)") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise GlossaryError(f"{path}: not readable TOML ({exc})") from None
+    except (KeyError, TypeError) as exc:
+        raise GlossaryError(f"{path}: every entry must be a [[term]] table with en and zh (missing {exc})") from None
+    bad = [t for t in found if not (isinstance(t.en, str) and isinstance(t.zh, str) and t.en and t.zh)
+           or not all(isinstance(a, str) for a in (*t.avoid, *t.allow))
+           or not (t.match is None or isinstance(t.match, str))]
+    if bad:
+        raise GlossaryError(f"{path}: en and zh must be text, avoid and allow lists of text, match a text "
+                            f"(term {bad[0].en!r})")
+    for term in found:
+        if term.match is not None:
+            try:
+                re.compile(term.match)
+            except re.error as exc:
+                raise GlossaryError(f"{path}: term {term.en!r}: match is not a regular expression ({exc})") from None
+    return found
