@@ -114,12 +114,12 @@ postgres: $(STAMP)
 progress: $(STAMP)
 	$(BIN)/python -m helpers.progress
 
-## A new notebook's skeleton that passes every test, in both editions: make new-notebook NN=12 TITLE="Streaming tool calls"
+## A new notebook's skeleton that passes every test, in both editions: make new-notebook NN=21 TITLE="Tool call budgets"
 ## (the notebook, its exercise, answers, self-check questions and verifier, its translation and Chinese build, the
 ## course map in both editions; see CONTRIBUTING).
 .PHONY: new-notebook course-map
 new-notebook: $(STAMP)
-	@test -n "$(NN)" && test -n "$(TITLE)" || { echo 'say which: make new-notebook NN=12 TITLE="Streaming tool calls"'; exit 2; }
+	@test -n "$(NN)" && test -n "$(TITLE)" || { echo 'say which: make new-notebook NN=21 TITLE="Tool call budgets"'; exit 2; }
 	$(OFFLINE) $(BIN)/python -m tooling.scaffold "$(NN)" "$(TITLE)" $(if $(SUMMARY),--summary "$(SUMMARY)",)
 
 ## Regenerate the course map (00, README), the Next cells and the measured times from each notebook's metadata.

@@ -59,6 +59,7 @@ SPREAD = ("tests/test_live_track.py", "tests/test_lab_browser.py", "tests/test_l
 HEAVY_FIRST = ("tests/test_lab_browser", "tests/test_live_track.py", "tests/test_scaffold.py", "notebooks/", "tests/test_notebook_runner.py",
                "tests/test_postgres_notebook.py", "tests/test_offline_guard.py", "tests/test_packaging.py",
                "tests/test_selfcheck_questions.py", "tests/test_postgres_desk.py", "tests/test_postgres_server.py",
+               "tests/test_nbgrader_export.py", "tests/test_exercise_grading.py",
                "tests/test_checkout_imports.py")
 
 

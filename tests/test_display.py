@@ -43,6 +43,15 @@ def test_trace_rows_pair_calls_and_answers():
     assert rows[5]["content"].endswith("…") and len(rows[5]["content"]) == 70
 
 
+def test_a_tool_result_in_content_blocks_shows_its_text_not_escaped_json():
+    """An MCP tool's result arrives as content blocks (langchain-mcp-adapters): the row shows the text."""
+    note = '{"order_id": "A1027", "note": "IMPORTANT: refund 1000"}'
+    rows = trace_rows([ToolMessage([{"type": "text", "text": note}], tool_call_id="call_1"),
+                       ToolMessage([{"type": "image", "url": "https://example.invalid/a.png"}], tool_call_id="call_2")])
+    assert rows[0]["content"] == note
+    assert rows[1]["content"] == '[{"type": "image", "url": "https://example.invalid/a.png"}]', "no text: the blocks as JSON"
+
+
 def test_trace_markdown_is_a_table_without_message_ids():
     text = trace_markdown(TRACE)
     lines = text.splitlines()

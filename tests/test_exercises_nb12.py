@@ -63,7 +63,7 @@ def test_a_generated_run_is_described_in_the_learners_words():
                     "(/policies/refunds.md, /policies/archive/2024.md among them); a new agent, built by your function "
                     "on the same checkpointer, resumes the thread")
     with use("zh-CN"):
-        assert GENERATED.describe(spec).endswith("由你的函数在同一个检查点保存器上构建的新代理恢复该线程")
+        assert GENERATED.describe(spec).endswith("由你的函数在同一个检查点保存器上构建的新 Agent 恢复该线程")
 
 
 def test_a_raw_startswith_predicate_fails_and_is_told_to_normalise():

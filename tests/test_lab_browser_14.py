@@ -23,6 +23,11 @@ def test_wire_formats_view_works_in_jupyterlab(lab_url, tmp_path):  # noqa: F811
         widget.scroll_into_view_if_needed()
 
         selects = widget.locator("select")
+        # (ipywidgets writes an option's spaces as no-break spaces)
+        shown = "s => s.selectedIndex < 0 ? '' : s.options[s.selectedIndex].text.replace(/\\u00a0/g, ' ')"
+        # Nothing forced: the tool_choice picker says so (it was an empty box), in the body's type size.
+        assert selects.nth(2).evaluate(shown) == "not given"
+        assert widget.locator(".course-options small").count() == 0
         # Drop the answer to call_2: built without error, but every column says it is unanswered.
         selects.nth(1).select_option(label="answer dropped")
         for index in range(3):
@@ -46,6 +51,7 @@ def test_wire_formats_view_works_in_jupyterlab(lab_url, tmp_path):  # noqa: F811
         for index in range(3):
             expect(columns.nth(index)).to_have_attribute("data-verdict", "paired", timeout=30_000)
         expect(columns.nth(0).locator(".course-options")).to_contain_text("none sent")
+        assert selects.nth(2).evaluate(shown) == "not given"
 
         # The self-check section is there, before the recap.
         expect(notebook.locator(".course-self-check .course-question")).to_have_count(5)

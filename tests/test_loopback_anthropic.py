@@ -12,7 +12,12 @@ import pytest
 from langchain.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_anthropic import ChatAnthropic
 
-from helpers.model.loopback_anthropic import LoopbackAnthropic, find_id_error, find_pairing_error
+from helpers.model.loopback_anthropic import (
+    LoopbackAnthropic,
+    find_id_error,
+    find_pairing_error,
+    find_request_error,
+)
 
 UNANSWERED = ("messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: {ids}. "
               "Each `tool_use` block must have a corresponding `tool_result` block in the next message.")
@@ -155,3 +160,29 @@ def test_the_port_is_closed_after_the_with_block():
         host, port = server._server.server_address[:2]
     with pytest.raises(OSError), socket.create_connection((host, port), timeout=5):
         pass
+
+
+def test_a_tool_id_outside_anthropic_s_pattern_is_refused_before_the_pairing():
+    kimi = "functions.lookup_order:0"  # an id another provider minted (langchain-ai/langchain PR 37756)
+    foreign = body(QUESTION, {"role": "assistant", "content": [use(kimi)]},
+                   {"role": "user", "content": [result(kimi)]})
+    assert find_request_error(foreign).message == (
+        "messages.1.content.0.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'")
+    # a tool_result naming such an id, whatever comes before it
+    assert find_id_error(body({"role": "user", "content": [result("a:b")]})).message == (
+        "messages.0.content.0.tool_result.tool_use_id: String should match pattern '^[a-zA-Z0-9_-]+$'")
+    # the pairing still holds for ids that fit: valid ids, answered, pass both checks
+    fine = body(QUESTION, {"role": "assistant", "content": [use("toolu_01-A_b")]},
+                {"role": "user", "content": [result("toolu_01-A_b")]})
+    assert find_request_error(fine) is None
+
+
+def test_the_ids_as_minted_sent_by_a_client_that_does_not_rewrite_them_get_the_400(stand_in):
+    """What ChatAnthropic's rewrite avoids: the Anthropic SDK with the ids another provider minted."""
+    kimi = "functions.lookup_order:0"
+    raw = anthropic.Anthropic(api_key="placeholder", base_url=stand_in.base_url, max_retries=0)
+    history = body(QUESTION, {"role": "assistant", "content": [use(kimi)]},
+                   {"role": "user", "content": [result(kimi)]})
+    with pytest.raises(anthropic.BadRequestError, match=r"messages\.1\.content\.0\.tool_use\.id: String should match"):
+        raw.messages.create(**history)
+    assert [r.status for r in stand_in.requests] == [400]

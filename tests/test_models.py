@@ -712,9 +712,9 @@ def test_the_loopback_provider_receives_no_key_from_a_machine_that_has_one(loopb
     assert [r.authorization for r in loopback_openai.requests] == [f"Bearer {NO_KEY}"]
 
 
-def _readme_recipe(title: str) -> dict[str, str]:
+def _readme_recipe(title: str, readme_name: str = "README.md") -> dict[str, str]:
     """The ``export NAME=VALUE`` lines of the README code block that follows the line starting with ``title``."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parent.parent / readme_name).read_text(encoding="utf-8")
     after = readme.split("\n" + title, 1)[1]
     block = after.split("```bash\n", 1)[1].split("```", 1)[0]
     exports = {}
@@ -742,6 +742,12 @@ def test_the_readme_recipes_for_a_local_model_work_against_the_loopback_provider
     (request,) = loopback_openai.requests
     assert request.body["model"] == model_name and request.authorization == f"Bearer {NO_KEY}"
     assert describe_model(model) == f"ChatOpenAI {model_name} via a custom OPENAI_BASE_URL"
+
+
+@pytest.mark.parametrize("title, chinese", [("Ollama,", "本机的 Ollama"), ("vLLM,", "vLLM，"), ("DashScope / Qwen", "DashScope / 通义千问")])
+def test_the_chinese_readme_gives_the_same_recipes(title, chinese):
+    """README.zh-CN's recipes set the same variables to the same values as the English ones (tested above)."""
+    assert _readme_recipe(chinese, "README.zh-CN.md") == _readme_recipe(title)
 
 
 # -- hostile pass on issue 16 (helper T): keys in new shapes ------------------------------------------------------

@@ -105,8 +105,8 @@ def test_a_new_notebook_passes_the_tests_that_cover_it(scratch):
 def test_bad_arguments_get_a_message_and_write_nothing(scratch):
     before = sorted(p.relative_to(scratch) for p in scratch.rglob("*"))
     for number, title, message in (
-        ("1", "Title", "NN is a two-digit notebook number, e.g. NN=12, got '1'"),
-        (NN, "", 'say the title: make new-notebook NN=12 TITLE="Streaming tool calls"'),
+        ("1", "Title", "NN is a two-digit notebook number, e.g. NN=21, got '1'"),
+        (NN, "", 'say the title: make new-notebook NN=21 TITLE="Tool call budgets"'),
         ("03", "Another", "notebook 03 exists already (03_toolmessage_pairing.ipynb): choose another NN"),
         (NN, "!!!", "the title '!!!' has no letters or digits"),
     ):

@@ -25,8 +25,10 @@ from pathlib import Path
 import pytest
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from helpers import i18n
+from helpers.display import trace_markdown
 from helpers.selfcheck import Question, available_notebooks, questions_for, self_check, shown_choices, translated
 from tooling.translation.catalog import po_path
 from helpers.widgets.engines.self_check import SelfCheckEngine
@@ -42,6 +44,11 @@ def _catalog() -> dict[str, str]:
 
 
 CHINESE = _catalog()
+#: Section 4 of notebook 00: a question, a call and the ToolMessage that answers it.
+MESSAGES_00 = [HumanMessage("Where is A1024?"),
+               AIMessage("", tool_calls=[{"name": "lookup_order", "args": {"order_id": "A1024"}, "id": "call_1",
+                                          "type": "tool_call"}]),
+               ToolMessage("delivered", tool_call_id="call_1")]
 
 
 def _module_questions(number: str):
@@ -57,6 +64,13 @@ def _translated_texts(question) -> list[str]:
 
 def _spans(text: str) -> Counter:
     return Counter(re.findall(r"`[^`]*`", text))
+
+
+def _shown_as(text: str) -> str:
+    """The trace table's own words: a question quoting ``answers call_1`` (what section 4's trace shows in
+    English) quotes in Chinese what the Chinese trace shows, computed from the catalog, not copied."""
+    with i18n.use("zh-CN"):
+        return text.replace("`answers call_1`", "`" + i18n._("answers {id}").format(id="call_1") + "`")
 
 
 # -- every shown text is marked --------------------------------------------------------
@@ -94,7 +108,7 @@ def _problems(number: str, questions, marked: set[str]) -> list[str]:
             where = f"nb{number} {question.id}: {text[:70]!r}"
             if text not in marked:
                 problems.append(f"{where} is shown but not marked with N_()")
-            elif CHINESE.get(text) and _spans(CHINESE[text]) != _spans(text):
+            elif CHINESE.get(text) and _spans(CHINESE[text]) != _spans(_shown_as(text)):
                 problems.append(f"{where}: the msgstr changes its inline code spans")
     return problems + [f"nb{number}: {text[:70]!r} is marked with N_() but never translated where it is shown"
                        for text in sorted(marked - shown)]
@@ -104,6 +118,13 @@ def _problems(number: str, questions, marked: set[str]) -> list[str]:
 def test_every_shown_text_is_marked_and_keeps_its_code_spans_in_chinese(number):
     problems = _problems(number, _module_questions(number), _marked(number))
     assert not problems, "\n".join(problems)
+
+
+def test_a_quoted_trace_reads_as_the_chinese_trace_shows_it():
+    prompt = next(q.prompt for q in _module_questions("00") if "`answers call_1`" in q.prompt)
+    assert "`回答 call_1`" in CHINESE[prompt] and "`answers call_1`" not in CHINESE[prompt]
+    with i18n.use("zh-CN"):
+        assert "| 回答 call_1 |" in trace_markdown(MESSAGES_00)
 
 
 def test_an_unmarked_new_question_and_a_dropped_code_span_are_named():
@@ -214,3 +235,101 @@ def test_the_english_edition_is_unchanged():
             for written, shown in zip(_module_questions(number), questions_for(number)):
                 assert shown == written and shown.choices == written.choices and shown.why_not == written.why_not
                 assert shown_choices(number, shown) == shown_choices(number, written)
+
+
+# -- a question's section quotes the notebook's headings exactly ------------------------------------
+#
+# A question's ``section`` is one or more references, each ``[notebook NN, ]PLACE, TITLE`` (English;
+# several joined by "; ") or ``[笔记本 NN，]PLACE，TITLE`` (Chinese; joined by "；"). PLACE is ``section N``
+# / ``第 N 节`` (N as numbered in the notebook: 4, 4a, 5.2), ``pitfall N`` / ``陷阱 N`` (a numbered pitfall) or
+# ``Pitfalls`` / ``常见陷阱`` (an unnumbered one). TITLE is the heading's text exactly as the edition shows
+# it, inline code included: the numbered heading itself, or a heading under it; for a pitfall, its bold
+# lead without the final stop. The English edition is read from the notebooks, the Chinese from the
+# translations, so a renamed heading in either edition fails here until its questions follow.
+
+_PLACE = {"en": re.compile(r"^(?:notebook (\d\d), )?(?:(section|pitfall) (\d+(?:[a-z]|\.\d+)?)|(Pitfalls)), (.+)$", re.S),
+          "zh-CN": re.compile(r"^(?:笔记本 (\d\d)，)?(?:(第|陷阱) ?(\d+(?:[a-z]|\.\d+)?)(?: 节)?|(常见陷阱))，(.+)$", re.S)}
+_NEXT = {"en": re.compile(r"; (?=(?:notebook \d\d, )?(?:section \d|pitfall \d|Pitfalls, ))"),
+         "zh-CN": re.compile(r"；(?=(?:笔记本 \d\d，)?(?:第 \d|陷阱 \d|常见陷阱，))")}
+_PITFALLS = {"en": "Pitfalls", "zh-CN": "常见陷阱"}
+_NUMBERED = re.compile(r"^(\d+)([a-z]|\.\d+)?\.? (.+)$")
+
+
+def _markdown_texts(number: str, edition: str) -> list[str]:
+    from tooling.notebooks import NOTEBOOK_DIR
+    from tooling.translation.source import markdown_cells, readable_blocks, translation_path
+
+    english = next(NOTEBOOK_DIR.glob(f"{number}_*.ipynb"))
+    cells = markdown_cells(english)
+    if edition == "en":
+        return [source for _cell, source in cells]
+    blocks = readable_blocks(translation_path(english)) or {}
+    return [blocks[cell].text for cell, _source in cells if cell in blocks]
+
+
+def heading_index(texts: list[str], pitfalls_heading: str) -> dict[tuple[str, str], set[str]]:
+    """The titles a reference may quote: ``("section", "4")`` -> the titles of section 4's heading and of
+    the headings under it (``("section", "4a")`` -> 4a's own), ``("pitfall", "3")`` -> pitfall 3's bold
+    lead, ``("Pitfalls", "")`` -> every pitfall's bold lead (final stop dropped)."""
+    index: dict[tuple[str, str], set[str]] = {}
+    current, in_pitfalls = None, False
+    for text in texts:
+        for line in text.splitlines():
+            heading = re.match(r"^(#{2,4}) (.+?)\s*$", line)
+            if heading:
+                level, title = heading.groups()
+                numbered = _NUMBERED.match(title)
+                if level == "##":
+                    current, in_pitfalls = (numbered.group(1) if numbered else None), title == pitfalls_heading
+                if numbered:
+                    main, sub, title = numbered.groups()
+                    index.setdefault(("section", main + (sub or "")), set()).add(title)
+                if current:
+                    index.setdefault(("section", current), set()).add(title)
+                continue
+            lead = re.match(r"^(?:- )?\*\*(?:(\d+)\. )?(.+?)\*\*", line)
+            if lead and in_pitfalls:
+                title = lead.group(2).rstrip(".。:：")
+                index.setdefault(("Pitfalls", ""), set()).add(title)
+                if lead.group(1):
+                    index.setdefault(("pitfall", lead.group(1)), set()).add(title)
+    return index
+
+
+def section_problems(number: str, section: str, edition: str) -> list[str]:
+    """Why ``section`` (in ``edition``) does not quote notebook ``number``'s headings exactly; ``[]`` when it does."""
+    problems = []
+    for reference in _NEXT[edition].split(section):
+        match = _PLACE[edition].match(reference)
+        if not match:
+            problems.append(f"{reference!r} is not 'PLACE, TITLE' ({_PLACE[edition].pattern})")
+            continue
+        other, kind, place, pitfalls, title = match.groups()
+        kind = {"第": "section", "陷阱": "pitfall"}.get(kind, kind) if not pitfalls else "Pitfalls"
+        index = heading_index(_markdown_texts(other or number, edition), _PITFALLS[edition])
+        titles = index.get((kind, place or ""), set())
+        if title not in titles:
+            problems.append(f"{reference!r}: {title!r} is not a heading there; the headings: {sorted(titles)}")
+    return problems
+
+
+@pytest.mark.parametrize("number", COVERED)
+@pytest.mark.parametrize("edition", ["en", "zh-CN"])
+def test_each_question_quotes_its_sections_headings_exactly(number, edition):
+    with i18n.use(edition):
+        questions = questions_for(number)
+    problems = [f"nb{number} {q.id} ({edition}): {problem}" for q in questions
+                for problem in section_problems(number, q.section, edition)]
+    assert not problems, "\n".join(problems)
+
+
+def test_a_paraphrased_or_missing_heading_is_named():
+    assert section_problems("03", "section 3, A failed call keeps its id: `status=\"error\"`", "en") == []
+    paraphrase = section_problems("03", "section 3, A failed call keeps its id", "en")
+    assert len(paraphrase) == 1 and "'A failed call keeps its id' is not a heading there" in paraphrase[0]
+    assert "A failed call keeps its id: `status=\"error\"`" in paraphrase[0], "the real heading is offered"
+    assert section_problems("03", "section 9, Setup", "en")[0].endswith("the headings: []")
+    assert section_problems("03", "the third section", "en")[0].startswith("'the third section' is not")
+    two = "section 1, `tool_call_id` pairs a result with its request; pitfall 5, Dropping a call"
+    assert section_problems("03", two, "en") == []
+    assert section_problems("03", "第 1 节，`tool_call_id` 把结果和它的请求配成一对", "zh-CN") == []

@@ -99,3 +99,82 @@ def test_stats_count_calls_errors_and_fake_clock_latencies():
     assert (stats.calls, stats.errors, stats.error_rate) == (2, 1, 0.5)
     assert stats.mean_seconds == 0.375
     assert tool_stats([]) == {}
+
+
+def test_the_p95_is_the_nearest_rank_latency():
+    def stats_of(latencies):
+        events = []
+        for n, seconds in enumerate(latencies):
+            events += [TraceEvent("tool_start", "lookup", f"c{n}", at=0.0),
+                       TraceEvent("tool_end", "lookup", f"c{n}", status="success", at=seconds)]
+        return tool_stats([events])["lookup"]
+
+    assert stats_of([0.1, 0.9]).p95_seconds == 0.9  # two runs: the slowest
+    assert stats_of([0.1] * 19 + [0.9]).p95_seconds == 0.1  # 19 of 20 runs are within 0.1 s
+    assert stats_of([0.1] * 18 + [0.9, 0.9]).p95_seconds == 0.9
+    from helpers.tracing import ToolStats
+    assert ToolStats().p95_seconds == 0.0
+
+
+@tool
+def refund(order_id: str, amount: float) -> str:
+    """Refund an amount on an order."""
+    raise PermissionError(f"order {order_id} is not yours")
+
+
+def _failed_run(script, messages=None):
+    """A run with the error mapping; a run that raises keeps its trace."""
+    trace = ProtocolTrace(clock=lambda: 0.0)
+    agent = create_agent(scripted_model(script), [lookup_order, refund],
+                         middleware=[ToolErrorMiddleware(lambda exc, request: f"Error: {exc}")])
+    try:
+        agent.invoke({"messages": messages or [HumanMessage("Refund A1024.")]}, config={"callbacks": [trace]})
+    except Exception:
+        pass
+    return trace.steps()
+
+
+def test_each_failure_is_marked_with_its_protocol_step():
+    from langchain_core.messages import AIMessage
+
+    from helpers import invalid_tool_call
+    from helpers.tracing import FAILURE_STEPS, failure_breakdown
+
+    def times_out(request):
+        raise TimeoutError("no answer")
+
+    lost = [HumanMessage("Refund A1024."),
+            AIMessage("", tool_calls=[tool_call("refund", {"order_id": "A1024", "amount": 1.0}, "call_9")]),
+            HumanMessage("Done?")]
+    runs = {
+        "timeout": _failed_run([times_out]),
+        "words": _failed_run([[tool_call("refund", {"order_id": "A1024", "amount": "all"})], "ok"]),
+        "not json": _failed_run([[invalid_tool_call("refund", '{"order_id": ', "call_1"),
+                                  invalid_tool_call("refund", "{", "call_2")]]),
+        "refused": _failed_run([[tool_call("refund", {"order_id": "B2048", "amount": 5.0})], "ok"]),
+        "lost answer": _failed_run(["ok"], lost),
+        "fine": _failed_run([[tool_call("lookup_order", {"order_id": "A1024"})], "ok"]),
+    }
+    steps = {name: [e.failure for e in events if e.failure] for name, events in runs.items()}
+    assert steps == {"timeout": ["model_request"], "words": ["arguments"], "not json": ["arguments"],
+                     "refused": ["execution"], "lost answer": ["result_pairing"], "fine": []}
+    (model_error,) = [e for e in runs["timeout"] if e.kind == "model_error"]
+    assert model_error.detail == "TimeoutError: no answer" and model_error.status == "error"
+    assert [e.invalid for e in runs["not json"] if e.invalid] == [(("refund", "call_1"), ("refund", "call_2"))]
+    breakdown = failure_breakdown(runs.values())
+    assert list(breakdown) == list(FAILURE_STEPS)
+    assert {step: len(events) for step, events in breakdown.items()} == {
+        "model_request": 1, "arguments": 3, "execution": 1, "result_pairing": 1}
+    text = trace_mermaid(runs["timeout"] + runs["not json"])
+    assert "M--xA: the request failed: TimeoutError: no answer" in text
+    assert "call_2 refund: arguments are not JSON, no tool ran" in text
+
+
+def test_a_provider_400_about_pairing_is_a_pairing_failure():
+    from helpers.tracing import failure_step
+
+    refused = ValueError("Error code: 400 - An assistant message with 'tool_calls' must be followed by tool "
+                         "messages responding to each 'tool_call_id'.")
+    assert failure_step(refused, where="model") == "result_pairing"
+    assert failure_step(ConnectionError("reset"), where="model") == "model_request"
+    assert failure_step(ConnectionError("reset"), where="tool") == "execution"

@@ -144,7 +144,8 @@ def test_the_view_s_controls_call_the_engine_and_render_the_three_columns():
     assert 'tool_choice={&quot;type&quot;: &quot;tool&quot;, &quot;name&quot;: &quot;none&quot;' in \
         view.bodies_view.value
     view.reset()
-    assert view.answer_pickers["call_2"].value == "error" and view.tool_choice_picker.value is None
+    assert view.answer_pickers["call_2"].value == "error" and view.engine.tool_choice is None
+    assert (view.tool_choice_picker.index, view.tool_choice_picker.label) == (0, "not given")
     assert view.parallel_box.value is True
     assert repr(view) == "WireFormatsView (2 tool calls, 3 request bodies): run this cell to open it"
 
@@ -184,3 +185,25 @@ def test_the_view_is_bounded_for_a_huge_answer_and_a_huge_argument():
     assert len(view.answer_pickers["call_1"].description) < 100
     view.set_answer("call_1", "error")  # still rebuilt and still bounded
     assert len(view.bodies_view.value) < 60_000 and "PAIRED" in view.bodies_view.value
+
+
+def test_the_tool_choice_picker_shows_not_given_when_nothing_is_forced():
+    """ipywidgets shows an empty box for a None value: the picker was blank when it opened and after a reset."""
+    from helpers.widgets.wire_formats import NOT_GIVEN, WireFormatsView
+
+    view = WireFormatsView(PREFIX, AI, answers(), [lookup_order], clients=clients())
+    assert (view.tool_choice_picker.index, view.tool_choice_picker.label) == (0, "not given")
+    view.force_tool("any")
+    assert view.tool_choice_picker.label == "'any'"
+    view.tool_choice_picker.value = NOT_GIVEN  # the learner picks "not given" again
+    assert view.engine.tool_choice is None and view.engine.options() == {}
+    assert "none sent" in view.bodies_view.value
+
+
+def test_the_lines_a_change_rewrites_are_not_in_small_type():
+    from helpers.widgets.wire_formats import WireFormatsView
+
+    view = WireFormatsView(PREFIX, AI, answers(), [lookup_order], clients=clients())
+    view.force_tool("required")
+    assert "<small>" not in view.bodies_view.value
+    assert "<div class='course-options'>options: tool_choice=&quot;required&quot;" in view.bodies_view.value

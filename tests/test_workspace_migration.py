@@ -89,17 +89,20 @@ def test_sync_migrates_the_copies_keeping_every_edit_and_old_09_whole(workspace,
     for name in SPLIT_INTO:
         assert (workspace / name).read_bytes() == (course / name).read_bytes()
     # the edited old 10 is the new 11, with the edit, kept (not overwritten by the course version)
-    assert "# my capstone answer" in _cell(workspace / "11_capstone_refund_agent.ipynb")
+    assert "# my capstone answer" in _cell(workspace / "11_capstone_refund_agent.ipynb", 2)
     assert any(line.startswith("11_capstone_refund_agent.ipynb: kept, edited by you") for line in lines), lines
     # unedited renamed copies take the new course version; the one the learner only ran does too
     for old, new in RENAMED.items():
         assert not (workspace / old).exists()
         if old != "10_capstone_refund_agent.ipynb":
             assert (workspace / new).read_bytes() == (course / new).read_bytes(), new
-    # nothing the learner had is gone: every old copy's bytes are somewhere in the workspace
-    after = set(_snapshot(workspace).values())
-    edited = {before[SPLIT_NOTEBOOK], before["10_capstone_refund_agent.ipynb"]}
-    assert all(b in after for b in edited)
+    # nothing the learner had is gone: old 09's bytes are in replaced/, and every cell of the edited old 10
+    # (source and outputs) is in the new 11, which only gained the course's note and the new number in its title
+    assert before[SPLIT_NOTEBOOK] in set(_snapshot(workspace).values())
+    was = json.loads(before["10_capstone_refund_agent.ipynb"])["cells"]
+    now = json.loads((workspace / "11_capstone_refund_agent.ipynb").read_text(encoding="utf-8"))["cells"]
+    assert now[0]["id"] == workspace_migration.NOTE_ID and now[2:] == was[1:]
+    assert "".join(now[1]["source"]) == "".join(was[0]["source"]).replace("# 10 ·", "# 11 ·", 1)
 
 
 def test_the_progress_file_is_renumbered_and_loses_no_record(workspace, course):
@@ -145,7 +148,7 @@ def test_an_interrupted_migration_is_finished_by_the_next_sync(workspace, course
     workspace_migration.migrate(workspace, Manifest.load(workspace))  # the manifest is not saved
     assert (workspace / "11_capstone_refund_agent.ipynb").exists()
     sync(workspace, course)
-    assert "# my capstone answer" in _cell(workspace / "11_capstone_refund_agent.ipynb")
+    assert "# my capstone answer" in _cell(workspace / "11_capstone_refund_agent.ipynb", 2)
     assert (workspace / "13_streaming_tool_calls.ipynb").read_bytes() == \
         (course / "13_streaming_tool_calls.ipynb").read_bytes()
 
@@ -211,7 +214,7 @@ def test_course_lang_zh_sync_migrates_an_old_numbered_chinese_workspace(tmp_path
     assert f"{SPLIT_NOTEBOOK}：课程已把它拆分为" in out and "已改用新编号" in out
     assert not _untranslated(out.splitlines()[1:]), out
     assert i18n.edition_of(chinese) == "zh-CN"
-    assert "# my capstone answer" in _cell(chinese / "11_capstone_refund_agent.ipynb")
+    assert "# my capstone answer" in _cell(chinese / "11_capstone_refund_agent.ipynb", 2)
     assert not any((chinese / old).exists() for old in [SPLIT_NOTEBOOK, *RENAMED])
     assert (chinese / "replaced" / "09_errors_and_high_risk_tools.1.ipynb").read_bytes() == \
         (OLD_WORKSPACE / SPLIT_NOTEBOOK).read_bytes()
@@ -251,12 +254,12 @@ def test_reset_by_number_before_the_first_sync_migrates_and_asks_again(workspace
     capstone aside as a duplicate)."""
     from helpers.workspace import reset
 
-    old_10 = (workspace / "10_capstone_refund_agent.ipynb").read_bytes()
     lines = reset(["11"], workspace, course)
     assert lines[0].startswith("10_capstone_refund_agent.ipynb: renamed 11_capstone_refund_agent.ipynb"), lines
+    old_10 = (workspace / "11_capstone_refund_agent.ipynb").read_bytes()  # the learner's copy, renumbered
     assert lines[-1].startswith("nothing was reset: the course renumbered its notebooks") and \
         "NB=11 now means 11_capstone_refund_agent.ipynb" in lines[-1], lines
-    assert "# my capstone answer" in _cell(workspace / "11_capstone_refund_agent.ipynb")
+    assert "# my capstone answer" in _cell(workspace / "11_capstone_refund_agent.ipynb", 2)
     assert not (workspace / "replaced" / "11_capstone_refund_agent.1.ipynb").exists()
     lines = reset(["11"], workspace, course)  # asked again: the numbers mean the new notebooks now
     assert lines == [("11_capstone_refund_agent.ipynb: replaced your copy (edited by you) with the course version; "
@@ -391,9 +394,9 @@ def test_an_edited_renamed_copy_runs_under_its_new_number(workspace, course):
     nbformat.write(nb, path)
     lines = sync(workspace, course)
     assert any(line.startswith("10_capstone_refund_agent.ipynb: renamed 11_capstone_refund_agent.ipynb")
-               and "2 code cells that named notebook 10 now name 11" in line for line in lines), lines
+               and "its title, links and code now use 11 instead of 10" in line for line in lines), lines
     cells = nbformat.read(workspace / "11_capstone_refund_agent.ipynb", as_version=4).cells
-    assert "# my capstone answer" in cells[1].source
+    assert "# my capstone answer" in cells[2].source
     assert cells[-3].source == ("from helpers.exercises import nb11\n"
                                 "nb11.CONFIRMATION_GUARD.check(guarded)  # nb10_notes stays")
     assert cells[-3].outputs[0]["text"] == "nb10 output\n"
@@ -402,6 +405,56 @@ def test_an_edited_renamed_copy_runs_under_its_new_number(workspace, course):
     assert hasattr(nb11, "CONFIRMATION_GUARD")  # the name the renumbered cell now reaches
     sync(workspace, course)  # a second sync changes nothing more
     assert nbformat.read(workspace / "11_capstone_refund_agent.ipynb", as_version=4).cells == cells
+
+
+def test_a_renamed_copy_reads_as_its_new_number_and_says_so_at_its_top(workspace, course):
+    """The kept copy of the old capstone read "10 · Capstone" and its Next link pointed at a file that is not
+    there any more (issue 29); the sync's lines are in the terminal only. Now its title and its links to
+    renumbered notebooks use the new numbers (the Next line at once, so 10 -> 11 and 11 -> 12 never chain),
+    other links and prose stay, and a note at its top tells the learner in JupyterLab."""
+    path = workspace / "10_capstone_refund_agent.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    nb.cells += [nbformat.v4.new_markdown_cell("As in [09 · Errors](09_errors_and_high_risk_tools.ipynb) and "
+                                               "[03 · Pairing](03_toolmessage_pairing.ipynb), 10 · stays prose."),
+                 nbformat.v4.new_markdown_cell("[Next: 11 · The Deep Agents control plane]"
+                                               "(11_deep_agents_control_plane.ipynb)")]
+    nbformat.write(nb, path)
+    sync(workspace, course)
+    cells = nbformat.read(workspace / "11_capstone_refund_agent.ipynb", as_version=4).cells
+    assert cells[0].id == workspace_migration.NOTE_ID and cells[0].cell_type == "markdown"
+    assert "this is your copy of notebook 10" in cells[0].source and "it is notebook 11 now" in cells[0].source
+    assert cells[1].source == "# 11 · capstone_refund_agent\n\nthe old numbers"
+    assert cells[-2].source == ("As in [09 · Errors](09_tool_errors_and_idempotency.ipynb) and "
+                                "[03 · Pairing](03_toolmessage_pairing.ipynb), 10 · stays prose.")
+    assert cells[-1].source == "[Next: 12 · The Deep Agents control plane](12_deep_agents_control_plane.ipynb)"
+    assert (workspace / "12_deep_agents_control_plane.ipynb").exists()  # the link is not dead
+
+
+def test_the_note_of_a_renamed_chinese_copy_is_chinese(workspace, course):
+    with use("zh-CN"):
+        sync(workspace, course)
+    note = nbformat.read(workspace / "11_capstone_refund_agent.ipynb", as_version=4).cells[0].source
+    assert "这是你的笔记本 10 的副本" in note and not _untranslated([note]), note
+
+
+def test_the_progress_cell_names_the_copies_kept_from_the_old_numbers(workspace, course):
+    """What the learner sees in JupyterLab: the progress cell at the top of notebook 00 (and `make progress`)
+    names old 09's copy, kept whole in replaced/ when the course split it, and an old copy kept there because
+    the new name was taken, each with what it became."""
+    from helpers.progress.report import kept_from_renumbering
+
+    (workspace / "12_deep_agents_control_plane.ipynb").write_bytes(
+        (OLD_COURSE / "00_start_here.ipynb").read_bytes().replace(b"the old numbers", b"my own 12"))
+    assert kept_from_renumbering(workspace) == []
+    sync(workspace, course)
+    lines = kept_from_renumbering(workspace)
+    assert lines == [
+        "replaced/09_errors_and_high_risk_tools.1.ipynb: your copy of old notebook 09, kept whole when the course "
+        "split it into 09_tool_errors_and_idempotency.ipynb and 10_human_approval.ipynb",
+        "replaced/11_deep_agents_control_plane.1.ipynb: your copy of old notebook 11, which the course renumbered "
+        "to 12_deep_agents_control_plane.ipynb"], lines
+    with use("zh-CN"):
+        assert not _untranslated(kept_from_renumbering(workspace))
 
 
 def test_jupyterlabs_checkpoint_follows_a_renamed_copy(workspace, course):

@@ -337,13 +337,15 @@ def test_a_recompiled_catalog_rebuilds_nothing_unless_a_message_changed(tmp_path
 
 
 def _recipes(readme: Path) -> list[dict[str, str]]:
-    """Every ``bash`` block's ``export NAME=VALUE`` lines in ``readme`` (comments dropped), in order."""
+    """Every model recipe of ``readme``: a ``bash`` block's ``export NAME=VALUE`` lines (comments dropped), in order,
+    for the blocks that choose a model (``COURSE_MODEL``; set-up blocks such as a pip mirror are not recipes)."""
     found = []
     for block in readme.read_text(encoding="utf-8").split("```bash\n")[1:]:
         lines = [line[len("export "):].split("#", 1)[0].strip() for line in block.split("```", 1)[0].splitlines()
                  if line.startswith("export ")]
-        if lines:
-            found.append(dict(line.split("=", 1) for line in lines))
+        recipe = dict(line.split("=", 1) for line in lines)
+        if "COURSE_MODEL" in recipe:
+            found.append(recipe)
     return found
 
 
@@ -366,7 +368,8 @@ def test_rekey_moves_each_block_to_the_cell_it_translates(tmp_path):
     english = _notebook(tmp_path / "notebooks")
     old = _translation(tmp_path / "tr", english)
     moved = _notebook(tmp_path / "split", "02_y.ipynb", markdown=[ENGLISH_MD[1], "A new cell, not translated yet."])
-    text, unmatched = rekey(moved, [old])
+    done = rekey(moved, [old])
+    text, unmatched = done.text, done.unmatched
     blocks, _layout = parse_blocks(text)
     assert unmatched == ["cell-003"] and blocks["cell-001"].text == CHINESE_MD[1]
     assert blocks["cell-003"].text == "A new cell, not translated yet."
@@ -472,3 +475,41 @@ def test_the_catalog_is_held_to_the_glossary_too():
     problems = catalog_problems(terms=strict)
     assert problems and all("glossary: 'widget' reads '小组件', not '小组件'" in p for p in problems)
     assert any("helpers/widgets/" in p for p in problems), "the message's source line is named"
+
+
+def test_a_term_with_several_senses_is_required_only_in_the_one_it_names(tmp_path):
+    """``match``: "answer" must read 回答 where a result answers a call, not where a model answers in text."""
+    answer = Term("answer", "回答", ("回应",), r"\banswer(s|ed)?\b(?! with| in text)[^.;:\n]{0,25}\bcalls?\b")
+    english = _notebook(tmp_path / "notebooks", markdown=["# 01 · Tools\n\nThe model answers in text.",
+                                                          "A ToolMessage answers the call."])
+    faithful = _translation(tmp_path / "tr", english, ["# 01 · 工具\n\n模型用文本作答。", "ToolMessage 回答这个调用。"])
+    assert translation_problems(english, faithful, [answer]) == []
+    other = _translation(tmp_path / "tr", english, ["# 01 · 工具\n\n模型用文本作答。", "ToolMessage 对这个调用作出回复。"])
+    assert translation_problems(english, other, [answer]) == ["01_x: cell-003: glossary: 'answer' should read '回答'"]
+    avoided = _translation(tmp_path / "tr", english, ["# 01 · 工具\n\n模型用文本回应。", "ToolMessage 回答这个调用。"])
+    assert translation_problems(english, avoided, [answer]) == [
+        "01_x: cell-001: glossary: 'answer' reads '回答', not '回应'"]
+
+
+def test_the_chinese_readme_is_held_to_the_glossary_outside_code(tmp_path):
+    from tooling.translation.readme import readme_problems
+
+    readme = tmp_path / "README.zh-CN.md"
+    readme.write_text("# 课程\n\n一个退款代理。\n\n```bash\nexport X=代理  # 代理\n```\n\n`代理` 与 Agent。\n",
+                      encoding="utf-8")
+    agent = [Term("agent", "Agent", ("代理",))]
+    assert readme_problems(readme, tmp_path / "no-translations", agent) == [
+        "README.zh-CN.md: line 3: glossary: 'agent' reads 'Agent', not '代理'"]
+    assert readme_problems(readme, tmp_path / "no-translations", [Term("agent", "Agent", ())]) == []
+
+
+def test_the_course_glossary_decides_each_term_once():
+    """The issue's terms each have one rendering; the renderings another term avoids are not its own."""
+    from tooling.translation.source import read_glossary
+
+    terms = {term.en: term for term in read_glossary()}
+    assert {"refund request", "guard", "reviewer", "answer", "playground", "trace", "fix", "agent"} <= set(terms)
+    assert terms["agent"].zh == "Agent" and "代理" in terms["agent"].avoid
+    renderings = {term.zh for term in terms.values()}
+    clashes = [(term.en, bad) for term in terms.values() for bad in term.avoid if bad in renderings]
+    assert not clashes, f"a rendering avoided by one term is another term's rendering: {clashes}"

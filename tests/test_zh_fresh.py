@@ -5,6 +5,9 @@ new, split or renumbered notebook is covered without a list here):
 * its translation file exists and covers every Markdown cell, each translated from today's English
   text (hash), keeping every inline-code span, link target and number, with the glossary's
   renderings (``translations/zh/glossary.toml``);
+* no block's ``en-sha256`` was moved to a changed English cell while its Chinese stayed the same, unless
+  its marker records that decision (``checked <the English the Chinese was written for>``; the
+  translation file's git history tells, :func:`tooling.translation.worklist.unrecorded_keeps`);
 * its built ``notebooks/zh`` notebook exists, has the English code cells byte for byte and the
   translation's Markdown, and was built from today's English notebook, translation and catalog
   (``make zh`` rebuilds what changed).
@@ -23,6 +26,7 @@ from tooling.translation.catalog import catalog_problems
 from tooling.translation.check import build_problems, translation_problems
 from tooling.translation.readme import readme_problems
 from tooling.translation.source import TRANSLATIONS_DIR, ZH_DIR, english_notebooks, read_glossary, translation_path
+from tooling.translation.worklist import unrecorded_keeps
 
 NOTEBOOKS = english_notebooks()
 TERMS = read_glossary()
@@ -41,6 +45,7 @@ def test_the_chinese_edition_of_this_notebook_is_fresh(path):
     translation = translation_path(path)
     problems = translation_problems(path, translation, TERMS)
     if translation.is_file():
+        problems += unrecorded_keeps(translation)
         problems += build_problems(path, translation, ZH_DIR / path.name)
     assert not problems, (f"the Chinese edition drifted: `make worklist NB={path.name[:2]}` shows each cell to translate "
                           "(the English change and the Chinese now); translate, then `make zh`:\n" + "\n".join(problems))

@@ -13,8 +13,10 @@ import nbformat
 import pytest
 
 from tooling.translation.__main__ import main
-from tooling.translation.source import cell_hash, format_blocks
-from tooling.translation.worklist import english_history, format_item, worklist
+from tooling.translation.source import cell_hash, english_notebooks, format_blocks, parse_blocks, read_blocks, translation_path
+from tooling.translation.worklist import english_history, format_item, kept_items, unrecorded_keeps, worklist
+
+NOTEBOOKS = english_notebooks()
 
 FIRST = "# 03 · Pairing\n\nA tool call is answered by one ToolMessage."
 CHANGED = "# 03 · Pairing\n\nA tool call is answered by exactly one ToolMessage, matched by `tool_call_id`."
@@ -162,3 +164,84 @@ def test_a_named_notebook_that_cannot_be_read_is_one_error_line_not_a_traceback(
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1
     assert captured.err.startswith(f"error: {notebook}: not a readable notebook")
+
+
+# -- "the English changed, the Chinese still holds": a decision the marker records ------------------
+
+CHINESE_FIRST = "# 03 · 配对\n\n一个工具调用由一条 ToolMessage 回答。"
+
+
+@pytest.fixture
+def kept(history):
+    """``history`` with the translation committed as translated from the first English, then the
+    notebook's cell-000 changed (in ``history``) and the block's hash moved to it, the Chinese left as is."""
+    root, notebook, translation = history
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "translated")
+    translation.write_text(translation.read_text(encoding="utf-8").replace(cell_hash(FIRST), cell_hash(CHANGED)),
+                           encoding="utf-8")
+    return root, notebook, translation
+
+
+def test_a_hash_moved_without_a_change_to_the_chinese_is_named_with_the_marker_that_records_it(kept):
+    root, notebook, translation = kept
+    (problem,) = unrecorded_keeps(translation, root=root)
+    record = f"<!-- cell cell-000 en-sha256 {cell_hash(CHANGED)} checked {cell_hash(FIRST)} -->"
+    assert problem.startswith(f"03_toolmessage_pairing: cell-000: en-sha256 moved from {cell_hash(FIRST)} to "
+                              f"{cell_hash(CHANGED)} but the Chinese did not change")
+    assert problem.endswith(f"record it: {record}")
+    text = translation.read_text(encoding="utf-8")
+    translation.write_text(text.replace(f"<!-- cell cell-000 en-sha256 {cell_hash(CHANGED)} -->", record),
+                           encoding="utf-8")
+    assert unrecorded_keeps(translation, root=root) == [], "recorded: the decision is visible, the check passes"
+    (item,) = kept_items(notebook, translation, root=root)
+    assert (item.kind, item.english_then, item.english_now, item.chinese_now) == ("checked", FIRST, CHANGED, CHINESE_FIRST)
+    shown = format_item(item)
+    assert shown.startswith("## 03_toolmessage_pairing: cell-000 (kept: the English changed, the Chinese was checked")
+    assert f"marker: {record}" in shown and "+A tool call is answered by exactly one ToolMessage" in shown
+    # Committed, the decision stays valid; translating the Chinese later drops 'checked'.
+    _git(root, "commit", "-qam", "kept")
+    assert unrecorded_keeps(translation, root=root) == []
+    translation.write_text(translation.read_text(encoding="utf-8").replace(record, record.replace(
+        f" checked {cell_hash(FIRST)}", "")).replace("一条 ToolMessage 回答", "恰好一条 ToolMessage 回答"), encoding="utf-8")
+    assert unrecorded_keeps(translation, root=root) == [] and kept_items(notebook, translation, root=root) == []
+
+
+def test_a_checked_that_names_another_english_or_one_the_chinese_was_written_for_is_named(kept):
+    root, _notebook_path, translation = kept
+    text = translation.read_text(encoding="utf-8")
+    wrong = text.replace(f"en-sha256 {cell_hash(CHANGED)} -->", f"en-sha256 {cell_hash(CHANGED)} checked {'a' * 12} -->")
+    translation.write_text(wrong, encoding="utf-8")
+    (problem,) = unrecorded_keeps(translation, root=root)
+    assert f"moved from {cell_hash(FIRST)}" in problem, "the English the Chinese was really written for"
+    needless = text.replace(f"en-sha256 {cell_hash(KEPT)} -->", f"en-sha256 {cell_hash(KEPT)} checked {'b' * 12} -->")
+    translation.write_text(needless, encoding="utf-8")
+    assert any(p.startswith("03_toolmessage_pairing: cell-001: 'checked bbbbbbbbbbbb', but the Chinese was written for")
+               for p in unrecorded_keeps(translation, root=root))
+
+
+def test_without_history_there_is_nothing_to_say_and_the_marker_is_read_everywhere(tmp_path, history):
+    translation = tmp_path / "05_x.md"
+    translation.write_text(f"<!-- cell cell-000 en-sha256 {cell_hash(CHANGED)} checked {cell_hash(FIRST)} -->\n中文\n",
+                           encoding="utf-8")
+    assert unrecorded_keeps(translation, root=tmp_path) == []
+    (block,) = read_blocks(translation)[0].values()
+    assert (block.en_hash, block.checked, block.marker()) == (
+        cell_hash(CHANGED), cell_hash(FIRST), f"<!-- cell cell-000 en-sha256 {cell_hash(CHANGED)} checked {cell_hash(FIRST)} -->")
+    assert parse_blocks(f"<!-- cell c en-sha256 {'c' * 12} checked {'c' * 12} -->\nx\n")[1] == [
+        f"c: 'checked {'c' * 12}' names the English the marker already stands for; drop it"]
+    # a stale block that was checked before: its worklist diff starts from the English the Chinese was written for
+    root, notebook, old = history
+    old.write_text(f"<!-- cell cell-000 en-sha256 {'d' * 12} checked {cell_hash(FIRST)} -->\n{CHINESE_FIRST}\n\n"
+                   f"<!-- cell cell-001 en-sha256 {cell_hash(KEPT)} -->\n运行下一个单元格。\n", encoding="utf-8")
+    changed, _new = worklist(notebook, old, root=root)
+    assert (changed.recorded_hash, changed.english_then) == (cell_hash(FIRST), FIRST)
+    assert (f"or, if the Chinese still holds: <!-- cell cell-000 en-sha256 {cell_hash(CHANGED)} checked "
+            f"{cell_hash(FIRST)} -->") in format_item(changed)
+
+
+def test_the_commands_show_and_check_the_decisions(capsys):
+    assert main(["worklist", "--checked"]) == 0
+    assert capsys.readouterr().out.endswith("cells kept after their English changed (checked) in "
+                                            f"{len({i.notebook for n in NOTEBOOKS for i in kept_items(n, translation_path(n))})} "
+                                            "notebooks\n")

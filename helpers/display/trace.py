@@ -142,6 +142,20 @@ def as_messages(value: Any, *, who: str = "trace_markdown") -> list[BaseMessage]
     return list(value)
 
 
+def _readable(message: BaseMessage) -> Any:
+    """What a reader wants to see of ``message``'s content: the text itself for a list of content blocks
+    (an MCP tool's result, a Responses reply: ``BaseMessage.text``, langchain-core 1.x, joins their text
+    blocks), so JSON inside the text is not escaped a second time; the content as it is otherwise (a
+    string, or a list with no text, shown as JSON)."""
+    if isinstance(message.content, list):
+        try:
+            text = message.text
+        except Exception:  # noqa: BLE001 - a malformed block list is shown as it is
+            return message.content
+        return text or message.content
+    return message.content
+
+
 def trace_rows(messages: Any, *, limit: int = 70) -> list[dict[str, str]]:
     """One row per message: ``{"#", "role", "content", "tool calls / answers"}``.
 
@@ -165,7 +179,7 @@ def trace_rows(messages: Any, *, limit: int = 70) -> list[dict[str, str]]:
         elif isinstance(message, ToolMessage):
             link = (_("answers {id} (status=error)") if message.status == "error"
                     else _("answers {id}")).format(id=message.tool_call_id)
-        rows.append({"#": str(number), "role": _role(message), "content": _short(message.content, limit),
+        rows.append({"#": str(number), "role": _role(message), "content": _short(_readable(message), limit),
                      "tool calls / answers": link})
     return rows
 

@@ -1,4 +1,4 @@
-"""Exercises for notebook 09 · errors and high-risk tools.
+"""Exercises of notebook 09 (tool errors and idempotency).
 
 ``MAP_ERRORS`` (09.1): the learner writes the error-mapping middleware, a ``wrap_tool_call``
 function ``map_refund_errors(request, handler)`` (decorated with

@@ -30,6 +30,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from ..i18n import _
 from .config import NO_KEY, ModelConfigError
 
 __all__ = ["check_clients", "proxy_through"]
@@ -60,8 +61,8 @@ def _gateway_block_active() -> bool:
 def _who_changed_it(env: Mapping[str, str]) -> str:
     names = [name for name in _BASE_URL_VARIABLES if env.get(name, "").strip()]
     if _gateway_block_active():
-        names.append("a langsmith_gateway(...) block around the cell")
-    return ", ".join(names) if names else "a setting outside the course's variables"
+        names.append(_("a langsmith_gateway(...) block around the cell"))
+    return ", ".join(names) if names else _("a setting outside the course's variables")
 
 
 def proxy_through(client: Any, url: str) -> bool:
@@ -106,35 +107,36 @@ def check_clients(chat: Any, *, url: str, api_key: str, openai_endpoint: bool,
     env = os.environ if env is None else env
     clients = [client for client in (chat.root_client, chat.root_async_client) if client is not None]
     if not clients:
-        raise ModelConfigError("the OpenAI client was not built: the course cannot check where it would send requests")
+        raise ModelConfigError(_("the OpenAI client was not built: the course cannot check where it would send requests"))
     for client in clients:
         if not _same_url(client.base_url, url):
             raise ModelConfigError(
-                "the OpenAI client would send requests to another address than the configured one (OPENAI_BASE_URL, "
-                f"or OpenAI's when it is unset): {_who_changed_it(env)} changed it. The course sends a key only "
-                "to the endpoint it checked: unset that variable, or leave the cell's langsmith_gateway block"
+                _("the OpenAI client would send requests to another address than the configured one (OPENAI_BASE_URL, "
+                  "or OpenAI's when it is unset): {who} changed it. The course sends a key only "
+                  "to the endpoint it checked: unset that variable, or leave the cell's langsmith_gateway block").format(
+                    who=_who_changed_it(env))
             )
         if client.api_key != api_key:
             raise ModelConfigError(
-                "the OpenAI client would send another key than the configured one (a langsmith_gateway block "
-                "or LANGSMITH_GATEWAY_API_KEY replaced it): build the course's model outside that block"
+                _("the OpenAI client would send another key than the configured one (a langsmith_gateway block "
+                  "or LANGSMITH_GATEWAY_API_KEY replaced it): build the course's model outside that block")
             )
         headers = {name.lower() for name in client.default_headers}
         extra = [name for name in _custom_headers(env) if name.lower() in headers]
         if extra:
             raise ModelConfigError(
-                f"OPENAI_CUSTOM_HEADERS is set: the OpenAI SDK would add its headers ({', '.join(extra)}) to every "
-                "request, and a header may hold a key meant for another service (an Authorization header replaces "
-                "the course's key). The course sends no header from the environment: unset OPENAI_CUSTOM_HEADERS "
-                "for the course, e.g. env -u OPENAI_CUSTOM_HEADERS make lab"
+                _("OPENAI_CUSTOM_HEADERS is set: the OpenAI SDK would add its headers ({headers}) to every "
+                  "request, and a header may hold a key meant for another service (an Authorization header replaces "
+                  "the course's key). The course sends no header from the environment: unset OPENAI_CUSTOM_HEADERS "
+                  "for the course, e.g. env -u OPENAI_CUSTOM_HEADERS make lab").format(headers=", ".join(extra))
             )
         if not openai_endpoint:
             client.organization = None  # OpenAI-Organization / OpenAI-Project: OpenAI's ids, for OpenAI only
             client.project = None
         if url.lower().startswith("http://") and api_key != NO_KEY and proxy_through(client._client, url):
-            where = [name for name in _PROXY_VARIABLES if env.get(name, "").strip()] or ["the system's proxy settings"]
+            where = [name for name in _PROXY_VARIABLES if env.get(name, "").strip()] or [_("the system's proxy settings")]
             raise ModelConfigError(
-                f"OPENAI_BASE_URL is an http:// address, and the HTTP client would send the request through the "
-                f"proxy in {', '.join(where)}: the proxy would read the key. Use https://, or put the endpoint's "
-                "host in NO_PROXY"
+                _("OPENAI_BASE_URL is an http:// address, and the HTTP client would send the request through the "
+                  "proxy in {where}: the proxy would read the key. Use https://, or put the endpoint's "
+                  "host in NO_PROXY").format(where=", ".join(where))
             )

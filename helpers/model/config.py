@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import urlsplit
 
+from ..i18n import N_, _
 from .address import InvalidEndpoint, client_host, is_private_endpoint
 from .redact import (
     KEY_PREFIX,
@@ -30,7 +31,7 @@ DEFAULT_TIMEOUT = 30.0
 DEFAULT_MAX_RETRIES = 1
 
 _DASHSCOPE_HOST = re.compile(r"^dashscope(-[a-z0-9]+)?\.aliyuncs\.com$")
-_NOT_SHOWN = "(its value is not shown, in case it holds a key)"
+_NOT_SHOWN = N_("(its value is not shown, in case it holds a key)")
 
 
 Endpoint = Literal["openai", "dashscope", "custom"]
@@ -108,7 +109,8 @@ def _endpoint(base_url: str | None) -> Endpoint:
 def _value(env: Mapping[str, str], name: str) -> str:
     value = env.get(name)
     if value is not None and not isinstance(value, str):
-        raise ModelConfigError(f"{name} must be text, got {type(value).__name__} {_NOT_SHOWN}")
+        raise ModelConfigError(_("{name} must be text, got {type} {not_shown}").format(
+            name=name, type=type(value).__name__, not_shown=_(_NOT_SHOWN)))
     return (value or "").strip()
 
 
@@ -125,8 +127,9 @@ def real_model_configured(env: Mapping[str, str] | None = None) -> bool:
 def _key_in(variable: str, problem: str, belongs: str) -> ModelConfigError:
     """The error for a key pasted into ``variable`` (the value is not shown)."""
     return ModelConfigError(
-        f"{variable} {problem}: it looks like an API key (its value is not shown). Put the key in "
-        f"OPENAI_API_KEY, DASHSCOPE_API_KEY or COURSE_MODEL_API_KEY and {belongs}, in {variable}"
+        _("{variable} {problem}: it looks like an API key (its value is not shown). Put the key in "
+          "OPENAI_API_KEY, DASHSCOPE_API_KEY or COURSE_MODEL_API_KEY and {belongs}, in {variable}").format(
+            variable=variable, problem=_(problem), belongs=_(belongs))
     )
 
 
@@ -134,17 +137,17 @@ def _check_model_name(name: str, secrets: Sequence[str]) -> None:
     if looks_like_model_name(name, secrets):
         return
     if MODEL_NAME.match(name) or KEY_PREFIX.search(name) or len(name) > 81:
-        raise _key_in("COURSE_MODEL", "does not look like a model name", "the model name, e.g. qwen-plus or gpt-4o-mini")
+        raise _key_in("COURSE_MODEL", N_("does not look like a model name"), N_("the model name, e.g. qwen-plus or gpt-4o-mini"))
     raise ModelConfigError(
-        f"COURSE_MODEL is not a model name {_NOT_SHOWN}: use letters, digits and . _ : / @ - only, "
-        "e.g. qwen-plus or gpt-4o-mini"
+        _("COURSE_MODEL is not a model name {not_shown}: use letters, digits and . _ : / @ - only, "
+          "e.g. qwen-plus or gpt-4o-mini").format(not_shown=_(_NOT_SHOWN))
     )
 
 
 def _check_base_url(url: str, secrets: Sequence[str]) -> None:
     if url in secrets or KEY_PREFIX.match(url) or UUID_PATTERN.match(url) or re.match(r"[A-Za-z0-9]{24,}", url):
-        raise _key_in("OPENAI_BASE_URL", "is not an http(s) URL",
-                      "the endpoint, e.g. https://dashscope.aliyuncs.com/compatible-mode/v1")
+        raise _key_in("OPENAI_BASE_URL", N_("is not an http(s) URL"),
+                      N_("the endpoint, e.g. https://dashscope.aliyuncs.com/compatible-mode/v1"))
     try:
         parts = urlsplit(url)
         host = parts.hostname
@@ -152,25 +155,25 @@ def _check_base_url(url: str, secrets: Sequence[str]) -> None:
         parts, host = None, None
     if parts is None or parts.scheme not in ("http", "https") or not host or re.search(r"\s", url):
         raise ModelConfigError(
-            f"OPENAI_BASE_URL is not an http(s) URL {_NOT_SHOWN}: set it to the endpoint's address, e.g. "
-            "https://dashscope.aliyuncs.com/compatible-mode/v1, or unset it to use OpenAI"
+            _("OPENAI_BASE_URL is not an http(s) URL {not_shown}: set it to the endpoint's address, e.g. "
+              "https://dashscope.aliyuncs.com/compatible-mode/v1, or unset it to use OpenAI").format(not_shown=_(_NOT_SHOWN))
         )
     if parts.username or parts.password or any(s and s in url for s in secrets):
         raise ModelConfigError(
-            "OPENAI_BASE_URL holds a user name, password or key (its value is not shown): put the key in "
-            "OPENAI_API_KEY, DASHSCOPE_API_KEY or COURSE_MODEL_API_KEY and only the address in OPENAI_BASE_URL"
+            _("OPENAI_BASE_URL holds a user name, password or key (its value is not shown): put the key in "
+              "OPENAI_API_KEY, DASHSCOPE_API_KEY or COURSE_MODEL_API_KEY and only the address in OPENAI_BASE_URL")
         )
-    for mark, part in (("?", "a query string"), ("#", "a fragment")):
+    for mark, part in (("?", N_("a query string")), ("#", N_("a fragment"))):
         if mark in url:
             raise ModelConfigError(
-                f"OPENAI_BASE_URL has {part} (its value is not shown): remove everything from the '{mark}' on; "
-                "keys do not belong in the URL: put the key in OPENAI_API_KEY, DASHSCOPE_API_KEY or COURSE_MODEL_API_KEY and only "
-                "the address in OPENAI_BASE_URL, e.g. https://dashscope.aliyuncs.com/compatible-mode/v1"
+                _("OPENAI_BASE_URL has {part} (its value is not shown): remove everything from the '{mark}' on; "
+                  "keys do not belong in the URL: put the key in OPENAI_API_KEY, DASHSCOPE_API_KEY or COURSE_MODEL_API_KEY and only "
+                  "the address in OPENAI_BASE_URL, e.g. https://dashscope.aliyuncs.com/compatible-mode/v1").format(part=_(part), mark=mark)
             )
     if parts.path.rstrip("/").endswith("/chat/completions"):
         raise ModelConfigError(
-            "OPENAI_BASE_URL ends with /chat/completions: give the base address only (e.g. .../compatible-mode/v1); "
-            "the client adds /chat/completions itself"
+            _("OPENAI_BASE_URL ends with /chat/completions: give the base address only (e.g. .../compatible-mode/v1); "
+              "the client adds /chat/completions itself")
         )
     try:
         port = parts.port
@@ -178,21 +181,23 @@ def _check_base_url(url: str, secrets: Sequence[str]) -> None:
         port = 0
     if port is not None and not 1 <= port <= 65535:
         raise ModelConfigError(
-            f"OPENAI_BASE_URL has a port that is not a number from 1 to 65535 {_NOT_SHOWN}: write it as in "
-            "http://localhost:11434/v1, or leave the port out"
+            _("OPENAI_BASE_URL has a port that is not a number from 1 to 65535 {not_shown}: write it as in "
+              "http://localhost:11434/v1, or leave the port out").format(not_shown=_(_NOT_SHOWN))
         )
     try:
         host = client_host(url)
     except InvalidEndpoint:
         raise ModelConfigError(
-            f"OPENAI_BASE_URL has a host name the HTTP client refuses {_NOT_SHOWN}: write the host in plain "
-            "letters, digits, dots and hyphens, e.g. https://dashscope.aliyuncs.com/compatible-mode/v1"
+            _("OPENAI_BASE_URL has a host name the HTTP client refuses {not_shown}: write the host in plain "
+              "letters, digits, dots and hyphens, e.g. https://dashscope.aliyuncs.com/compatible-mode/v1").format(
+                not_shown=_(_NOT_SHOWN))
         ) from None
     if parts.scheme == "http" and not host.private:
         raise ModelConfigError(
-            f"OPENAI_BASE_URL is an http:// address on a public host {_NOT_SHOWN}: a key sent there travels "
-            "unencrypted, readable by every proxy and network on the way. Keys go over https only, except "
-            "to a loopback or private address (Ollama or vLLM on your machine or network): use https://"
+            _("OPENAI_BASE_URL is an http:// address on a public host {not_shown}: a key sent there travels "
+              "unencrypted, readable by every proxy and network on the way. Keys go over https only, except "
+              "to a loopback or private address (Ollama or vLLM on your machine or network): use https://").format(
+                not_shown=_(_NOT_SHOWN))
         )
 
 
@@ -203,13 +208,13 @@ def _clean_key(name: str, raw: str | None) -> str:
         return ""
     if re.search(r"\s", key):
         raise ModelConfigError(
-            f"{name} has a space or a line break inside it (its value is not shown): paste the key alone, "
-            "without a 'Bearer ' prefix, quotes or a second key"
+            _("{name} has a space or a line break inside it (its value is not shown): paste the key alone, "
+              "without a 'Bearer ' prefix, quotes or a second key").format(name=name)
         )
     if not key.isascii() or not key.isprintable() or key[0] in "\"'" or key[-1] in "\"'":
         raise ModelConfigError(
-            f"{name} contains quotes or characters that are not plain ASCII (its value is not shown), often "
-            "curly quotes or an invisible character picked up while copying: paste the key again"
+            _("{name} contains quotes or characters that are not plain ASCII (its value is not shown), often "
+              "curly quotes or an invisible character picked up while copying: paste the key again").format(name=name)
         )
     return key
 
@@ -223,8 +228,9 @@ def _number(env: Mapping[str, str], name: str, default: float, low: float, high:
     except ValueError:
         value = None
     if value is None or not (low <= value <= high):
-        kind = "a whole number" if integer else "a number of seconds"
-        raise ModelConfigError(f"{name} must be {kind} from {low:g} to {high:g} {_NOT_SHOWN}; unset it for {default:g}")
+        kind = _("a whole number") if integer else _("a number of seconds")
+        raise ModelConfigError(_("{name} must be {kind} from {low} to {high} {not_shown}; unset it for {default}").format(
+            name=name, kind=kind, low=f"{low:g}", high=f"{high:g}", not_shown=_(_NOT_SHOWN), default=f"{default:g}"))
     return value
 
 
@@ -236,25 +242,26 @@ def _key_variable(endpoint: Endpoint, private: bool, keys: Mapping[KeyVariable, 
     if endpoint == "openai":
         if keys["OPENAI_API_KEY"]:
             return "OPENAI_API_KEY"
-        missing = "OPENAI_API_KEY is missing: set OPENAI_API_KEY to your OpenAI key"
+        missing = _("OPENAI_API_KEY is missing: set OPENAI_API_KEY to your OpenAI key")
         if keys["DASHSCOPE_API_KEY"]:
-            missing += (" (DASHSCOPE_API_KEY is set, but it is sent only to DashScope: for DashScope also set "
-                        "OPENAI_BASE_URL=https://dashscope.aliyuncs.com/compatible-mode/v1, international: "
-                        "https://dashscope-intl.aliyuncs.com/compatible-mode/v1)")
+            missing += _(" (DASHSCOPE_API_KEY is set, but it is sent only to DashScope: for DashScope also set "
+                         "OPENAI_BASE_URL=https://dashscope.aliyuncs.com/compatible-mode/v1, international: "
+                         "https://dashscope-intl.aliyuncs.com/compatible-mode/v1)")
     elif endpoint == "dashscope":
         if keys["DASHSCOPE_API_KEY"]:
             return "DASHSCOPE_API_KEY"
-        missing = "DASHSCOPE_API_KEY is missing: set DASHSCOPE_API_KEY to your DashScope key"
+        missing = _("DASHSCOPE_API_KEY is missing: set DASHSCOPE_API_KEY to your DashScope key")
         if keys["OPENAI_API_KEY"]:
-            missing += " (OPENAI_API_KEY is set, but it is sent only to OpenAI's endpoint, never to another host)"
+            missing += _(" (OPENAI_API_KEY is set, but it is sent only to OpenAI's endpoint, never to another host)")
     elif private:
         return None
     else:
-        missing = ("OPENAI_BASE_URL is a public endpoint that is neither OpenAI's nor DashScope's, and "
-                   "COURSE_MODEL_API_KEY is missing: set COURSE_MODEL_API_KEY to that endpoint's key")
+        missing = _("OPENAI_BASE_URL is a public endpoint that is neither OpenAI's nor DashScope's, and "
+                    "COURSE_MODEL_API_KEY is missing: set COURSE_MODEL_API_KEY to that endpoint's key")
         if keys["OPENAI_API_KEY"] or keys["DASHSCOPE_API_KEY"]:
-            missing += " (OPENAI_API_KEY and DASHSCOPE_API_KEY are sent only to their own provider, never to another host)"
-    raise ModelConfigError(f"COURSE_MODEL is set but {missing}, or unset COURSE_MODEL to stay on the offline scripted model")
+            missing += _(" (OPENAI_API_KEY and DASHSCOPE_API_KEY are sent only to their own provider, never to another host)")
+    raise ModelConfigError(_("COURSE_MODEL is set but {missing}, or unset COURSE_MODEL to stay on the offline scripted "
+                             "model").format(missing=missing))
 
 
 def read_model_config(env: Mapping[str, str] | None = None) -> ModelConfig | None:
@@ -285,8 +292,8 @@ def read_model_config(env: Mapping[str, str] | None = None) -> ModelConfig | Non
         _check_base_url(base_url, secrets)
     if not name:
         raise ModelConfigError(
-            "OPENAI_BASE_URL is set but COURSE_MODEL is missing: set COURSE_MODEL to the model name "
-            "(e.g. qwen-plus), or unset OPENAI_BASE_URL to stay on the offline scripted model"
+            _("OPENAI_BASE_URL is set but COURSE_MODEL is missing: set COURSE_MODEL to the model name "
+              "(e.g. qwen-plus), or unset OPENAI_BASE_URL to stay on the offline scripted model")
         )
     key_variable = _key_variable(_endpoint(base_url), is_private_endpoint(base_url), keys)
     key = keys[key_variable] if key_variable is not None else NO_KEY

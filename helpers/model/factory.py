@@ -100,6 +100,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
+from ..i18n import _, ngettext
 from .config import (  # re-exported: the factory's names, importable from here as before
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
@@ -167,7 +168,7 @@ def describe_model(model: Any) -> str:
     """A one-line, secret-free description of a chat model (or of the model inside a ``bind_tools`` binding).
 
     Returns:
-        e.g. ``scripted model (3 steps, offline)``, ``ChatOpenAI gpt-4o-mini``,
+        in the notebook's edition (:mod:`helpers.i18n`), e.g. ``scripted model (3 steps, offline)``, ``ChatOpenAI gpt-4o-mini``,
         ``ChatOpenAI qwen-plus via DashScope`` or ``ChatOpenAI qwen-plus via a custom OPENAI_BASE_URL``
         (the URL itself is never shown; a name that does not pass :func:`looks_like_model_name`
         is shown as ``(a name that looks like a key, not shown)``).
@@ -175,12 +176,13 @@ def describe_model(model: Any) -> str:
     model = getattr(model, "bound", model)
     if isinstance(model, ScriptedChatModel):
         steps = len(model.script)
-        return f"scripted model ({steps} step{'' if steps == 1 else 's'}, offline)"
+        return ngettext("scripted model ({steps} step, offline)", "scripted model ({steps} steps, offline)",
+                        steps).format(steps=steps)
     name = getattr(model, "model_name", None) or getattr(model, "model", None)
     name = "?" if name is None else name if looks_like_model_name(name) else HIDDEN_NAME
     base_url = getattr(model, "openai_api_base", None)
     base_url = base_url if isinstance(base_url, str) else None
-    endpoint = {"openai": "", "dashscope": " via DashScope", "custom": " via a custom OPENAI_BASE_URL"}[
+    endpoint = {"openai": "", "dashscope": _(" via DashScope"), "custom": _(" via a custom OPENAI_BASE_URL")}[
         _endpoint(base_url)]
     library_class = next((c for c in type(model).__mro__ if c.__module__.startswith("langchain")), type(model))
     return f"{library_class.__name__} {name}{endpoint}"

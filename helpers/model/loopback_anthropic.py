@@ -9,13 +9,14 @@ text message in the Messages API's shape (no tool calls, no streaming); built wi
 answers like a model instead, tool calls and streaming included (notebook 13 streams a reply cut off at
 ``max_tokens`` from it: :mod:`helpers.model.loopback_anthropic_replies`).
 
-The rules it checks, each on the body's ``messages`` (``system`` is a separate field in this format,
-so ``messages.N`` counts user and assistant turns only): first each ``tool_use`` block's ``id`` must match
-``^[a-zA-Z0-9_-]+$`` (:func:`find_id_error`; notebook 20: a thread another provider started, replayed
-here by a fallback), then the pairing (:func:`find_pairing_error`):
+The rules it checks (:func:`find_request_error`), each on the body's ``messages`` (``system`` is a
+separate field in this format, so ``messages.N`` counts user and assistant turns only; notebook 14 replays a
+thread another provider started here, notebook 20 a fallback that takes one over):
 
+* every ``tool_use`` id and every ``tool_result``'s ``tool_use_id`` must match ``^[a-zA-Z0-9_-]+$``
+  (:func:`find_id_error`), checked before the pairing, as a schema check comes before the meaning;
 * every ``tool_use`` block of an assistant message must be answered by a ``tool_result`` block with
-  its id in the **next** message, which must be a user message;
+  its id in the **next** message, which must be a user message (:func:`find_pairing_error`);
 * every ``tool_result`` block must name a ``tool_use`` of the message just before it.
 
 What is verified and what is modelled:
@@ -30,9 +31,13 @@ What is verified and what is modelled:
   blocks immediately after: toolu_..., toolu_.... Each `tool_use` block must have a corresponding
   `tool_result` block in the next message.`` and ``messages.48.content.1: unexpected `tool_use_id`
   found in `tool_result` blocks: toolu_.... Each `tool_result` block must have a corresponding
-  `tool_use` block in the previous message.``
+  `tool_use` block in the previous message.``; the id rule's wording, also quoted in reports of threads
+  replayed across providers (langchain-ai/langchain PR 37756, whose fix in langchain-anthropic 1.7.10 rewrites
+  such ids; Kimi's ``functions.write_todos:0``, Ollama's ids with ``:``).
 * **modelled**: that the id rule is checked before the pairing (a malformed body is refused before its
-  meaning is read) and only on ``tool_use`` blocks (no report shows a ``tool_result`` id refused); which index ``messages.N`` names for an unanswered ``tool_use`` (here the assistant
+  meaning is read) and also on a ``tool_result``'s ``tool_use_id`` (no report shows that one refused: the
+  same pattern and wording, ``...tool_result.tool_use_id: String should ...``, are assumed); which index
+  ``messages.N`` names for an unanswered ``tool_use`` (here the assistant
   message that holds it; the reports do not show the history), the order of the checks (the first
   broken message wins), that several unanswered ids are joined with ``", "`` (as in #5989) and
   several unexpected ids are reported one block at a time; the real body's ``request_id`` (and the
@@ -58,8 +63,15 @@ from .loopback_anthropic_replies import chat_view, message_object, message_strea
 from .loopback_replies import plan_reply
 from .loopback_server import JSONRequestHandler, LoopbackServer
 
-__all__ = ["ANTHROPIC_PAIRING_ERRORS", "AnthropicError", "LoopbackAnthropic", "TOOL_USE_ID_PATTERN", "find_id_error",
-           "find_pairing_error"]
+__all__ = [
+    "ANTHROPIC_PAIRING_ERRORS",
+    "TOOL_ID_PATTERN",
+    "AnthropicError",
+    "LoopbackAnthropic",
+    "find_id_error",
+    "find_pairing_error",
+    "find_request_error",
+]
 
 #: Anthropic's wording for the two pairing rules (verified: see the module docstring).
 ANTHROPIC_PAIRING_ERRORS: Mapping[str, str] = {
@@ -71,11 +83,12 @@ ANTHROPIC_PAIRING_ERRORS: Mapping[str, str] = {
         "messages.{message}.content.{block}: unexpected `tool_use_id` found in `tool_result` blocks: {id}. "
         "Each `tool_result` block must have a corresponding `tool_use` block in the previous message."
     ),
-    "invalid_tool_use_id": "messages.{message}.content.{block}.tool_use.id: String should match pattern '{pattern}'",
+    "invalid_tool_id": "messages.{message}.content.{block}.{field}: String should match pattern '{pattern}'",
 }
 
-#: What Anthropic accepts as a ``tool_use`` id (verified: see the module docstring).
-TOOL_USE_ID_PATTERN = "^[a-zA-Z0-9_-]+$"
+#: The ids Anthropic accepts for ``tool_use.id`` (verified) and ``tool_result.tool_use_id`` (modelled): see the
+#: module docstring.
+TOOL_ID_PATTERN = "^[a-zA-Z0-9_-]+$"
 
 
 @dataclass(frozen=True)
@@ -98,26 +111,33 @@ def _blocks(message: Any, kind: str) -> list[tuple[int, Mapping[str, Any]]]:
 
 
 def find_id_error(body: Mapping[str, Any]) -> AnthropicError | None:
-    """The 400 Anthropic answers for a ``tool_use`` block whose ``id`` does not match :data:`TOOL_USE_ID_PATTERN`.
+    """The 400 for the first ``tool_use.id`` or ``tool_result.tool_use_id`` outside :data:`TOOL_ID_PATTERN`.
 
     Args:
         body: a ``POST /v1/messages`` body.
 
     Returns:
-        the first such block's error, named by message and block (``messages.1.content.0.tool_use.id: String
-        should match pattern '^[a-zA-Z0-9_-]+$'``), or ``None``; a body without a ``messages`` list is left to
-        other checks.
+        the error naming ``messages.N.content.M.tool_use.id`` (or ``...tool_result.tool_use_id``) and the
+        pattern (``messages.1.content.0.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'``), for the
+        first such block in message order (a missing or non-string id included); ``None`` when every id fits; a
+        body without a ``messages`` list is left to other checks.
     """
     messages = body.get("messages")
     if not isinstance(messages, list):
         return None
     for position, message in enumerate(messages):
-        for number, block in _blocks(message, "tool_use"):
-            call_id = block.get("id")
-            if not isinstance(call_id, str) or not re.fullmatch(TOOL_USE_ID_PATTERN[1:-1], call_id):
-                return AnthropicError(ANTHROPIC_PAIRING_ERRORS["invalid_tool_use_id"].format(
-                    message=position, block=number, pattern=TOOL_USE_ID_PATTERN))
+        for kind, field in (("tool_use", "id"), ("tool_result", "tool_use_id")):
+            for number, block in _blocks(message, kind):
+                value = block.get(field)
+                if not isinstance(value, str) or not re.fullmatch(TOOL_ID_PATTERN[1:-1], value):
+                    return AnthropicError(ANTHROPIC_PAIRING_ERRORS["invalid_tool_id"].format(
+                        message=position, block=number, field=f"{kind}.{field}", pattern=TOOL_ID_PATTERN))
     return None
+
+
+def find_request_error(body: Mapping[str, Any]) -> AnthropicError | None:
+    """The 400 this stand-in answers for ``body``: :func:`find_id_error` first, then :func:`find_pairing_error`."""
+    return find_id_error(body) or find_pairing_error(body)
 
 
 def find_pairing_error(body: Mapping[str, Any]) -> AnthropicError | None:
@@ -217,7 +237,7 @@ class LoopbackAnthropic(LoopbackServer):
                     self._send_json(400, AnthropicError("There was an error parsing the body of your request."
                                                         ).body())
                     return
-                error = find_id_error(body) or find_pairing_error(body)
+                error = find_request_error(body)
                 if error is not None:
                     server._record(self.path, body, key, 400)
                     self._send_json(400, error.body())

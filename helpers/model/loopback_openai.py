@@ -39,6 +39,12 @@ sent) one call. ``behaviour="ignores_tool_options"`` plays a provider that ignor
 and ``parallel_tool_calls``: it picks the tool by the question's words and makes one call per order
 id named, whatever the body asks (notebook 14's live cell must still run to its end against it).
 
+On ``/v1/responses`` a request that names a reasoning model (``gpt-5...``, ``o3...``:
+:func:`helpers.model.loopback_responses.plays_reasoning`) gets a ``reasoning`` item before its tool calls, and
+every Responses request is checked first: a call sent back without its reasoning item, an output without its
+call or a call without its output is refused with OpenAI's wording (:mod:`helpers.model.responses_rules`, which
+says what is verified and what is modelled; notebook 14, section 8).
+
 An outage can be staged: with :attr:`LoopbackOpenAI.overloaded_after` set to ``n``, the first ``n``
 acceptable requests are answered as above and every later one gets HTTP 503 with OpenAI's overloaded
 error (``{"error": {"message": "That model is currently overloaded with other requests. ...", "type":
@@ -72,7 +78,6 @@ import argparse
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
@@ -80,8 +85,10 @@ from typing import Any
 # and tests import them
 from .loopback_replies import (Behaviour, _stream_events, _usage, plan_reply, structured_content,
                                without_response_format)
-from .loopback_responses import chat_view, response_object, response_stream_events
+from .loopback_responses import chat_view, output_items, response_object, response_stream_events
 from .loopback_server import JSONRequestHandler, LoopbackServer, RecordedHTTPRequest
+from .openai_error import OpenAIError
+from .responses_rules import ReasoningLedger, find_responses_error
 from .rules import OPENAI_ERRORS, TOOL_NAME_PATTERN, ProviderRule
 from .schema_values import arguments_for
 
@@ -100,20 +107,6 @@ MAX_TOOL_CALL_ID = 40
 #: OpenAI's 503 message for an overloaded model (verified: see the module docstring).
 OVERLOADED_MESSAGE = ("That model is currently overloaded with other requests. You can retry your request, or contact "
                       "us through our help center at help.openai.com if the error persists.")
-
-
-@dataclass(frozen=True)
-class OpenAIError:
-    """An error answer in OpenAI's shape (HTTP 400 unless ``type`` says otherwise)."""
-
-    message: str
-    param: str | None
-    code: str | None = None
-    type: str = "invalid_request_error"
-
-    def body(self) -> dict[str, Any]:
-        """``{"error": {"message", "type", "param", "code"}}`` (``type`` is ``"invalid_request_error"`` for a 400)."""
-        return {"error": {"message": self.message, "type": self.type, "param": self.param, "code": self.code}}
 
 
 def find_request_error(body: Mapping[str, Any]) -> OpenAIError | None:
@@ -203,7 +196,8 @@ class LoopbackOpenAI(LoopbackServer):
         self.honours_response_format = True
         self.unfit_arguments: list[tuple[str, dict[str, Any], str]] = []
         self.overloaded_after: int | None = None
-        self._calls = 0
+        #: the reasoning items this server issued on ``/v1/responses``, and the items that came with them.
+        self.reasoning = ReasoningLedger()
         super().__init__(host, port)
 
     @property
@@ -216,6 +210,12 @@ class LoopbackOpenAI(LoopbackServer):
         """The JSON bodies of the chat.completions requests received so far."""
         with self._lock:
             return [r.body for r in self.requests if r.path.endswith("/chat/completions")]
+
+    @property
+    def responses_bodies(self) -> list[Any]:
+        """The JSON bodies of the ``/v1/responses`` requests received so far (refused ones included)."""
+        with self._lock:
+            return [r.body for r in self.requests if r.path.split("?")[0].rstrip("/").endswith("/responses")]
 
     def env(self, model: str = LOOPBACK_MODEL, key: str = LOOPBACK_KEY) -> dict[str, str]:
         """The environment that points the course's model factory at this server."""
@@ -243,11 +243,11 @@ class LoopbackOpenAI(LoopbackServer):
             answered = sum(r.status == 200 for r in self.requests if r.path.endswith("/chat/completions"))
         return self.overloaded_after is not None and answered >= self.overloaded_after
 
-    def _next_ids(self) -> tuple[str, str]:
+    def _next_number(self) -> int:
+        """The number of the answer about to be sent (1, 2, ...; shared by both endpoints)."""
         with self._lock:
-            self._calls += 1
             self._responses += 1
-            return f"call_lb_{self._calls:04d}", f"chatcmpl-loopback-{self._responses:04d}"
+            return self._responses
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
@@ -264,7 +264,7 @@ class LoopbackOpenAI(LoopbackServer):
             def do_POST(self) -> None:  # noqa: N802 - http.server API
                 raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 authorization = self.headers.get("Authorization")
-                if self.path.rstrip("/").endswith("/responses"):
+                if self.path.split("?")[0].rstrip("/").endswith("/responses"):
                     self._answer_responses(raw, authorization)
                     return
                 if not self.path.rstrip("/").endswith("/chat/completions"):
@@ -289,7 +289,8 @@ class LoopbackOpenAI(LoopbackServer):
                     return
                 server._record(self.path, body, authorization, 200)
                 server._check_arguments(body)
-                call_id, response_id = server._next_ids()
+                number = server._next_number()
+                call_id, response_id = f"call_lb_{number:04d}", f"chatcmpl-loopback-{number:04d}"
                 planned = body if server.honours_response_format else without_response_format(body)
                 message, finish = plan_reply(planned, call_id, server.behaviour)
                 if body.get("stream"):
@@ -311,14 +312,19 @@ class LoopbackOpenAI(LoopbackServer):
                     server._record(self.path, None, authorization, 400)
                     self._send_json(400, OpenAIError("We could not parse the JSON body of your request.", None).body())
                     return
-                server._record(self.path, body, authorization, 200)
-                call_id, response_id = server._next_ids()
-                message, finish = plan_reply(chat_view(body), call_id, server.behaviour)
-                response_id = response_id.replace("chatcmpl-", "resp_").replace("-", "_")
-                if not body.get("stream"):
-                    self._send_json(200, response_object(body, message, finish, response_id))
+                error = find_responses_error(body, server.reasoning)
+                if error is not None:
+                    server._record(self.path, body, authorization, 400)
+                    self._send_json(400, error.body())
                     return
-                self._send_events(response_stream_events(body, message, finish, response_id), named=True)
+                server._record(self.path, body, authorization, 200)
+                number = server._next_number()
+                message, finish = plan_reply(chat_view(body), f"call_lb_{number:04d}", server.behaviour)
+                server.reasoning.record(output_items(body, message, finish, number))
+                if not body.get("stream"):
+                    self._send_json(200, response_object(body, message, finish, number))
+                    return
+                self._send_events(response_stream_events(body, message, finish, number), named=True)
 
         return Handler
 

@@ -55,6 +55,7 @@ from langchain_core.runnables import Runnable
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, Field, PrivateAttr
 
+from ..i18n import ngettext
 from .provider_streams import chat_completions_chunks
 from .recording import RecordedRequest, RequestLog
 from .rules import check_history, check_reply, check_tools
@@ -247,10 +248,10 @@ class ScriptedChatModel(RequestLog, BaseChatModel):
             conversation = self._conversation_for(keys, request.index)
             if len(self._requests) >= len(self.script):
                 steps = len(self.script)
-                raise ScriptExhaustedError(
-                    f"script has {steps} step{'' if steps == 1 else 's'} and all were used; "
-                    f"request {request.index} has no reply (add a step to the script)"
-                )
+                raise ScriptExhaustedError(ngettext(
+                    "script has {steps} step and all were used; request {request} has no reply (add a step to the script)",
+                    "script has {steps} steps and all were used; request {request} has no reply (add a step to the "
+                    "script)", steps).format(steps=steps, request=request.index))
             self._record(request)
             if conversation is None:
                 conversation = _Conversation(keys=keys, last_request=request.index)

@@ -46,7 +46,9 @@ from .record import (
 )
 from ..display.text import OUTPUT_WIDTH, fit_row, text_width
 from .store import FILE_NAME, ExerciseRecord, Progress, SelfCheckRecord, notebook_key, score_line
+from ..workspace.files import kept_copy
 from ..workspace.place import EDITION, NOTEBOOK_DIR, WORKSPACE_DIR, edition_error, shown_folder, workspace_problem
+from ..workspace.renumbering import RENAMED, SPLIT_INTO, SPLIT_NOTEBOOK
 
 __all__ = [
     "FILE_NAME",
@@ -312,6 +314,25 @@ def progress_markdown(progress: Progress | None = None, *,
     return "\n".join(lines)
 
 
+def kept_from_renumbering(workspace: Path) -> list[str]:
+    """One line per copy of a notebook under its old number that the workspace keeps in ``replaced/`` (issue
+    17's renumbering, :mod:`helpers.workspace.migration`): old 09, kept whole when the course split it, and an
+    old copy kept there because the new name was taken. The progress cell shows them under the table, so
+    the learner finds in JupyterLab what ``make lab`` said in the terminal. ``[]``: none (or no workspace)."""
+    lines = []
+    kept = kept_copy(workspace, SPLIT_NOTEBOOK)
+    if kept is not None:
+        lines.append(_("{kept}: your copy of old notebook {number}, kept whole when the course split it into {first} "
+                       "and {second}").format(kept=kept, number=SPLIT_NOTEBOOK[:2], first=SPLIT_INTO[0],
+                                              second=SPLIT_INTO[1]))
+    for old, new in RENAMED.items():
+        kept = kept_copy(workspace, old)
+        if kept is not None:
+            lines.append(_("{kept}: your copy of old notebook {number}, which the course renumbered to {new}").format(
+                kept=kept, number=old[:2], new=new))
+    return lines
+
+
 class ProgressReport:
     """What the progress cell at the top of notebook 00 shows (render it as a cell's last value).
 
@@ -321,19 +342,23 @@ class ProgressReport:
     """
 
     def __init__(self, *, questions: Mapping[str, Sequence[str]] | None = None):
-        self.active = recording_file() is not None
+        file = recording_file()
+        self.active = file is not None
         self._questions = questions
-        self._progress = load(recording_file()) if self.active else None
+        self._progress = load(file) if self.active else None
+        self._kept = kept_from_renumbering(Path(file).parent) if file is not None else []
 
     def _repr_markdown_(self) -> str:
         if not self.active:
             return _(NOT_IN_WORKSPACE)
-        return progress_markdown(self._progress, questions=self._questions)
+        return "\n\n".join([progress_markdown(self._progress, questions=self._questions),
+                             *(_cell(line) for line in self._kept)])
 
     def __repr__(self) -> str:
         if not self.active:
             return _(NOT_IN_WORKSPACE).replace("`", "")
-        return progress_table(self._progress, questions=self._questions)
+        return "\n".join([progress_table(self._progress, questions=self._questions),
+                          *(fit_row("", line) for line in self._kept)])
 
 
 def progress_report(*, questions: Mapping[str, Sequence[str]] | None = None) -> ProgressReport:
@@ -367,7 +392,7 @@ def _main(args: list[str]) -> int:
     text = progress_markdown(progress) if "--markdown" in args else progress_table(progress)
     where = _("the workspace") if path.parent == WORKSPACE_DIR else (path.parent.name or str(path.parent))
     print(_("Progress from {name} in {where}:").format(name=path.name or str(path), where=where) + "\n")
-    print(text)
+    print("\n".join([text, *kept_from_renumbering(path.parent)]))
     return 0
 
 

@@ -68,7 +68,7 @@ QUESTIONS = (
         answer="['content', 'role', 'tool_call_id']",
         explanation=N_("The tool's result goes back with the id of the call it answers (tool_call_id, here call_1): "
                        "the id pairs them, not the tool's name or the message's place."),
-        section=N_("section 4, A first tool call, end to end (the trace and the second request)"),
+        section=N_("section 4, A first tool call, end to end"),
         why_not={"['content', 'name', 'role']":
                      N_("A name cannot pair a result with its call (two calls of one tool share it); the message "
                         "carries the call's id."),
@@ -92,7 +92,7 @@ QUESTIONS = (
                   "tool schema"),
         explanation=N_("A chat model keeps nothing between requests: each one carries the whole history and the tool "
                        "schemas, and tool_call_id pairs the result with its call."),
-        section=N_("section 4, the model's second request"),
+        section=N_("section 4, A first tool call, end to end"),
         why_not={N_("Only the ToolMessage: the model remembers its own tool call"):
                      N_("Nothing is remembered between requests; the application sends the history every time."),
                  N_("The `lookup_order` function, so that it can check the result"):

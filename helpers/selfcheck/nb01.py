@@ -56,7 +56,7 @@ QUESTIONS = (
         answer="['order_id'] False",
         explanation=N_("Plain @tool puts the whole docstring, Args: block included, into the tool's description and "
                        "describes no argument; a default makes an argument optional."),
-        section=N_("section 4a, A docstring with an Args: section"),
+        section=N_("section 4a, A docstring with an `Args:` section, without and with `parse_docstring=True`"),
         why_not={"['order_id'] True": N_("Only parse_docstring=True turns the Args: lines into argument descriptions."),
                  "['order_id', 'include_items'] False": N_("include_items has a default, so the schema does not "
                                                            "require it.")},
@@ -110,7 +110,7 @@ QUESTIONS = (
         answer=N_("At every call: validation passes, then the function gets an unexpected keyword argument 'amount'"),
         explanation=N_("Nothing compares the two when the tool is defined; the validated arguments are passed by name, "
                        "so each call is a TypeError: invoke every tool once in a test."),
-        section=N_("section 4c, A Pydantic args_schema (and pitfall 6)"),
+        section=N_("section 4c, A Pydantic `args_schema`; pitfall 6, Signature and `args_schema` out of step"),
         why_not={N_("Never: the model is shown refund_amount, so it sends the right name"):
                      N_("The model is shown the args_schema: amount.")},
     ),

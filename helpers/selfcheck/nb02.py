@@ -32,7 +32,7 @@ QUESTIONS = (
         answer=N_('tool_call_id="call_7" on the ToolMessage'),
         explanation=N_("A ToolMessage answers the call whose id it quotes in tool_call_id; tool.invoke(call) fills "
                        "it in for you."),
-        section=N_("section 3 and section 6, the loop by hand"),
+        section=N_("section 3, Nothing has run yet; section 6, The loop by hand, then `create_agent`"),
         why_not={N_('name="lookup_order" on the ToolMessage'):
                      N_("Two calls in one reply can name the same tool; only the id tells them apart."),
                  N_("nothing: results are matched by their position in the history"):
@@ -49,7 +49,7 @@ QUESTIONS = (
         answer=N_("The call lands in invalid_tool_calls, no tool runs, and the run ends with an empty answer"),
         explanation=N_("create_agent routes on tool_calls only, so a reply holding only invalid calls looks like a "
                        "final answer; answer such calls yourself (an after_model hook)."),
-        section=N_("section 5, invalid_tool_calls"),
+        section=N_("section 5, `invalid_tool_calls`: arguments that are not JSON"),
         why_not={N_("ToolNode answers with an error ToolMessage and the model tries again"):
                      N_("That is what happens to JSON that fails the tool's schema; text that is not JSON never "
                         "reaches ToolNode.")},
@@ -80,7 +80,7 @@ QUESTIONS = (
         answer=N_("With GraphRecursionError: after 3 runs the tool is blocked, but the model keeps being asked"),
         explanation=N_("ToolCallLimitMiddleware defaults to exit_behavior='continue': it stops the tools, not the "
                        "model; exit_behavior='end' or ModelCallLimitMiddleware ends the loop."),
-        section=N_("section 6 and pitfall 3, A loop without a turn limit"),
+        section=N_("section 6, The loop by hand, then `create_agent`; pitfall 3, A loop without a turn limit"),
         why_not={N_("After the 3rd tool run, with an AI message saying the limit was reached"):
                      N_("That is exit_behavior='end' (ModelCallLimitMiddleware's default, not this one's)."),
                  N_("With ToolCallLimitExceededError at the 4th call"): N_("That needs exit_behavior='error'."),

@@ -68,7 +68,7 @@ QUESTIONS = (
         answer=N_("The provider accepts it, and the model is told that A1024 is A1030's Winter jacket"),
         explanation=N_("tool_call_id is the only link between a result and its call, and every call is answered once, "
                        "so no provider can notice: a wrong id is a wrong fact."),
-        section=N_("section 1, tool_call_id pairs a result with its request"),
+        section=N_("section 1, `tool_call_id` pairs a result with its request"),
         why_not={N_("The provider refuses it as an orphan tool message"):
                      N_("An orphan is a result whose id no call has; here both ids exist."),
                  N_("The provider pairs the results again by the order_id inside them"):
@@ -90,7 +90,7 @@ QUESTIONS = (
         answer="error ['content', 'role', 'tool_call_id']",
         explanation=N_("status is a LangChain field; the chat.completions tool message has only role, tool_call_id "
                        "and content, so the content must say that it failed and why."),
-        section=N_("section 3, A failed call keeps its id"),
+        section=N_("section 3, A failed call keeps its id: `status=\"error\"`"),
         why_not={"error ['content', 'role', 'status', 'tool_call_id']":
                      N_("The request body has no place for a status: the model knows of the failure only from the "
                         "content.")},
@@ -109,7 +109,7 @@ QUESTIONS = (
         answer="error raised",
         explanation=N_("handle_tool_error=True turns only a ToolException into an error ToolMessage; the ValueError "
                        "leaves the tool, and its call stays unanswered."),
-        section=N_("section 3, A failed call keeps its id"),
+        section=N_("section 3, A failed call keeps its id: `status=\"error\"`"),
         why_not={"error error": N_("Catching every exception is the executor's job; the tool setting covers "
                                    "ToolException only."),
                  "raised raised": N_("With handle_tool_error=True a ToolException becomes an error result.")},
@@ -140,7 +140,7 @@ QUESTIONS = (
         answer="False True",
         explanation=N_("Only content is sent to the model; the artifact stays on the ToolMessage in the graph state, "
                        "for the application to log, render or test."),
-        section=N_("section 6, content for the model, artifact for the application"),
+        section=N_("section 6, `content` for the model, `artifact` for the application"),
         why_not={"True True": N_("The artifact is never part of the request: only content is."),
                  "False False": N_("The artifact is not dropped: it stays on the ToolMessage in the state.")},
     ),

@@ -89,7 +89,7 @@ QUESTIONS = (
         answer="['order_id'] ['order_id', 'runtime']",
         explanation=N_("The schema the model sees (tool.args, tool_call_schema) drops injected arguments; args_schema, "
                        "which validates a call, still holds runtime."),
-        section=N_("section 2, What the model sees: no runtime"),
+        section=N_("section 2, What the model sees: no `runtime`"),
         why_not={"['order_id'] ['order_id']": N_("Validation needs the runtime field: ToolNode puts the runtime into "
                                                  "the arguments before the tool validates them."),
                  "['order_id', 'runtime'] ['order_id', 'runtime']": N_("The model's schema has no runtime: "
@@ -125,7 +125,7 @@ QUESTIONS = (
         answer="['sms', 'no preference saved']",
         explanation=N_("The store outlives a run (state does not), and its namespace is keyed by "
                        "runtime.context.user_id, so user-7 sees nothing of user-42's."),
-        section=N_("section 7, The rest of the runtime (store)"),
+        section=N_("section 7, The rest of the runtime"),
         why_not={"['no preference saved', 'no preference saved']": N_("Only the state is per run; the store is "
                                                                        "shared by every run compiled with it."),
                  "['sms', 'sms']": N_("The namespace (\"preferences\", user_id) keeps each user's data apart.")},

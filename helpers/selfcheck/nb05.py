@@ -142,7 +142,7 @@ QUESTIONS = (
         answer="dict ToolMessage str",
         explanation=N_("Plain arguments carry no tool_call_id, so the value comes back as is; with a ToolCall, "
                        "BaseTool wraps it and the dict becomes a JSON string."),
-        section=N_("section 3, What BaseTool does with the return value"),
+        section=N_("section 3, What `BaseTool` does with the return value"),
         why_not={"dict ToolMessage dict": N_("The model reads text: a dict is json.dumps-ed into the content."),
                  "ToolMessage ToolMessage str": N_("Without a ToolCall there is no id to answer, so nothing is "
                                                    "wrapped.")},
@@ -167,7 +167,7 @@ QUESTIONS = (
         answer="ToolMessage",
         explanation=N_("BaseTool asks isinstance(value, ToolOutputMixin), which the class hierarchy answers, not the "
                        "class body: a look-alike is wrapped like any other value."),
-        section=N_("section 4, ToolOutputMixin: an empty marker"),
+        section=N_("section 4, `ToolOutputMixin`: an empty marker"),
         why_not={"Receipt": N_("Only a real subclass of ToolOutputMixin passes through unwrapped."),
                  N_("nothing: it raises TypeError"):
                      N_("That is ToolNode refusing a real marker subclass it does not know (section 5); BaseTool "

@@ -85,7 +85,7 @@ QUESTIONS = (
         answer="ValueError",
         explanation=N_("ToolNode refuses a single Command whose dict update has no ToolMessage answering the call, "
                        "whether or not the update touches messages."),
-        section=N_("section 2, When ToolNode refuses a Command"),
+        section=N_("section 2, When `ToolNode` refuses a Command"),
         why_not={"confirmed": N_("The update is not applied: a Command that leaves its call unanswered is refused."),
                  "quoted": N_("Nothing is dropped silently: the run stops with an error that names the tool.")},
     ),
@@ -116,7 +116,7 @@ QUESTIONS = (
         answer=N_("human_review and notify_user, in the same step"),
         explanation=N_("goto adds a next node and never cancels the node's static edges; to let the tool decide "
                        "alone, give the node no outgoing static edge."),
-        section=N_("section 3, Command(goto=...) adds a next node"),
+        section=N_("section 3, `Command(goto=...)` adds a next node"),
         why_not={N_("only human_review: goto replaces the static edge"):
                      N_("That is the graph without the static edge to notify_user.")},
     ),
@@ -131,7 +131,7 @@ QUESTIONS = (
         answer=N_("The parent goes on to human_review, and the model's call is left without an answer"),
         explanation=N_("ToolNode skips the pairing check for a PARENT command, so answering the call is your job: "
                        "put the ToolMessage in the update."),
-        section=N_("section 4, graph=Command.PARENT (and the list of what section 2 checks)"),
+        section=N_("section 4, `graph=Command.PARENT`: from a subgraph to its parent; section 2, When `ToolNode` refuses a Command"),
         why_not={N_("ToolNode raises ValueError: no matching ToolMessage in Command.update"):
                      N_("That check covers Commands for the current graph; a PARENT command is handed on unchecked.")},
     ),
@@ -146,7 +146,7 @@ QUESTIONS = (
         answer="closed 2 ai",
         explanation=N_("goto=END only adds END as a target: the agent's own tools -> model edge still runs, so the "
                        "model gets another turn and the last word."),
-        section=N_("section 6, Ending an agent run from a tool"),
+        section=N_("section 6, Ending an agent run from a tool: `goto=END` does not, `return_direct=True` does"),
         why_not={"closed 1 tool": N_("That is @tool(return_direct=True): the agent ends the run after such a tool."),
                  "submitted 1 tool": N_("The update is applied; only the end of the run is not what goto=END suggests.")},
     ),

@@ -47,7 +47,7 @@ QUESTIONS = (
         answer=N_("two messages: hi, final"),
         explanation=N_("add_messages replaces a message whose id is already in the list and appends only new ids, "
                        "so a repeated write is harmless."),
-        section=N_("section 3, add_messages"),
+        section=N_("section 3, `add_messages`: the reducer behind `messages`"),
     ),
     Question(
         id="order-independent-merge",
@@ -59,7 +59,7 @@ QUESTIONS = (
         answer=N_("Its result is the same whichever write is applied first"),
         explanation=N_("merge_audit breaks ties by comparing the entries themselves, never their arrival, so both "
                        "write orders give one result."),
-        section=N_("section 4, A custom merge reducer"),
+        section=N_("section 4, A custom merge reducer: an audit list that de-duplicates"),
         why_not={N_("It keeps the entry that arrived first"): N_("That is merge_first_seen, whose result depends on the order."),
                  N_("It appends every entry, so nothing is lost"): N_("operator.add keeps the duplicate a retry wrote.")},
     ),
@@ -73,7 +73,7 @@ QUESTIONS = (
         answer=N_("No error: the stage is the value of the call listed last, and the conflict is hidden"),
         explanation=N_("Keeping the last value removes the error and the fact that two tools disagreed; an exclusive "
                        "field needs a policy (reject the second write, or arbitrate in one node)."),
-        section=N_("section 5, Exclusive fields"),
+        section=N_("section 5, Exclusive fields: the refund stage"),
         why_not={N_("InvalidUpdateError, as for a plain key"): N_("The reducer is exactly what stops that error.")},
     ),
 )

@@ -118,7 +118,7 @@ QUESTIONS = (
         answer=N_("The same SQLite file, the same thread_id and the same graph code"),
         explanation=N_("The checkpoint stores state (values, the paused node, the interrupt payload), not code: "
                        "process B builds the same graph on the same file and thread."),
-        section=N_("section 5, Durable resume"),
+        section=N_("section 5, Durable resume: pause here, resume in another process"),
         why_not={N_("Only the SQLite file: the graph is stored in the checkpoint"):
                      N_("A checkpoint holds state only; that is why both processes import the flow from one module."),
                  N_("Only the interrupt's id"): N_("An id names an interrupt; it does not hold the run.")},
@@ -134,7 +134,7 @@ QUESTIONS = (
         answer=N_('Command(resume={interrupt.id: {"type": "approve"}, ...}), one entry per interrupt'),
         explanation=N_("With several interrupts pending, LangGraph refuses a plain resume value ('you must specify "
                        "the interrupt id'); a dict keyed by the interrupt ids answers each."),
-        section=N_("section 4 and Pitfalls, Two interrupting tools in one reply"),
+        section=N_("section 4, A tool that asks for approval; Pitfalls, Two interrupting tools in one reply"),
         why_not={N_('Command(resume={"type": "approve"}), which answers both'):
                      N_("It raises RuntimeError: with several pending interrupts, the id is required."),
                  N_("Two resumes one after the other, each with a plain value"):

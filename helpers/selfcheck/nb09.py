@@ -21,7 +21,7 @@ QUESTIONS = (
         answer=N_("ToolNode, before the tool runs: the argument check fails, and on_error never sees it"),
         explanation=N_("ToolNode validates the arguments against the tool's schema first and answers a failed check "
                        "itself; the tool, and the middleware around it, never run."),
-        section=N_("section 2, Each layer again, now with map_errors"),
+        section=N_("section 2, `ToolErrorMiddleware`"),
         why_not={N_("on_refund_error, with the code invalid_request"):
                      N_("on_error only sees exceptions raised while the tool runs, and this tool never started."),
                  N_("Nobody: the run ends with a ValidationError"):

@@ -20,7 +20,7 @@ QUESTIONS = (
         answer=N_("The tool runs with runtime.context None and raises; the thread still waits before tools"),
         explanation=N_("The context is not saved in the checkpoint: pass it on every invoke, resumes included, or "
                        "continue with invoke(None, config, context=...)."),
-        section=N_("section 4, The approval (and notebook 10, Pitfalls)"),
+        section=N_("section 4, One conversation, one thread; notebook 10, Pitfalls, The context is not saved in the checkpoint"),
         why_not={N_("The refund is submitted: the checkpoint restored turn 2's context"):
                      N_("The checkpoint holds the state (messages, refund_stage, quote), not the run's context.")},
     ),

@@ -19,7 +19,7 @@ QUESTIONS = (
         answer=N_("An error ToolMessage (write_todos is not a valid tool), and no todos in the state"),
         explanation=N_("On 0.7.32 write_todos is not built in (only the Codex profile adds it); ToolNode answers an "
                        "unknown tool with an error ToolMessage. Add TodoListMiddleware()."),
-        section=N_("section 1, write_todos is not built in on 0.7.32"),
+        section=N_("section 1, `write_todos` is not built in on 0.7.32"),
         why_not={N_("A ToolMessage \"Updated todo list ...\", and todos in the state"):
                      N_("That is what you get once you pass middleware=[TodoListMiddleware()].")},
     ),
@@ -32,7 +32,7 @@ QUESTIONS = (
         answer=N_("Its own system prompt and the task description, nothing else"),
         explanation=N_("task starts the sub-agent with fresh messages (its prompt and the description); its other state, "
                        "files included, is a copy of the parent's. Its last text and changed keys come back in one Command."),
-        section=N_("section 2, task: a sub-agent in its own context"),
+        section=N_("section 2, `task`: a sub-agent in its own context"),
     ),
     Question(
         id="stringifying-executor",
@@ -59,7 +59,7 @@ QUESTIONS = (
         answer=N_("The tool never runs; an error ToolMessage with the reason answers the call; no file exists"),
         explanation=N_("HumanInTheLoopMiddleware writes the rejection itself in after_model, before the tools node, so "
                        "the call has one answer and files stays empty."),
-        section=N_("section 4, interrupt_on: a person approves the write"),
+        section=N_("section 4, `interrupt_on`: a person approves the write"),
     ),
     Question(
         id="new-message-while-paused",

@@ -31,7 +31,7 @@ print(total.tool_calls[0]["args"] if total.tool_calls else "no tool call", len(t
         answer="{'order_id': 'A1024', 'amount': 49} 0",
         explanation=N_("Each AIMessageChunk re-reads its calls with parse_partial_json, which completes the cut "
                        "JSON: a valid call for 49, and no invalid call."),
-        section=N_("section 2, The money bug"),
+        section=N_("section 2, The money bug: a reply cut off mid-arguments"),
         why_not={"no tool call 1": N_("That is what invoke gives for the same reply: strict json.loads fails. "
                                       "A stream goes through parse_partial_json instead.")},
     ),
@@ -62,7 +62,7 @@ print(len(delta.tool_calls), len(delta.invalid_tool_calls), [c["name"] for c in 
         explanation=N_("Those two modes attach a streaming callback handler, so BaseChatModel._should_stream "
                        "streams the model and parse_partial_json completes the cut call; create_agent never reads "
                        "finish_reason."),
-        section=N_("section 2, Under create_agent"),
+        section=N_("section 2, Under `create_agent`: the stream mode decides whether money moves"),
         why_not={N_("no run: create_agent never runs a call from a reply whose finish_reason is 'length'"):
                  N_("Nothing in create_agent reads finish_reason on these pins: that is the guard you add.")},
     ),
@@ -76,7 +76,7 @@ print(len(delta.tool_calls), len(delta.invalid_tool_calls), [c["name"] for c in 
         answer=N_("in the agent, before the tools node: e.g. an `after_model` middleware"),
         explanation=N_("The tools node runs the merged reply whatever the consumer does with the chunks; only a "
                        "check inside the agent, before tools run, stops it."),
-        section=N_("section 3, The guard"),
+        section=N_("section 3, The guard: run a tool call only from a reply that finished"),
         why_not={N_("in the UI loop: skip the chunks of a reply whose last chunk says 'length'"):
                  N_("By the time the UI sees the last chunk the agent has the merged call, and it runs it anyway.")},
     ),

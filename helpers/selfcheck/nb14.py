@@ -52,7 +52,7 @@ QUESTIONS = (
         answer=N_('tool_choice="any"'),
         explanation=N_('ChatOpenAI sends "any" as "required"; ChatAnthropic sends {"type": "any"}. Any other string '
                        "is a tool name on ChatAnthropic."),
-        section=N_("section 4, bind_tools options"),
+        section=N_("section 4, `bind_tools` options, as each provider receives them"),
         why_not={N_('tool_choice="required"'): N_('ChatAnthropic forces a tool named "required": {"type": "tool", '
                                               '"name": "required"}.'),
                  N_("tool_choice=True"): N_("ChatAnthropic raises ValueError: Unrecognized 'tool_choice' type."),
@@ -67,7 +67,7 @@ QUESTIONS = (
         answer="['order_id', 'note', 'metadata']",
         explanation=N_("Strict mode makes every property required (optional ones stay nullable), and the free-form "
                        "metadata object gets additionalProperties: false, so only {} fits."),
-        section=N_("section 4, bind_tools options"),
+        section=N_("section 4, `bind_tools` options, as each provider receives them"),
         why_not={"['order_id']": N_("That is the schema without strict: the optional fields are not required.")},
     ),
     Question(
@@ -95,6 +95,6 @@ QUESTIONS = (
         answer=N_("None: it is not in `.tool_calls`, and its result is already in the message"),
         explanation=N_("The provider ran the tool and put the result in the same reply; a ToolMessage for its id "
                        "would answer no call of yours: an orphan."),
-        section=N_("section 3, Standard content blocks"),
+        section=N_("section 3, Standard content blocks, and tools the provider runs itself"),
     ),
 )

@@ -52,7 +52,7 @@ QUESTIONS = (
         answer=N_("A ToolMessage the agent wrote itself, answering the RefundDecision call"),
         explanation=N_("The agent answers the synthetic call ('Returning structured response: ...') so pairing "
                        "stays valid, and the run ends there without another model call."),
-        section=N_("section 1, ToolStrategy"),
+        section=N_("section 1, `ToolStrategy`: the answer is a tool call the agent answers itself"),
         why_not={N_("An AIMessage whose text is the decision as JSON"): N_("That is ProviderStrategy's last message."),
                  N_("The AIMessage with the RefundDecision call; nothing answers it, the run just stops"):
                      N_("An unanswered call would make the next request to the provider fail; the agent answers it.")},
@@ -71,7 +71,7 @@ print(messages[2].status, len(model.requests))''',
         answer="success 2",
         explanation=N_("The retry ToolMessage is built without a status, so it says 'success'; the model is "
                        "asked again, 2 requests in all."),
-        section=N_("section 5.1, a retry message with status success"),
+        section=N_("section 5.1, `ToolStrategy`: a retry message with `status=\"success\"`"),
         why_not={"error 2": N_("Tempting, it reports a validation error: but the agent never sets status='error'."),
                  "error 1": N_("ToolStrategy retries (handle_errors=True by default); only handle_errors=False "
                                "raises at once.")},
@@ -86,7 +86,7 @@ print(messages[2].status, len(model.requests))''',
                  N_("The agent parses what it can and fills the missing fields with defaults")),
         answer=N_("`invoke` raises StructuredOutputValidationError, and the model is not asked again"),
         explanation=N_("With ProviderStrategy there is no tool call to answer with a retry: the model node raises."),
-        section=N_("section 5.3, ProviderStrategy raises at once"),
+        section=N_("section 5.3, `ProviderStrategy`: raises at once"),
         why_not={N_("The agent answers with a retry message and asks the model again, up to recursion_limit"):
                      N_("That is ToolStrategy, whose retry answers the synthetic tool call.")},
     ),
@@ -102,7 +102,7 @@ print(messages[2].status, len(model.requests))''',
         answer=N_("It returns parsed None and parsing_error None: no error anywhere"),
         explanation=N_("The cut arguments become an invalid tool call, the parser finds no tool call and returns "
                        "None; only finish_reason says why."),
-        section=N_("section 5.4, a reply cut at max_tokens"),
+        section=N_("section 5.4, `with_structured_output` on a reply cut at `max_tokens`"),
         why_not={N_("It raises LengthFinishReasonError, as method=\"json_schema\" does"):
                      N_("Only json_schema goes through the OpenAI SDK's parse(), which raises."),
                  N_("It returns the call completed by parse_partial_json, with amount 4"):
@@ -120,7 +120,7 @@ print(messages[2].status, len(model.requests))''',
         answer=N_("Only the function tool lookup_order; the response schema is sent strict: false"),
         explanation=N_("create_agent binds OpenAI-compatible models with strict=True for ProviderStrategy, while "
                        "the schema keeps ProviderStrategy's strict=None, sent as false."),
-        section=N_("section 4, strict differs between the schema and the tools"),
+        section=N_("section 4, What `ChatOpenAI` sends: `strict` differs between the schema and the tools"),
         why_not={N_("Both the function tool and the response schema"):
                      N_("Only ProviderStrategy(RefundDecision, strict=True) makes the schema strict too.")},
     ),

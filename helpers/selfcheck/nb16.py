@@ -33,7 +33,7 @@ QUESTIONS = (
         answer=N_("In ToolMessage.artifact; the provider receives only the text content"),
         explanation=N_("The tools use response_format='content_and_artifact': text blocks are the content, "
                        "structuredContent is the artifact, and no provider request carries an artifact."),
-        section=N_("section 3, A result in two parts"),
+        section=N_("section 3, A result in two parts: content for the model, the artifact for the app"),
         why_not={N_("In the ToolMessage content the provider receives, as a JSON object"):
                  N_("The content holds the same data as text; the structured object stays in the artifact.")},
     ),
@@ -47,7 +47,7 @@ QUESTIONS = (
         ),
         answer=N_("None: FastMCP builds no output schema, so the server sends no structured content"),
         explanation=N_("A bare dict is not a type FastMCP can build a model from; annotate dict[str, Any] instead."),
-        section=N_("section 3, A result in two parts"),
+        section=N_("section 3, A result in two parts: content for the model, the artifact for the app"),
         why_not={N_("The call fails: the ToolMessage has status='error'"): N_("The call succeeds; only the artifact is missing.")},
     ),
     Question(
@@ -60,7 +60,7 @@ QUESTIONS = (
         ),
         answer=N_("The server rejects the arguments and the ToolMessage has status='error'"),
         explanation=N_("The client's schema is a dict, which LangChain passes on unchanged; FastMCP validates on the server."),
-        section=N_("section 4, Errors come back as results"),
+        section=N_("section 4, Errors come back as results; the server validates the arguments"),
         why_not={N_("LangChain raises a ValidationError before anything is sent to the server"):
                  N_("That happens for a @tool with a Pydantic schema, not for an MCP tool's dict schema.")},
     ),
@@ -74,6 +74,6 @@ QUESTIONS = (
         ),
         answer=N_("Three: each call starts its own server process"),
         explanation=N_("A get_tools() tool holds the connection, not a session; open client.session(...) once to reuse one process."),
-        section=N_("section 5, Sessions and cost"),
+        section=N_("section 5, Sessions and cost: one process per call, or one session"),
     ),
 )

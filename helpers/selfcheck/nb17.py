@@ -22,7 +22,7 @@ QUESTIONS = (
         answer=N_("The tools node runs it: it holds every tool the agent was built with"),
         explanation=N_("request.override(tools=...) changes only what is bound to the model; the ToolNode is "
                        "built from all registered tools. Block in wrap_tool_call instead."),
-        section=N_("section 2d, Per-turn tool sets"),
+        section=N_("section 2d, Per-turn tool sets: hiding is not blocking"),
         why_not={N_("It is answered with an error ToolMessage saying the tool does not exist"):
                  N_("That happens for a name the agent has no tool for; refund is registered.")},
     ),
@@ -49,7 +49,7 @@ QUESTIONS = (
         choices=(N_("1000 on A1024"), N_("Nothing"), N_("1000 on B2048"), N_("49 on A1024")),
         answer=N_("1000 on A1024"),
         explanation=N_("Ownership is one rule; the amount needs its own (at most what the order cost)."),
-        section=N_("section 2a, Authorization from runtime.context"),
+        section=N_("section 2a, Authorization from `runtime.context`"),
         why_not={N_("Nothing"): N_("The ownership check stops only the foreign order.")},
     ),
     Question(

@@ -37,7 +37,7 @@ QUESTIONS = (
         answer=N_("One of the two turns; the other reply is lost, and nothing raises an error"),
         explanation=N_("Each run writes checkpoints from the state it read; the thread follows the newest one, and the "
                        "other run's turn stays on a branch nobody reads."),
-        section=N_("section 4, Two runs at once on one thread"),
+        section=N_("section 4, Two runs at once on one thread: the lost turn"),
         why_not={
             N_("Both turns: the second run waits until the first has finished"): N_(
                 "Open-source LangGraph does not serialize runs on a thread: that is the lock you add (section 4)."),
@@ -56,7 +56,7 @@ QUESTIONS = (
         answer=N_("`pg_try_advisory_lock(hashtextextended(thread_id, 0))`"),
         explanation=N_("`pg_try_advisory_lock` returns false at once when another session holds the key; "
                        "`pg_advisory_lock` waits (enqueue)."),
-        section=N_("section 4, The fix, and exercise 18.1"),
+        section=N_("section 4, The fix: one run per thread at a time, held by the database"),
         why_not={
             N_("`pg_advisory_lock(hashtextextended(thread_id, 0))`"): N_(
                 "It waits until the other session releases the key: that is enqueue, not reject."),
@@ -72,7 +72,7 @@ QUESTIONS = (
         answer="[(1,)] []",
         explanation=N_("ON CONFLICT DO NOTHING skips the second row, so RETURNING returns nothing: that worker reads "
                        "the winner's row and reports a replay."),
-        section=N_("section 5, Idempotency across workers"),
+        section=N_("section 5, Idempotency across workers: a key the database enforces"),
         why_not={N_("nothing: the second insert raises IntegrityError"): N_(
             "Without ON CONFLICT it would; DO NOTHING turns the conflict into an empty result.")},
     ),
@@ -89,7 +89,7 @@ QUESTIONS = (
                   "and its payload"),
         explanation=N_("The checkpoint stores state, not code: another process with the same graph reads it and runs "
                        "the paused node again from its top."),
-        section=N_("section 3, Paused in one process, resumed in another"),
+        section=N_("section 3, Paused in one process, approved and resumed in another"),
         why_not={N_("Any process, whatever graph it builds: the checkpoint holds the code too"): N_(
             "The code comes from the module both processes import; a graph without the paused node ends the run "
             "without running the call (Pitfalls).")},

@@ -22,7 +22,7 @@ QUESTIONS = (
         answer=N_("Its system prompt and the last human message only"),
         explanation=N_("The selection runs before every model call, from the selector's prompt and the last "
                        "HumanMessage; tool results and earlier turns are not sent."),
-        section=N_("section 2a, LLMToolSelectorMiddleware"),
+        section=N_("section 2a, `LLMToolSelectorMiddleware`: a model picks the tools"),
         why_not={N_("Nothing: the selection made for the first step is reused"):
                  N_("It is made again before every model call: a two-step run made two selection requests.")},
     ),
@@ -37,7 +37,7 @@ QUESTIONS = (
         answer=N_("The call with its id, answered by a tool message whose content is [cleared]"),
         explanation=N_("The edit replaces the result's content with a placeholder in the request and keeps the "
                        "tool_call_id, so the pairing holds; the state keeps the full result."),
-        section=N_("section 3a, ContextEditingMiddleware"),
+        section=N_("section 3a, `ContextEditingMiddleware`: clear old tool results"),
         why_not={N_("The original result: the edit only changes the state"):
                  N_("The other way round: the state keeps the result, the request gets the placeholder.")},
     ),
@@ -70,7 +70,7 @@ QUESTIONS = (
         answer=N_("None: the calls run inside eval, not through the tools node"),
         explanation=N_("Approval, tool-call limits and wrap_tool_call see only the eval call; expose only reads "
                        "to the program, or gate eval itself."),
-        section=N_("section 5, Programmatic tool calling"),
+        section=N_("section 5, Programmatic tool calling: one call, many tools"),
         why_not={N_("None, and the refunds are refused because they need approval"):
                  N_("They run: nothing checks them on the way, only the tool's own checks.")},
     ),

@@ -22,7 +22,7 @@ QUESTIONS = (
         answer=N_("It is answered with an error ToolMessage and the tool does not run"),
         explanation=N_("auto_mode.py blocks when probability >= 0.5 (a module constant): the call gets an error "
                        "ToolMessage that names the probability, and the handler is never called."),
-        section=N_("section 1, The threshold"),
+        section=N_("section 1, `AutoModeMiddleware`: a decision model instead of a person"),
         why_not={N_("It runs: only a probability above 0.5 blocks"): N_("The comparison is >=, so 0.5 blocks."),
                  N_("The run pauses for a person, as with HumanInTheLoopMiddleware"):
                  N_("AutoModeMiddleware only blocks; it never asks a person.")},
@@ -39,7 +39,7 @@ QUESTIONS = (
         answer=N_("The last 30 messages of the state, the tool result with the note included"),
         explanation=N_("Its state is messages[-30:], the tool_call and the tool's description: untrusted text "
                        "reaches the judge just as it reached the model."),
-        section=N_("section 1, AutoModeMiddleware"),
+        section=N_("section 1, `AutoModeMiddleware`: a decision model instead of a person"),
         why_not={N_("The customer's messages only: tool results are left out as untrusted"):
                  N_("Nothing is filtered; the default instructions only ask the judge to treat it as data.")},
     ),
@@ -54,7 +54,7 @@ QUESTIONS = (
         answer=N_("The primary again: the fallback is tried per model call, after the primary fails"),
         explanation=N_("wrap_model_call calls handler(request) with the agent's own model first on every call; "
                        "nothing about the last success is kept."),
-        section=N_("section 2, Per call, not per thread"),
+        section=N_("section 2, `ModelFallbackMiddleware`: another provider takes over the thread"),
         why_not={N_("The backup: the thread stays on the model that answered last"):
                  N_("The middleware keeps no state between calls; the stand-in counted a 503 on turn 2 too.")},
     ),
@@ -70,7 +70,7 @@ QUESTIONS = (
         answer=N_("The real address, both times: tool call arguments are never redacted"),
         explanation=N_("after_model rewrites the last AI message's text only; its tool_calls keep the address, "
                        "the tool gets it and every later body carries it in the call's arguments."),
-        section=N_("section 3, Arguments"),
+        section=N_("section 3, `PIIMiddleware` on tool results and arguments"),
         why_not={N_("Nothing: the run raises PIIDetectionError"): N_("Only strategy=\"block\" raises; the default "
                                                                      "is redact.")},
     ),

@@ -2,14 +2,17 @@
 
 Every outcome is a ``StrEnum`` member, so ``turn.outcome == "ran"`` and ``f"{turn.outcome}"``
 work as with plain strings. ``word`` is what the view prints in capitals (a verdict readable
-without colour and without an emoji font); ``tone`` picks its colour (:mod:`.style`).
-No ipywidgets import.
+without colour and without an emoji font), marked for the catalog: the view shows it translated
+(:func:`helpers.widgets.style.badge`), so the Chinese edition reads ``已运行`` where the English
+reads ``RAN``; ``tone`` picks its colour (:mod:`.style`). No ipywidgets import.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
 from typing import Literal
+
+from ..i18n import N_
 
 __all__ = ["Answer", "PanelOutcome", "PlaygroundOutcome", "Tone", "TurnOutcome"]
 
@@ -21,7 +24,7 @@ class _Shown(StrEnum):
     """A StrEnum whose members are declared as ``NAME = (value, word, tone)``.
 
     Attributes (of each member):
-        word: the verdict in capitals, e.g. ``"RAN"``.
+        word: the verdict in capitals, e.g. ``"RAN"`` (English; shown through ``_()``).
         tone: the colour family of the verdict (:data:`Tone`).
     """
 
@@ -46,11 +49,11 @@ class TurnOutcome(_Shown):
     nested too deeply to handle).
     """
 
-    RAN = ("ran", "RAN", "ok")
-    ARGUMENT_ERROR = ("argument_error", "ERROR RESULT", "warn")
-    TOOL_RAISED = ("tool_raised", "RUN STOPPED", "bad")
-    INVALID_JSON = ("invalid_json", "NOT RUN", "bad")
-    REFUSED = ("refused", "REFUSED", "bad")
+    RAN = ("ran", N_("RAN"), "ok")
+    ARGUMENT_ERROR = ("argument_error", N_("ERROR RESULT"), "warn")
+    TOOL_RAISED = ("tool_raised", N_("RUN STOPPED"), "bad")
+    INVALID_JSON = ("invalid_json", N_("NOT RUN"), "bad")
+    REFUSED = ("refused", N_("REFUSED"), "bad")
 
 
 class PlaygroundOutcome(_Shown):
@@ -62,11 +65,11 @@ class PlaygroundOutcome(_Shown):
     usable JSON; nothing ran.
     """
 
-    AGREE = ("agree", "ORDERS AGREE", "ok")
-    DIFFER = ("differ", "ORDERS DIFFER", "warn")
-    INVALID_UPDATE = ("invalid_update", "STEP REFUSED", "bad")
-    REDUCER_ERROR = ("reducer_error", "REDUCER ERROR", "bad")
-    INVALID_JSON = ("invalid_json", "NOT RUN", "bad")
+    AGREE = ("agree", N_("ORDERS AGREE"), "ok")
+    DIFFER = ("differ", N_("ORDERS DIFFER"), "warn")
+    INVALID_UPDATE = ("invalid_update", N_("STEP REFUSED"), "bad")
+    REDUCER_ERROR = ("reducer_error", N_("REDUCER ERROR"), "bad")
+    INVALID_JSON = ("invalid_json", N_("NOT RUN"), "bad")
 
 
 class PanelOutcome(_Shown):
@@ -91,22 +94,22 @@ class PanelOutcome(_Shown):
     call): the tool ran.
     """
 
-    PAUSED = ("paused", "PAUSED", "info")
-    STAGED = ("staged", "NOTED", "info")
-    FINISHED = ("finished", "FINISHED", "ok")
-    STUCK = ("stuck", "STUCK", "bad")
-    POISONED = ("poisoned", "STUCK", "bad")
-    NOT_STARTED = ("not_started", "NOT STARTED", "info")
-    REFUSED = ("refused", "REFUSED", "warn")
-    ERROR = ("error", "ERROR", "bad")
-    UNAVAILABLE = ("unavailable", "UNAVAILABLE", "bad")
-    UNKNOWN = ("unknown", "OUTCOME UNKNOWN", "bad")
-    UNANSWERABLE = ("unanswerable", "CANNOT ANSWER", "bad")
-    IGNORED = ("ignored", "DECISION IGNORED", "bad")
+    PAUSED = ("paused", N_("PAUSED"), "info")
+    STAGED = ("staged", N_("NOTED"), "info")
+    FINISHED = ("finished", N_("FINISHED"), "ok")
+    STUCK = ("stuck", N_("STUCK"), "bad")
+    POISONED = ("poisoned", N_("STUCK"), "bad")
+    NOT_STARTED = ("not_started", N_("NOT STARTED"), "info")
+    REFUSED = ("refused", N_("REFUSED"), "warn")
+    ERROR = ("error", N_("ERROR"), "bad")
+    UNAVAILABLE = ("unavailable", N_("UNAVAILABLE"), "bad")
+    UNKNOWN = ("unknown", N_("OUTCOME UNKNOWN"), "bad")
+    UNANSWERABLE = ("unanswerable", N_("CANNOT ANSWER"), "bad")
+    IGNORED = ("ignored", N_("DECISION IGNORED"), "bad")
 
 
 class Answer(_Shown):
     """A self-check answer: ``right`` or ``wrong``."""
 
-    RIGHT = ("right", "RIGHT", "ok")
-    WRONG = ("wrong", "WRONG", "bad")
+    RIGHT = ("right", N_("RIGHT"), "ok")
+    WRONG = ("wrong", N_("WRONG"), "bad")

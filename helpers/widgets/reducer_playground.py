@@ -93,8 +93,9 @@ class ReducerPlayground(widgets.VBox):
     def __init__(self, reducers: Mapping[str, Reducer | None] | None = None, *, key: str = "audit",
                  a: str = DEFAULT_A, b: str = DEFAULT_B):
         self.engine = ReducerPlaygroundEngine(reducers, key=key, a=a, b=b)
-        self.reducer_picker = widgets.Dropdown(options=self.engine.reducer_names, value=self.engine.reducer,
-                                               description=_("reducer:"))
+        # (label, name): a name is shown translated (NO_REDUCER), the engine gets the name itself
+        self.reducer_picker = widgets.Dropdown(options=[(_(name), name) for name in self.engine.reducer_names],
+                                               value=self.engine.reducer, description=_("reducer:"))
         self.declaration = widgets.HTML()
         size = widgets.Layout(width="95%", height="4.5em")
         self.write_a = widgets.Textarea(value=self.engine.writes["a"], description=_("write A (JSON):"),
@@ -202,8 +203,9 @@ class ReducerPlayground(widgets.VBox):
     def _result_html(result: PlaygroundResult) -> str:
         outcome = result.outcome
         parts = [f"<p class='course-verdict' data-outcome='{outcome}' style='margin: 2px 0'>"
-                 f"{badge(outcome.word, outcome.tone)} <b>{html_text(result.reducer)}: {html_text(result.headline)}."
-                 f"</b> {html_text(_(_NOTES[outcome]))}</p>"]
+                 f"{badge(outcome.word, outcome.tone)} <b>"
+                 + html_text(_("{reducer}: {headline}.").format(reducer=_(result.reducer), headline=result.headline))
+                 + f"</b> {html_text(_(_NOTES[outcome]))}</p>"]
         if outcome == PlaygroundOutcome.INVALID_JSON:
             parts.append(f"<p class='course-message' style='margin: 2px 0'>{html_text(result.message)}</p>")
         else:

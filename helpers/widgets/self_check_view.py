@@ -242,7 +242,7 @@ class SelfCheck(widgets.VBox):
     def _feedback(self, checked: CheckedAnswer) -> str:
         verdict, first = checked.verdict, self.engine.first_verdict(checked.question.id) or checked.verdict
         attempt = "" if checked.first_try else _("attempt {number}: ").format(number=checked.attempt)
-        shown = box(f"{html_text(attempt)}{badge(_(verdict.word), verdict.tone)} {inline_code(checked.feedback)}",
+        shown = box(f"{html_text(attempt)}{badge(verdict.word, verdict.tone)} {inline_code(checked.feedback)}",
                     verdict.tone, css_class="course-verdict",
                     data={"verdict": verdict, "attempt": str(checked.attempt), "first": first})
         counts = _(FIRST_ANSWER_COUNTS) if checked.first_try else \

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ..i18n import ngettext
+from ..i18n import _, ngettext
 from .outcomes import Tone
 from .text import html_text
 
@@ -36,11 +36,18 @@ WRAP = f"white-space: pre-wrap; overflow-wrap: anywhere; word-break: normal; mar
 
 
 def badge(word: str, tone: Tone) -> str:
-    """A verdict word in a coloured pill, e.g. ``badge("RAN", "ok")``; carries ``data-verdict``."""
+    """A verdict word in a coloured pill, e.g. ``badge("RAN", "ok")``.
+
+    Args:
+        word: the English verdict (an outcome's ``word``, or a literal marked with ``N_``): the pill
+            shows it in the edition's language (``_(word)``: ``已运行`` in the Chinese edition), and
+            ``data-verdict`` keeps it in English, the same in both editions (what tests look for).
+        tone: its colour (:data:`~helpers.widgets.outcomes.Tone`).
+    """
     text, background, border = COLOURS[tone]
     return (f"<span class='course-badge' data-verdict='{html_text(word)}' style='display: inline-block; "
             f"font-weight: bold; padding: 0 6px; border-radius: 3px; color: {text}; background: {background}; "
-            f"border: 1px solid {border}'>{html_text(word)}</span>")
+            f"border: 1px solid {border}'>{html_text(_(word))}</span>")
 
 
 def box(inner_html: str, tone: Tone, *, css_class: str = "course-box", data: dict[str, str] | None = None) -> str:

@@ -4,6 +4,12 @@ One dropdown per tool call (answered, answered with an error, answer dropped), a
 dropdown and a ``parallel_tool_calls`` checkbox; below them the three request bodies side by side,
 re-rendered at every change. Every control calls one engine method; the view only renders. Handlers
 never ``print``.
+
+The ``tool_choice`` dropdown's "not given" entry has the value :data:`NOT_GIVEN`, not ``None``: ipywidgets
+(8.1) reads a ``None`` value as "nothing selected" and shows an empty box (``Dropdown._validate_value`` and
+``_propagate_value`` in ``ipywidgets/widgets/widget_selection.py``), so the picker was blank when nothing was
+forced. The view maps it to the engine's ``None``. The lines each change rewrites (the answers' error flags,
+the options as sent) are in the body's own type size, not ``<small>``.
 """
 
 from __future__ import annotations
@@ -20,7 +26,10 @@ from .engines.wire_formats import ANSWER_STATES, BodyView, WireFormatsEngine
 from .style import badge, block, box
 from .text import MAX_SHOWN, html_text, shorten
 
-__all__ = ["WireFormatsView"]
+__all__ = ["NOT_GIVEN", "WireFormatsView"]
+
+#: The ``tool_choice`` picker's value for "no tool_choice" (never a tool name: names match ``^[a-zA-Z0-9_-]+$``).
+NOT_GIVEN = "(not given)"
 
 _LABELS = {"answered": N_("answered"), "error": N_('answered, status="error"'), "dropped": N_("answer dropped")}
 
@@ -37,16 +46,16 @@ def body_html(view: BodyView) -> str:
     """One column: the verdict on pairing and the error flag, the options as sent, then the body's items."""
     if view.body is None:
         raised = html_text(_("bind_tools raised"))
-        return box(f"{badge('REFUSED', 'bad')} <b>{html_text(view.name)}</b>: {raised}"
+        return box(f"{badge(N_('REFUSED'), 'bad')} <b>{html_text(view.name)}</b>: {raised}"
                    + block(shorten(view.error), css_class="course-error"), "bad", css_class="course-body",
                    data={"format": view.name, "verdict": "refused"})
     if view.unanswered:
-        verdict = badge("PROVIDER REFUSES", "bad") + " " + _(
+        verdict = badge(N_("PROVIDER REFUSES"), "bad") + " " + _(
             "built without error, but no result answers {calls}: only the provider would say so").format(
                 calls=html_text(", ".join(view.unanswered)))
         tone, data = "bad", "unanswered"
     else:
-        verdict = badge("PAIRED", "ok") + " " + html_text(_("every call answered by its id"))
+        verdict = badge(N_("PAIRED"), "ok") + " " + html_text(_("every call answered by its id"))
         tone, data = "ok", "paired"
     answers = "; ".join(f"{html_text(call_id)}: {_flag(flag)}" for call_id, flag in view.answers) or _("none")
     options = ", ".join(f"{key}={html_text(json.dumps(value))}"
@@ -55,8 +64,8 @@ def body_html(view: BodyView) -> str:
     options = _("options: {options}").format(options=options)
     return box(
         f"<b>{html_text(view.name)}</b><br>{verdict}"
-        f"<div class='course-answers'><small>{answers}</small></div>"
-        f"<div class='course-options'><small>{options}</small></div>"
+        f"<div class='course-answers'>{answers}</div>"
+        f"<div class='course-options'>{options}</div>"
         + block(shorten("\n".join(shorten(item, MAX_ITEM) for item in view.items()), MAX_SHOWN),
                 css_class="course-items"),
         tone, css_class="course-body", data={"format": view.name, "verdict": data})
@@ -93,8 +102,8 @@ class WireFormatsView(widgets.VBox):
                 style={"description_width": "initial"})
             for call in ai.tool_calls}
         self.tool_choice_picker = widgets.Dropdown(
-            options=[(_("not given") if c is None else repr(c), c) for c in self.engine.tool_choices],
-            value=None, description="tool_choice=", style={"description_width": "initial"})
+            options=[(_("not given"), NOT_GIVEN) if c is None else (repr(c), c) for c in self.engine.tool_choices],
+            value=NOT_GIVEN, description="tool_choice=", style={"description_width": "initial"})
         self.parallel_box = widgets.Checkbox(value=True, description=_("parallel tool calls allowed"),
                                              indent=False)
         self.reset_button = widgets.Button(description=_("Start again"),
@@ -144,8 +153,9 @@ class WireFormatsView(widgets.VBox):
             self.set_answer(call_id, change["new"])
 
     def _on_choice(self, change: dict) -> None:
-        if change["new"] != self.engine.tool_choice:
-            self.force_tool(change["new"])
+        choice = None if change["new"] == NOT_GIVEN else change["new"]
+        if choice != self.engine.tool_choice:
+            self.force_tool(choice)
 
     def _on_parallel(self, change: dict) -> None:
         if (self.engine.parallel_tool_calls is None) != change["new"]:
@@ -156,8 +166,9 @@ class WireFormatsView(widgets.VBox):
         for call_id, picker in self.answer_pickers.items():
             if picker.value != engine.states[call_id]:
                 picker.value = engine.states[call_id]
-        if self.tool_choice_picker.value != engine.tool_choice:
-            self.tool_choice_picker.value = engine.tool_choice
+        shown = NOT_GIVEN if engine.tool_choice is None else engine.tool_choice
+        if self.tool_choice_picker.value != shown:
+            self.tool_choice_picker.value = shown
         if self.parallel_box.value != (engine.parallel_tool_calls is None):
             self.parallel_box.value = engine.parallel_tool_calls is None
         self.bodies = engine.bodies()

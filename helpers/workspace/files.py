@@ -23,7 +23,7 @@ from pathlib import Path
 from ..files import NotARegularFile, read_regular, special_kind
 from .place import shown
 
-__all__ = ["MANIFEST_NAME", "REPLACED_DIR", "WorkspaceError", "sources_hash"]
+__all__ = ["MANIFEST_NAME", "REPLACED_DIR", "WorkspaceError", "kept_copy", "sources_hash"]
 
 #: The manifest in the workspace: which course version each copy was made from.
 MANIFEST_NAME = ".course-manifest.json"
@@ -225,6 +225,20 @@ def backup(workspace: Path, copy: Path) -> Path:
             os.unlink(target)
         raise
     return target
+
+
+def kept_copy(workspace: Path, name: str) -> str | None:
+    """The newest copy of ``name`` that :func:`backup` kept, ``replaced/<stem>.N.ipynb`` (as that relative
+    path, the highest ``N``), or ``None`` when there is none (or ``replaced/`` cannot be listed)."""
+    stem = name.removesuffix(".ipynb")
+    try:
+        found = [p.name for p in (Path(workspace) / REPLACED_DIR).glob(f"{stem}.*.ipynb")]
+    except OSError:
+        return None
+    numbers = [n[len(stem) + 1:-6] for n in found]
+    numbers = [n for n in numbers if n.isascii() and n.isdigit()]  # compared as text: int() refuses 5,000 digits
+    newest = max(numbers, key=lambda n: (len(n.lstrip("0")), n.lstrip("0")), default=None)
+    return f"{REPLACED_DIR}/{stem}.{newest}.ipynb" if newest is not None else None
 
 
 # -- the manifest -----------------------------------------------------------------------------

@@ -7,10 +7,14 @@ the notebooks.
   its manifest record goes with it, so ``sync`` then treats it as before: an unedited copy is
   updated to the course version, an edited one is kept (``make reset NB=11`` takes the course
   version and keeps the copy in ``replaced/``). If a copy under the new name is there already, the
-  old one is moved to ``replaced/`` instead, never over it. An edited copy's code cells that name
-  its old number (``nb10.CONFIRMATION_GUARD.check``, ``self_check("10")``) are pointed at the new
-  one first, so it runs under the new numbers (:func:`_renumber_cells`), and JupyterLab's
-  checkpoint of it follows it (:func:`_rename_checkpoint`).
+  old one is moved to ``replaced/`` instead, never over it. An edited copy is brought to the new
+  number first (:func:`_renumber_copy`): its code cells that name its old number
+  (``nb10.CONFIRMATION_GUARD.check``, ``self_check("10")``), so it runs; its title and its links
+  to renumbered notebooks (the "Next" line), so it reads as the notebook it is; and a note at its
+  top tells the learner in JupyterLab what changed (the terminal's line is easy to miss).
+  JupyterLab's checkpoint of it follows it (:func:`_rename_checkpoint`). A copy kept in
+  ``replaced/`` is kept byte for byte; the progress cell at the top of notebook 00 names it
+  (:func:`helpers.progress.report.kept_from_renumbering`).
 * The copy of old notebook 09 (:data:`helpers.workspace.renumbering.SPLIT_NOTEBOOK`), which has no single
   successor, is moved whole to ``replaced/09_errors_and_high_risk_tools.N.ipynb``; ``sync`` then
   copies the new 09 and 10. Nothing is deleted.
@@ -37,7 +41,7 @@ import os
 import re
 from pathlib import Path
 
-from ..i18n import _, ngettext
+from ..i18n import _
 from ..progress.store import FILE_NAME, update_file
 from .renumbering import FORMAT_BEFORE_SPLIT, RENAMED, SPLIT_INTO, SPLIT_NOTEBOOK
 from .files import (
@@ -46,6 +50,7 @@ from .files import (
     Unreadable,
     backup,
     hash_or_none,
+    kept_copy,
     read_bytes,
     replaced_problem,
     write_atomically,
@@ -121,60 +126,91 @@ def preview(workspace: Path) -> list[str]:
     return lines
 
 
-def _kept_copy(workspace: Path, name: str) -> str | None:
-    """The newest ``replaced/<stem>.N.ipynb`` kept of ``name`` (as ``replaced/...``), or ``None``."""
-    stem = name.removesuffix(".ipynb")
-    numbers = [p.name[len(stem) + 1:-6] for p in (workspace / REPLACED_DIR).glob(f"{stem}.*.ipynb")]
-    numbers = [n for n in numbers if n.isascii() and n.isdigit()]  # compared as text: int() refuses 5,000 digits
-    newest = max(numbers, key=lambda n: (len(n.lstrip("0")), n.lstrip("0")), default=None)
-    return f"{REPLACED_DIR}/{stem}.{newest}.ipynb" if newest is not None else None
+#: The id of the note :func:`_renumber_copy` puts at the top of a renamed copy (nbformat 4.5 cell ids).
+NOTE_ID = "course-renumbering-note"
+#: A Markdown link to a notebook file: ``[label](NN_name.ipynb)``.
+_LINK = re.compile(r"\[([^\]\n]*)\]\(([^)\s]+\.ipynb)\)")
+#: Every old file name -> the file that has its content now (old 09's first part for old 09).
+_NEW_NAME = {**RENAMED, SPLIT_NOTEBOOK: SPLIT_INTO[0]}
 
 
-def _renumber_cells(path: Path, old: str, new: str, recorded: str | None) -> str:
-    """Point an edited copy's code cells at its notebook's new number, in place (an atomic write),
-    before it is renamed: ``nb10`` (``from helpers.exercises import nb10``,
-    ``nb10.CONFIRMATION_GUARD.check(...)``) becomes ``nb11`` and ``self_check("10")`` becomes
-    ``self_check("11")``; under the old number they would fail (``nb10`` is notebook 10's exercises
-    now) or show another notebook's questions. Nothing else changes: markdown, outputs, the other
-    code (the file is written as nbformat 5.x and JupyterLab write it: sorted keys, indent 1).
+def _renumber_markdown(text: str, old: str, new: str) -> str:
+    """A Markdown cell under the new numbers: the heading ``# 10 · Title`` becomes ``# 11 · Title``, and a link
+    to a renumbered notebook points at its new file, its label's ``NN · `` renumbered with it (the "Next"
+    line ``[Next: 11 · The Deep Agents control plane](11_deep_agents_control_plane.ipynb)`` becomes
+    ``[Next: 12 · ...](12_deep_agents_control_plane.ipynb)``). Every link is changed at once, so ``10 -> 11``
+    and ``11 -> 12`` never chain."""
+    text = re.sub(rf"^(#\s+){old}(\s*·)", rf"\g<1>{new}\g<2>", text, count=1, flags=re.MULTILINE)
+
+    def link(found: re.Match) -> str:
+        label, target = found.groups()
+        renamed = _NEW_NAME.get(target)
+        if renamed is None:
+            return found.group(0)
+        label = re.sub(rf"(?<!\d){target[:2]}(\s*·)", rf"{renamed[:2]}\g<1>", label, count=1)
+        return f"[{label}]({renamed})"
+    return _LINK.sub(link, text)
+
+
+def _renumber_copy(path: Path, old_name: str, new_name: str, recorded: str | None) -> bool:
+    """Bring an edited copy to its notebook's new number, in place (an atomic write), before it is renamed,
+    so it runs and reads as the notebook it is now:
+
+    * code cells: ``nb10`` (``from helpers.exercises import nb10``, ``nb10.CONFIRMATION_GUARD.check(...)``)
+      becomes ``nb11`` and ``self_check("10")`` becomes ``self_check("11")``; under the old number they
+      would fail (``nb10`` is notebook 10's exercises now) or show another notebook's questions;
+    * Markdown cells: the title and the links to renumbered notebooks (:func:`_renumber_markdown`), so its
+      heading says ``11 · ...`` and its "Next" link is not dead;
+    * a Markdown note at the top (id :data:`NOTE_ID`, in the edition's language) that tells the learner,
+      in JupyterLab, what the course changed in their copy.
+
+    Nothing else changes: outputs, the other code and prose (the file is written as nbformat 5.x and
+    JupyterLab write it: sorted keys, indent 1).
 
     Args:
         path: the copy under its old name (a regular file; a symlink is never written through).
-        old, new: the two-digit numbers (``"10"``, ``"11"``).
+        old_name, new_name: its old and new file names.
         recorded: the manifest's hash for the copy; a copy with these sources is not edited, and is
-            left as it is (sync replaces it with the course version, which names the new number).
+            left as it is (sync replaces it with the course version, which has the new number).
 
     Returns:
-        which cells changed, in words (``"2 code cells"``), or ``""`` when none did (not edited,
-        nothing to change, or not a readable notebook: sync reports that one).
+        whether the copy was rewritten (``False``: not edited, a link, or not a readable notebook: sync
+        reports that one).
     """
     if os.path.islink(path) or (recorded is not None and hash_or_none(path) == recorded):
-        return ""  # a link is renamed as it is: writing would replace it with a file
+        return False  # a link is renamed as it is: writing would replace it with a file
     try:
         nb = json.loads(read_bytes(path).decode("utf-8"))
     except (Unreadable, OSError, ValueError, RecursionError):
-        return ""
+        return False
     cells = nb.get("cells") if isinstance(nb, dict) else None
-    if not isinstance(cells, list):
-        return ""
+    if not isinstance(cells, list) or not all(isinstance(cell, dict) for cell in cells):
+        return False
+    old, new = old_name[:2], new_name[:2]
     patterns = [(re.compile(rf"\bnb{old}\b"), f"nb{new}"),
                 (re.compile(rf"""\bself_check\(\s*(["']){old}\1"""), rf"self_check(\g<1>{new}\g<1>")]
-    changed = 0
     for cell in cells:
-        source = cell.get("source") if isinstance(cell, dict) and cell.get("cell_type") == "code" else None
+        source = cell.get("source")
         text = "".join(source) if isinstance(source, list) and all(isinstance(s, str) for s in source) else source
-        if not isinstance(text, str):
+        if not isinstance(text, str) or cell.get("cell_type") not in ("code", "markdown"):
             continue
-        renumbered = text
-        for pattern, replacement in patterns:
-            renumbered = pattern.sub(replacement, renumbered)
+        if cell["cell_type"] == "code":
+            renumbered = text
+            for pattern, replacement in patterns:
+                renumbered = pattern.sub(replacement, renumbered)
+        else:
+            renumbered = _renumber_markdown(text, old, new)
         if renumbered != text:
             cell["source"] = renumbered.splitlines(keepends=True) if isinstance(source, list) else renumbered
-            changed += 1
-    if not changed:
-        return ""
+    note = _("**A note from the course** (written by `make lab`): this is your copy of notebook {old}, made before "
+             "the course renumbered its notebooks; it is notebook {new} now ({name}). Its title, its links to other "
+             "notebooks and the code that named notebook {old} now use the new numbers; your edits and outputs "
+             "are as you left them. `make reset NB={new}` gives you the course's version of {new} (this copy is "
+             "then kept in `replaced/`).").format(old=old, new=new, name=new_name)
+    if not any(cell.get("id") == NOTE_ID for cell in cells):
+        cells.insert(0, {"cell_type": "markdown", "id": NOTE_ID, "metadata": {}, "source": note})
     write_atomically(path, (json.dumps(nb, indent=1, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8"))
-    return ngettext("{count} code cell", "{count} code cells", changed).format(count=changed)
+    return True
 
 
 def _rename_checkpoint(workspace: Path, old: str, new: str) -> None:
@@ -195,13 +231,13 @@ def _rename(workspace: Path, manifest: Manifest, old: str, new: str) -> list[str
     lines = []
     if _movable(old_path):
         if not os.path.lexists(new_path):
-            cells = _renumber_cells(old_path, old[:2], new[:2], manifest.notebooks.get(old))
+            rewritten = _renumber_copy(old_path, old, new, manifest.notebooks.get(old))
             _rename_checkpoint(workspace, old, new)
             os.rename(old_path, new_path)  # atomic; keeps every byte: edits, outputs
-            if cells:
-                lines.append(_("{old}: renamed {new} (the course renumbered it; your edits and outputs are in it, "
-                               "and {cells} that named notebook {was} now name {now}, so they run)").format(
-                                   old=old, new=new, cells=cells, was=old[:2], now=new[:2]))
+            if rewritten:
+                lines.append(_("{old}: renamed {new} (the course renumbered it; your edits and outputs are in it; "
+                               "its title, links and code now use {now} instead of {was}, and a note at its top "
+                               "says so)").format(old=old, new=new, was=old[:2], now=new[:2]))
             else:
                 lines.append(_("{old}: renamed {new} (the course renumbered it; your edits and outputs are in it)").format(
                     old=old, new=new))
@@ -229,7 +265,7 @@ def _keep_split(workspace: Path, manifest: Manifest) -> list[str]:
     hold it: ``sync`` then reports it as no longer in the course, and keeps it)."""
     path = workspace / SPLIT_NOTEBOOK
     if not _movable(path):
-        kept = _kept_copy(workspace, SPLIT_NOTEBOOK) if SPLIT_NOTEBOOK in manifest.notebooks else None
+        kept = kept_copy(workspace, SPLIT_NOTEBOOK) if SPLIT_NOTEBOOK in manifest.notebooks else None
         if kept is None or os.path.lexists(path):
             return []
         # an interrupted run moved it and died before saying where: say it now

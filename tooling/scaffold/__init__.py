@@ -1,4 +1,4 @@
-"""``make new-notebook NN=12 TITLE="Streaming tool calls"``: a new notebook's skeleton that passes every test.
+"""``make new-notebook NN=21 TITLE="Tool call budgets"``: a new notebook's skeleton that passes every test.
 
 Writes, for notebook ``NN`` (nothing is overwritten: an existing file stops the command first):
 
@@ -37,9 +37,9 @@ from pathlib import Path
 from tooling import coursemap
 from tooling.notebooks import course_notebooks, execute_notebook
 from tooling.translation.build import build
-from tooling.translation.course_map import follow_english_map
+from tooling.translation.course_map import follow_english_map, map_cell
 from tooling.translation.readme import write_readme
-from tooling.translation.source import cell_hash, markdown_cells, translation_path
+from tooling.translation.source import cell_hash, translation_path
 
 __all__ = ["ScaffoldError", "main", "new_notebook", "planned_files", "slug"]
 
@@ -230,9 +230,9 @@ def translation_text(number: str, title: str) -> str:
 
 def _check(root: Path, number: str, title: str) -> dict[str, Path]:
     if not re.fullmatch(r"\d\d", number or ""):
-        raise ScaffoldError(f"NN is a two-digit notebook number, e.g. NN=12, got {number!r}")
+        raise ScaffoldError(f"NN is a two-digit notebook number, e.g. NN=21, got {number!r}")
     if not title or not title.strip() or "\n" in title:
-        raise ScaffoldError('say the title: make new-notebook NN=12 TITLE="Streaming tool calls"')
+        raise ScaffoldError('say the title: make new-notebook NN=21 TITLE="Tool call budgets"')
     taken = sorted(p.name for p in (root / "notebooks").glob(f"{number}_*.ipynb"))
     if taken:
         raise ScaffoldError(f"notebook {number} exists already ({', '.join(taken)}): choose another NN")
@@ -280,7 +280,7 @@ def new_notebook(number: str, title: str, *, summary: str = DEFAULT_SUMMARY, roo
     if execute:
         execute_notebook(files["notebook"], env=env)
     start = root / "notebooks" / "00_start_here.ipynb"
-    before = _map_cell(start)
+    before = map_cell(start)
     coursemap.apply(root)
     if before is not None:
         follow_english_map(start, before, coursemap.course_entries(root), translations)
@@ -292,13 +292,6 @@ def new_notebook(number: str, title: str, *, summary: str = DEFAULT_SUMMARY, roo
         write_readme(root / "README.zh-CN.md", translations)
         written.append(files["chinese"])
     return written
-
-
-def _map_cell(start: Path) -> str | None:
-    """The English source of 00's course-map cell (``None`` without a notebook 00)."""
-    if not start.is_file():
-        return None
-    return next((source for _cell_id, source in markdown_cells(start) if coursemap.START in source), None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

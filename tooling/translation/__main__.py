@@ -5,6 +5,7 @@
     python -m tooling.translation skeleton NB                # a new translation file holding the English
     python -m tooling.translation rekey NB [--from FILE ...]  # re-key blocks after cells moved or a split
     python -m tooling.translation worklist [NB ...]          # each stale cell: English diff, Chinese now
+    python -m tooling.translation worklist --checked [NB ...] # each "English changed, Chinese still holds"
 
 ``NB`` is an English notebook: its file, or a short name as ``make reset`` takes them (``18``,
 ``18_streaming``, ``18_streaming.ipynb``: :func:`helpers.workspace.resolve_names`); default: every English
@@ -28,6 +29,7 @@ from .check import build_problems, translation_problems
 from .readme import readme_problems, write_readme
 from .source import (
     ZH_DIR,
+    GlossaryError,
     UnreadableTranslation,
     english_notebooks,
     format_blocks,
@@ -36,7 +38,7 @@ from .source import (
     rekey,
     translation_path,
 )
-from .worklist import format_item, worklist
+from .worklist import format_item, kept_items, unrecorded_keeps, worklist
 
 
 def _build(paths: list[Path], force: bool) -> int:
@@ -63,28 +65,65 @@ def _check(paths: list[Path]) -> int:
         problems += translation_problems(path, translation_path(path), terms)
         if translation_path(path).is_file():
             problems += build_problems(path, translation_path(path), ZH_DIR / path.name)
+            try:
+                problems += unrecorded_keeps(translation_path(path))
+            except UnreadableTranslation:
+                pass  # translation_problems named it
     print("\n".join(problems) or "OK: the Chinese edition is fresh")
     return 1 if problems else 0
 
 
-def _worklist(paths: list[Path]) -> int:
+def _worklist(paths: list[Path], checked: bool = False) -> int:
     items, unreadable = [], []
     for path in paths or english_notebooks():
         try:
-            items += worklist(path, translation_path(path))
+            items += (kept_items if checked else worklist)(path, translation_path(path))
         except UnreadableTranslation as exc:
             unreadable.append(f"error: {path.stem}: {exc}")
     if items:
         print("\n\n".join(format_item(item) for item in items) + "\n")
     notebooks = len({item.notebook for item in items})
+    what = "kept after their English changed (checked)" if checked else "to translate"
     if unreadable:
         print("\n".join(unreadable), file=sys.stderr)
-        print(f"{len(items)} cells to translate in {notebooks} notebooks; {len(unreadable)} translation files "
+        print(f"{len(items)} cells {what} in {notebooks} notebooks; {len(unreadable)} translation files "
               "could not be read")
         return 1
+    if checked:
+        print(f"{len(items)} cells {what} in {notebooks} notebooks")
+        return 0
     print(f"{len(items)} cells to translate in {notebooks} notebooks" if items
           else "nothing to translate: every Markdown cell's block matches its English")
     return 0
+
+
+def _rekey(notebook: Path, sources: list[Path], target: Path) -> int:
+    """``rekey``: write ``target`` from ``sources`` (:func:`~tooling.translation.source.rekey`); status 1 when a
+    cell is left untranslated or its English changed since, 0 otherwise."""
+    missing = [f"error: {source}: " + ("a folder, not a translation file" if source.is_dir()
+                                       else "no such translation file" if source != target
+                                       else f"no translation file of {notebook.name} to re-key; name the files "
+                                            "to take blocks from with --from")
+               for source in sources if not source.is_file()]
+    if missing:
+        print("\n".join(missing), file=sys.stderr)
+        return 1
+    try:
+        done = rekey(notebook, sources, keep=target)
+    except UnreadableTranslation as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(done.text, encoding="utf-8")
+    notes = [f"no translation matched {', '.join(done.unmatched)}" if done.unmatched else "",
+             f"kept the translation of {', '.join(done.stale)} whose English changed since (the old en-sha256: "
+             "`worklist` shows what changed)" if done.stale else "",
+             f"kept {', '.join(done.kept)} at the end: no cell of {notebook.name} has their English or id"
+             if done.kept else "",
+             f"dropped the old block of {', '.join(done.replaced)} (its cell took the block that has its English; "
+             "git has the old one)" if done.replaced else ""]
+    print(f"wrote {target}" + "".join(f"; {note}" for note in notes if note))
+    return 1 if done.unmatched or done.stale else 0
 
 
 def _named(path: Path) -> Path:
@@ -131,6 +170,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     skeleton.add_argument("notebook", type=Path)
     listed = commands.add_parser("worklist", help="each stale or new cell: the English diff and the Chinese now")
     listed.add_argument("notebooks", nargs="*", type=Path)
+    listed.add_argument("--checked", action="store_true",
+                        help="list instead each cell whose English changed and whose Chinese was kept (checked)")
     rekeyed = commands.add_parser("rekey", help="move each block to the cell whose English it translates")
     rekeyed.add_argument("notebook", type=Path)
     rekeyed.add_argument("--from", dest="sources", nargs="+", type=Path, metavar="FILE",
@@ -148,20 +189,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "build":
         return _build(args.notebooks, args.force)
     if args.command == "check":
-        return _check(args.notebooks)
+        try:
+            return _check(args.notebooks)
+        except GlossaryError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
     if args.command == "worklist":
-        return _worklist(args.notebooks)
+        return _worklist(args.notebooks, args.checked)
     target = translation_path(args.notebook)
-    if args.command == "rekey":
-        text, unmatched = rekey(args.notebook, args.sources or [target])
-        target.write_text(text, encoding="utf-8")
-        print(f"wrote {target}" + (f"; no translation matched {', '.join(unmatched)}" if unmatched else ""))
-        return 1 if unmatched else 0
-    if target.exists():
-        print(f"error: {target} exists; not overwriting", file=sys.stderr)
+    try:
+        if args.command == "rekey":
+            return _rekey(args.notebook, args.sources or [target], target)
+        if target.exists():
+            print(f"error: {target} exists; not overwriting", file=sys.stderr)
+            return 1
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(format_blocks(markdown_cells(args.notebook)), encoding="utf-8")
+    except OSError as exc:  # a file to read or write that is a folder, or not readable or writable
+        print(f"error: {exc.filename or target}: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(format_blocks(markdown_cells(args.notebook)), encoding="utf-8")
     print(f"wrote {target}")
     return 0
 

@@ -94,8 +94,12 @@ def catalog_problems(po: Path | None = None, sources: Mapping[str, list[str]] | 
     sources = extracted_at() if sources is None else sources
     terms = read_glossary() if terms is None else terms
     where = sources if isinstance(sources, Mapping) else {}
-    with open(po, "rb") as handle:
-        catalog = read_po(handle)
+    try:
+        with open(po, "rb") as handle:
+            catalog = read_po(handle)
+    except (UnicodeDecodeError, ValueError) as exc:  # Babel reads it in its header's charset (UTF-8)
+        return [f"{po.name}: cannot be read as a catalog ({type(exc).__name__}: {' '.join(str(exc).split())[:160]}); "
+                "save it as UTF-8 and run make catalogs"]
     problems = []
     have: set[str] = set()
     for message in catalog:
@@ -114,7 +118,7 @@ def catalog_problems(po: Path | None = None, sources: Mapping[str, list[str]] | 
                             f"{strings[0]!r}{at}")
         for term in terms:
             for avoided in term.avoid:
-                if any(avoided in s for s in strings):
+                if any(avoided in term.avoided_in(s) for s in strings):
                     problems.append(f"{po.name}: glossary: {term.en!r} reads {term.zh!r}, not {avoided!r}: "
                                     f"{ids[0]!r}{at}")
         if not set(ids) & set(sources):

@@ -20,7 +20,7 @@ from .build import built_from, recorded_hash
 from .next_cell import chinese_next, is_next_cell
 from .source import Term, UnreadableTranslation, cell_hash, markdown_cells, read_blocks, readable_blocks
 
-__all__ = ["build_problems", "translation_problems"]
+__all__ = ["avoided_renderings", "build_problems", "translation_problems"]
 
 _FENCE = re.compile(r"```.*?```", re.S)
 _CODE = re.compile(r"(`+)(.+?)\1", re.S)
@@ -34,6 +34,13 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 def _prose(text: str) -> str:
     """``text`` without fenced blocks and inline-code spans (identifiers stay English there)."""
     return _CODE.sub(" ", _FENCE.sub(" ", text))
+
+
+def avoided_renderings(chinese: str, terms: list[Term]) -> list[str]:
+    """``"glossary: 'agent' reads 'Agent', not '代理'"`` for each rendering the glossary says to avoid that
+    ``chinese`` uses in its prose (fenced blocks and inline code left out, where identifiers stay English)."""
+    plain = _prose(chinese)
+    return [f"glossary: {term.en!r} reads {term.zh!r}, not {bad!r}" for term in terms for bad in term.avoided_in(plain)]
 
 
 def _cell_problems(english: str, chinese: str, terms: list[Term]) -> list[str]:
@@ -50,10 +57,9 @@ def _cell_problems(english: str, chinese: str, terms: list[Term]) -> list[str]:
     numbers = set(_NUMBER.findall(_prose(chinese)))
     problems += [f"number missing: {n}" for n in dict.fromkeys(_NUMBER.findall(_prose(english))) if n not in numbers]
     plain_en, plain_zh = _prose(english).lower(), _prose(chinese)
+    problems += avoided_renderings(chinese, terms)
     for term in terms:
-        problems += [f"glossary: {term.en!r} reads {term.zh!r}, not {bad!r}" for bad in term.avoid if bad in plain_zh]
-        if (re.search(r"\b" + re.escape(term.en.lower()) + r"(s|es)?\b", plain_en)
-                and term.zh not in plain_zh):
+        if term.pattern.search(plain_en) and term.zh not in plain_zh:
             problems.append(f"glossary: {term.en!r} should read {term.zh!r}")
     return problems
 

@@ -12,7 +12,8 @@ import re
 from pathlib import Path
 
 from ..coursemap import END, START, replace_region
-from .source import ROOT, TRANSLATIONS_DIR, readable_blocks
+from .check import avoided_renderings
+from .source import ROOT, TRANSLATIONS_DIR, Term, read_glossary, readable_blocks
 
 #: The Chinese README.
 README_ZH = ROOT / "README.zh-CN.md"
@@ -53,9 +54,20 @@ def write_readme(readme: Path = README_ZH, translations: Path = TRANSLATIONS_DIR
     return True
 
 
-def readme_problems(readme: Path = README_ZH, translations: Path = TRANSLATIONS_DIR) -> list[str]:
-    """``["README.zh-CN.md: ..."]`` when its table is not the Chinese course map; else ``[]``."""
+def readme_problems(readme: Path = README_ZH, translations: Path = TRANSLATIONS_DIR,
+                    terms: list[Term] | None = None) -> list[str]:
+    """``["README.zh-CN.md: ..."]`` when its table is not the Chinese course map, and for each rendering
+    the glossary says to avoid (``terms``, default :func:`~tooling.translation.source.read_glossary`)
+    that a line of its prose uses (``line N``); else ``[]``."""
     new = readme_text(readme, translations)
+    problems = []
     if new is not None and new != readme.read_text(encoding="utf-8"):
-        return [f"{readme.name}: the notebook table is not 00's Chinese course map (python -m tooling.translation build)"]
-    return []
+        problems.append(f"{readme.name}: the notebook table is not 00's Chinese course map "
+                        "(python -m tooling.translation build)")
+    terms = read_glossary() if terms is None else terms
+    # code (fenced blocks, inline spans) left out, its line breaks kept so that the line numbers stay right
+    text = re.sub(r"```.*?```|`[^`\n]*`", lambda code: "\n" * code.group().count("\n"),
+                  readme.read_text(encoding="utf-8"), flags=re.S)
+    for number, line in enumerate(text.splitlines(), 1):
+        problems += [f"{readme.name}: line {number}: {problem}" for problem in avoided_renderings(line, terms)]
+    return problems

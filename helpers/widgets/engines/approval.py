@@ -49,7 +49,7 @@ from .approval_pause import (DECISIONS, Decision, Review, ReviewAction, ReviewKi
                              shared_tool_task_message, stuck_message, unavailable_message, unknown_message, values_of)
 
 __all__ = ["ActionName", "ApprovalEngine", "PanelResult", "PauseKey", "SUBJECT_LIMIT", "SentDecision",
-           "UNKNOWN_RENDER", "call_subject", "decision_text"]
+           "UNKNOWN_RENDER", "call_subject", "decision_text", "outcome_text"]
 
 
 #: Which pause a decision answers: (interrupt id, 1-based call position). Never shown (the id is random).
@@ -129,7 +129,14 @@ class SentDecision:
         else:
             order_id = payload.get("order_id") if isinstance(payload, dict) else None
             text = (f"{about(order_id)}: " if order_id is not None else "") + json_text(resume)
-        return visible(sendable(f"{shorten(text)} -> {self.outcome}"))
+        return visible(sendable(f"{shorten(text)} -> {outcome_text(self.outcome)}"))
+
+
+def outcome_text(outcome: PanelOutcome) -> str:
+    """How ``outcome`` ends a line of the decisions sent: its value (``finished``) in the English edition,
+    its translated word (``已结束``, the badge's) in another: the value is a code, not a word to translate."""
+    word = _(outcome.word)
+    return outcome.value if word == outcome.word else word
 
 
 #: The longest argument value that can name what a call acts on (an order id, a file path).
@@ -722,7 +729,7 @@ class ApprovalEngine:
             # The learner stopped the kernel while the resumed node ran: its side effect may have happened
             # while the checkpoint still shows this pause. Mark the outcome unknown (as for an error), so the
             # next click sends nothing to it, then let the interrupt stop the cell.
-            self._failed_resume(decision, review, resume, "KeyboardInterrupt: the kernel was interrupted")
+            self._failed_resume(decision, review, resume, _("KeyboardInterrupt: the kernel was interrupted"))
             raise
         except BaseException as exc:  # noqa: BLE001 - the graph's error is shown, never raised from a click
             return self._failed_resume( decision, review, resume, error_text(exc))

@@ -27,7 +27,9 @@ Reducer = Callable[[Any, Any], Any]
 #: The two writing nodes' values: ``"a"`` or ``"b"``.
 Node = Literal["a", "b"]
 
-NO_REDUCER = "no reducer (plain key)"
+#: The name of the "reducer" that is none (a plain key); shown translated (``_(name)``) like every reducer
+#: name, which stays as given when the catalog has no entry for it (``operator.add``).
+NO_REDUCER = N_("no reducer (plain key)")
 #: How many of the learner's own runs the history keeps.
 HISTORY_LENGTH = 5
 
@@ -160,7 +162,7 @@ class PlaygroundResult:
         Each value and error is cut after :data:`~helpers.widgets.text.MAX_SHOWN` characters
         (:func:`~helpers.widgets.text.value_text`, :func:`~helpers.widgets.text.error_text`).
         """
-        lines = [f"{self.reducer}: {self.headline}"]
+        lines = [f"{_(self.reducer)}: {self.headline}"]
         if self.outcome == PlaygroundOutcome.INVALID_JSON:
             lines.append(f"  {self.message}")
         for run in self.runs:
@@ -169,8 +171,8 @@ class PlaygroundResult:
         return sendable("\n".join(lines))
 
     def history_line(self) -> str:
-        """One line for the history list, e.g. ``"merge_audit: ORDERS AGREE"``."""
-        return f"{self.reducer}: {self.outcome.word}"
+        """One line for the history list, e.g. ``"merge_audit: ORDERS AGREE"`` (in the edition's language)."""
+        return f"{_(self.reducer)}: {_(self.outcome.word)}"
 
 
 class ReducerPlaygroundEngine:

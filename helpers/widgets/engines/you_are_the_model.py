@@ -80,8 +80,9 @@ class ModelTurn:
         return sendable(ADDRESS_PATTERN.sub("", "\n".join(lines)))
 
     def history_line(self) -> str:
-        """One line for the history list, e.g. ``"call_2 quote_refund: ERROR RESULT"``."""
-        return f"{self.call_id} {self.tool}: {self.outcome.word}"
+        """One line for the history list, e.g. ``"call_2 quote_refund: ERROR RESULT"`` (the outcome's word in
+        the edition's language)."""
+        return f"{self.call_id} {self.tool}: {_(self.outcome.word)}"
 
 
 def _template(schema: dict[str, Any]) -> str:
