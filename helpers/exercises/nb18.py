@@ -224,8 +224,9 @@ GENERATED = {
     "run": play,
     "reference": reference,
     "describe": describe,
-    "hint": N_("compare what each run returned and what its thread kept: a run must not run while another "
-               "holds its thread, and every run must leave the thread free"),
+    "hint": N_("each run is (number, thread, what it returned, how often its turn ran); then each thread's history "
+               "and refunds: a run must not run while another holds its thread, runs its turn once (an error goes up "
+               "to the caller, who retries), and every run must leave the thread free"),
     "examples": 40,
 }
 
