@@ -1,6 +1,6 @@
 """A notebook file in and out: read and validate it (:func:`read_notebook`), store outputs the way
-strict nbval compares them (course cell ids kept, new cells numbered, streams merged, no widget state or timing), write
-it atomically; and :class:`NotebookFailure`, the one-line failure a run reports.
+strict nbval compares them (course cell ids kept, new cells numbered, streams merged, no widget state, widget
+model ids or timing), write it atomically; and :class:`NotebookFailure`, the one-line failure a run reports.
 
 One floor of :mod:`tooling.notebooks` (which re-exports its public names).
 """
@@ -101,6 +101,10 @@ def _coalesce_streams(outputs: list) -> list:
 _COURSE_ID = re.compile(r"cell-(\d{3,})")
 
 
+#: The mimetype of a widget's view in an output (ipywidgets 8): ``{"model_id": ..., "version_major": 2, ...}``.
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
 def _normalise(nb: nbformat.NotebookNode) -> None:
     nb.metadata.pop("widgets", None)
     _number_cells(nb.cells)
@@ -108,6 +112,25 @@ def _normalise(nb: nbformat.NotebookNode) -> None:
         cell.metadata.pop("execution", None)
         if cell.cell_type == "code":
             cell.outputs = _coalesce_streams(cell.outputs)
+            for output in cell.outputs:
+                _forget_widget_model(output)
+
+
+def _forget_widget_model(output: dict) -> None:
+    """Store a widget's view without its model id (``"model_id": ""``).
+
+    The id is the widget's comm id, a random ``uuid4().hex`` per run (ipywidgets 8.1 ``Widget.open``,
+    comm 0.2 ``BaseComm``), and the notebook stores no widget state, so the id names a model no
+    reader of the file has: it would change every committed notebook on every run for nothing.
+    An empty id is the widget manager's own "this view is gone" (jupyterlab_widgets 3.0's
+    ``WidgetRenderer.renderModel`` hides such an output instead of writing "Error displaying
+    widget: model not found"), and strict nbval never compares this mimetype (nbval 0.11's
+    ``skip_compare``). The output's ``text/plain`` and every other output (the self-check's static
+    questions) are kept; running the cell shows the live widget as before.
+    """
+    view = output.get("data", {}).get(WIDGET_VIEW)
+    if isinstance(view, dict) and "model_id" in view:
+        view["model_id"] = ""
 
 
 def _number_cells(cells: list) -> None:
