@@ -2,7 +2,11 @@
 ``tests/conftest.py``, where the rest of the set-up is). Its plugins:
 
 * ``tests/nbval_report.py``: strict nbval's failure report names the cell id and its position among
-  all cells, and shows the diff the way ``git diff`` does (``-`` committed, ``+`` this run).
+  all cells, and shows the diff the way ``git diff`` does (``-`` committed, ``+`` this run);
+* ``tests/lab_server.py``: one JupyterLab per test process for the browser tests (a session-scoped
+  fixture must be defined once, not imported into each module, to be one server);
+* ``tests/notebook_selection.py``: ``pytest --notebook 13`` runs only the tests about notebook 13,
+  both editions (``make check NB=13``).
 """
 
-pytest_plugins = ("tests.nbval_report",)
+pytest_plugins = ("tests.nbval_report", "tests.lab_server", "tests.notebook_selection")
