@@ -154,6 +154,7 @@ def test_the_suite_is_summed_by_kind_and_nbval_by_notebook_from_a_real_junit_rep
                         "(the first cell's time includes the kernel's start):")
     assert {line.split()[0] for line in lines[9:]} == {"03_x.ipynb", "zh/03_x.ipynb"}
     assert suite_summary({}, notebooks) == [], "nothing to say without a report"
+    assert "; " + f"{kinds['all']['seconds']:.0f} in all):" in suite_summary(kinds, {}, workers=None)[0]
 
 
 def test_bench_junit_prints_where_an_earlier_run_went_and_refuses_a_bad_report(small_course_junit, tmp_path, capsys):
@@ -161,6 +162,7 @@ def test_bench_junit_prints_where_an_earlier_run_went_and_refuses_a_bad_report(s
     assert main(["--junit", str(report)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"test suite from {report}:\n  worker-seconds by kind")
+    assert "workers" not in out, "how many workers ran the report is not known"
     assert "(4 tests)" in out and "zh/03_x.ipynb" in out
     (tmp_path / "bad.xml").write_text("<testsuites><testsuite>")
     assert main(["--junit", str(tmp_path / "bad.xml")]) == 2

@@ -364,17 +364,18 @@ def _verdict(result: Measurement) -> list[str]:
 
 
 def suite_summary(kinds: dict[str, dict], notebooks: dict[str, dict], *, cpu_s: float | None = None,
-                  workers: int = 2) -> list[str]:
+                  workers: int | None = 2) -> list[str]:
     """The report's lines on where the suite's time went: worker-seconds by kind (:func:`worker_seconds`)
     with each kind's share, then the :data:`NBVAL_SHOWN` notebooks costliest under strict nbval
     (:func:`nbval_seconds`). ``cpu_s``: the CPU seconds of everything the suite ran, if measured;
-    ``workers``: pytest-xdist's worker count (``make test``: 2). Empty when ``kinds`` is."""
+    ``workers``: pytest-xdist's worker count (``make test``: 2; ``None``: not known, as for a report read
+    with ``--junit``). Empty when ``kinds`` is."""
     if not kinds:
         return []
     total = kinds.get("all", {}).get("seconds") or 0.0
     cpu = f", CPU {cpu_s:.0f} s of pytest and every process it ran" if cpu_s is not None else ""
-    lines = [f"  worker-seconds by kind (each test with its set-up and tear-down; {total:.0f} in all on "
-             f"{workers} workers, {total / workers:.0f} s each if shared evenly{cpu}):"]
+    spread = f" on {workers} workers, {total / workers:.0f} s each if shared evenly" if workers else ""
+    lines = [f"  worker-seconds by kind (each test with its set-up and tear-down; {total:.0f} in all{spread}{cpu}):"]
     for kind, entry in kinds.items():
         if kind != "all":
             share = 100 * entry["seconds"] / total if total else 0.0
@@ -460,7 +461,7 @@ def _print_junit(path: Path, error) -> int:
     if not kinds["all"]["tests"]:
         return error(f"--junit {path}: the report has no test case", 2)
     print(f"test suite from {path}:")
-    print("\n".join(suite_summary(kinds, notebooks)))
+    print("\n".join(suite_summary(kinds, notebooks, workers=None)))
     return 0
 
 
