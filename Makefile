@@ -62,9 +62,11 @@ TEST_WORKERS ?= 2
 PARALLEL = $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS))
 
 ## One pytest run: unit tests, exercise contract, hygiene, strict nbval over notebooks/ (and notebooks/zh/), the live track,
-## the browser tests, and the offline proof over every worker's connection log, last.
+## the browser tests, and the offline proof over every worker's connection log, last. `make test JUNIT=suite.xml` also
+## writes pytest's JUnit report, whose worker-seconds by kind `python -m tooling.bench --junit suite.xml` prints.
+JUNIT_FLAGS = $(if $(JUNIT),--junitxml=$(JUNIT) -o junit_family=xunit1,)
 test: $(STAMP)
-	$(OFFLINE) $(CACHED) $(BIN)/python -m pytest $(PARALLEL)
+	$(OFFLINE) $(CACHED) $(BIN)/python -m pytest $(PARALLEL) $(JUNIT_FLAGS)
 
 ## Everything about one notebook, both editions, in one pytest run (the inner loop, about a minute): make check NB=13
 ## (NB=13 14 for two): strict nbval of notebooks/13_*.ipynb and notebooks/zh/13_*.ipynb, its exercise contract and
