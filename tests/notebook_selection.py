@@ -12,7 +12,9 @@ and ``zh-13``) and its browser tests, in one pytest run. A test is about noteboo
 * one of its parameters names the notebook, as the course's parametrised tests do
   (``[13]``, ``[zh-13]``, ``[13.1-...]``, ``[13-question-id]``, ``[13_streaming_tool_calls.ipynb]``,
   ``[zh/13_...]``, ``[notebooks/13_...]``);
-* or it says so: ``@pytest.mark.notebook("00", "02")`` (a test whose name and parameters do not).
+* or it says so: ``@pytest.mark.notebook("00", "02")`` on a test whose name and parameters do not,
+  or ``pytestmark = pytest.mark.notebook("13")`` in a module that tests what a notebook uses (its
+  widget's engine, notebook 18's PostgreSQL helpers).
 
 Everything else is deselected (pytest reports how many). Files named after another notebook and
 the other notebooks are not even collected, which saves most of a worker's collection time.
