@@ -24,7 +24,7 @@ LAB_ZH_SETTINGS := $(VENV)/share/jupyter/lab/settings-zh
 LAB_ZH_OVERRIDES := $(LAB_ZH_SETTINGS)/overrides.json
 LAB_EDITION_FLAGS := $(if $(filter zh zh-CN zh_CN zh-cn zh_cn,$(COURSE_LANG)),--LabApp.app_settings_dir="$(abspath $(LAB_ZH_SETTINGS))",)
 
-.PHONY: lab status reset test nbval notebooks format bench drift clean-venv zh catalogs venv postgres
+.PHONY: lab status reset test check nbval notebooks format bench drift clean-venv zh catalogs venv postgres
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -68,9 +68,19 @@ TEST_WORKERS ?= 2
 PARALLEL = $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS))
 
 ## One pytest run: unit tests, exercise contract, hygiene, strict nbval over notebooks/ (and notebooks/zh/), the live track,
-## the browser tests, and the offline proof over every worker's connection log, last.
+## the browser tests, and the offline proof over every worker's connection log, last. `make test JUNIT=suite.xml` also
+## writes pytest's JUnit report, whose worker-seconds by kind `python -m tooling.bench --junit suite.xml` prints.
+JUNIT_FLAGS = $(if $(JUNIT),--junitxml=$(JUNIT) -o junit_family=xunit1,)
 test: $(STAMP)
-	$(OFFLINE) $(CACHED) $(BIN)/python -m pytest $(PARALLEL)
+	$(OFFLINE) $(CACHED) $(BIN)/python -m pytest $(PARALLEL) $(JUNIT_FLAGS)
+
+## Everything about one notebook, both editions, in one pytest run (the inner loop, about a minute): make check NB=13
+## (NB=13 14 for two): strict nbval of notebooks/13_*.ipynb and notebooks/zh/13_*.ipynb, its exercise contract and
+## exercise tests, its self-check questions and verifiers, the Chinese edition's freshness, its hygiene, its live-track
+## runs and its browser tests (how a test is chosen: tests/notebook_selection.py). `make test` still runs everything.
+check: $(STAMP)
+	@test -n "$(NB)" || { echo "say which notebook: make check NB=13"; exit 2; }
+	$(OFFLINE) $(CACHED) $(BIN)/python -m pytest $(PARALLEL) $(foreach n,$(NB),--notebook $(n))
 
 ## Strict nbval over the notebooks, guarded, and the offline proof, on the same workers (CI runs it after
 ## `make test`: outputs must be stable run after run).

@@ -20,16 +20,14 @@ import json
 import os
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import sysconfig
-import time
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.local_server import free_port, stop, wait_until_answers
 from tooling.bench import _kernel_pid, _peak_mb
 from tooling.kernel_env import CHECKOUT, checkout_first
 from tooling.notebooks import kernel_env, read_notebook, run_notebook
@@ -57,12 +55,6 @@ def course_copy(target: Path) -> Path:
             (target / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target / name)
     return target
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @dataclass
@@ -108,7 +100,7 @@ def image_env(repo: Path, tmp: Path) -> dict[str, str]:
 def started_image(repo: Path, tmp: Path) -> Iterator[Server]:
     """Run ``repo/binder/start jupyter lab ...`` in ``repo`` (as repo2docker's entry point does) and yield
     the server once it answers; stop it after (terminate, kill after 30 s)."""
-    port, token = _free_port(), secrets.token_hex(16)
+    port, token = free_port(), secrets.token_hex(16)
     command = [str(repo / "binder" / "start"), "jupyter", "lab", "--no-browser", f"--port={port}",
                "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}", "--allow-root",
                "--LabApp.extension_manager=readonly"]
@@ -117,23 +109,10 @@ def started_image(repo: Path, tmp: Path) -> Iterator[Server]:
         process = subprocess.Popen(command, cwd=repo, env=image_env(repo, tmp), stdout=log, stderr=subprocess.STDOUT)
         server = Server(f"http://127.0.0.1:{port}", token, process)
         try:
-            deadline = time.monotonic() + START_TIMEOUT
-            while True:
-                try:
-                    urllib.request.urlopen(f"{server.base}/api/status?token={token}", timeout=5)
-                    break
-                except OSError:
-                    if process.poll() is not None or time.monotonic() > deadline:
-                        raise RuntimeError("the server did not start:\n" + log_path.read_text()[-3000:]) from None
-                    time.sleep(0.5)
+            wait_until_answers(f"{server.base}/api/status?token={token}", process, log_path, START_TIMEOUT, poll_s=0.5)
             yield server
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=30)
+            stop(process)
 
 
 def run_start_notebook(repo: Path, workspace: Path, tmp: Path,

@@ -236,6 +236,8 @@ class _ControllerProof:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "offline_proof: the offline proof; runs after every other test and "
                                        "notebook of the session (under xdist: in the controller, after every worker)")
+    config.addinivalue_line("markers", "needs_reference: the test uses the exercise's reference solutions; it is "
+                                       "skipped, pointing at the failure, when one failed test_reference_solution_passes")
     for name in removed_variables(os.environ):  # what nbval's kernels must not inherit (tooling.notebooks)
         os.environ.pop(name, None)
     names = (GUARD_LOG_VARIABLE, "PYTHONPATH")
@@ -321,6 +323,25 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
 
     config.option.loadscopereorder = False  # keep the order above, not "most tests first"
     return CourseScheduling(config, log)
+
+
+_FAILED_HERE = pytest.StashKey[set]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """Record the node id of every test that fails in this process (see :func:`failed_in_this_process`)."""
+    report = yield
+    if report.failed:
+        item.config.stash.setdefault(_FAILED_HERE, set()).add(item.nodeid)
+    return report
+
+
+@pytest.fixture
+def failed_in_this_process(request) -> set[str]:
+    """Node ids of the tests that failed so far in this test process (under xdist: this worker, which
+    runs a whole file in order): a test that would only repeat another's failure reads it and skips."""
+    return request.config.stash.setdefault(_FAILED_HERE, set())
 
 
 @pytest.fixture

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from helpers.desk_policy import INJECTED_NOTE, desk_policy
+
+#: ``make check NB=20`` (``pytest --notebook 20``) runs this module: it tests what the notebook uses.
+pytestmark = pytest.mark.notebook("20")
 
 
 def moves(step, *messages):

@@ -7,6 +7,9 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from helpers.durable_flow import SecondProcess, build
 
+#: ``make check NB=08`` (``pytest --notebook 08``) runs this module: it tests what the notebook uses.
+pytestmark = pytest.mark.notebook("08")
+
 CONFIG = {"configurable": {"thread_id": "refund-A1024"}}
 
 

@@ -1,10 +1,10 @@
 """The course in real JupyterLab, driven by headless Chromium (Playwright).
 
-Starts JupyterLab on 127.0.0.1 with a token and throw-away settings, opens a notebook, runs all
-cells from the Run menu, and checks what a learner sees. This file holds the shared helpers
-(:func:`_lab_server`, the ``lab_url`` fixture, :func:`_run_notebook_in_lab`) and the tests for
-notebooks 00 and 02; ``test_lab_browser_07.py``, ``_08.py`` and ``_09.py`` use the same helpers, and
-``test_lab_browser_diagrams.py`` starts :func:`_lab_server` on the notebooks *with* their outputs.
+Opens a notebook in JupyterLab on 127.0.0.1 (a token, throw-away settings), runs all cells from the
+Run menu, and checks what a learner sees. The server and the shared helpers (the ``lab_url``
+fixture, :func:`_run_notebook_in_lab`) are in ``tests/lab_server.py``: one JupyterLab per test
+process, a fresh folder per test (issue 28). This file holds the tests for notebooks 00 and 02;
+``test_lab_browser_diagrams.py`` opens the notebooks *with* their outputs on the same server.
 
 Deterministic under load. An earlier version waited for ``.jp-Notebook-ExecutionIndicator
 [data-status="idle"]`` and then clicked "Clear Outputs of All Cells". That indicator shows
@@ -23,7 +23,8 @@ papered over. Now:
   the DOM, and there is an active cell;
 * Run All is clicked once; it cannot be a no-op any more, and "finished" means every code cell has
   an execution count and the kernel is idle again (or a cell failed, which is reported);
-* on teardown every kernel session is deleted through the REST API before the server stops;
+* on teardown every kernel session of the test's folder is deleted through the REST API (the
+  server, shared by the test process, stops at the end of the session);
 * a click that depends on text just typed into a widget waits until the kernel shows it has the
   text (07: the playground's "Changed since the run below: ..." line), because a button's click
   message can reach the kernel before a text box's update.
@@ -37,233 +38,12 @@ are skipped, unless ``COURSE_REQUIRE_BROWSER=1`` (set by ``.ci/run``) turns the 
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
-import re
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
-
 import pytest
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ROOT = Path(__file__).resolve().parent.parent
-TOKEN = "course-browser-test"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-#: Generous limits for a loaded 2-core machine; nothing waits for a fixed time, every wait has a condition.
-READY_TIMEOUT_MS = 180_000
-RUN_TIMEOUT_MS = 240_000
+from tests.lab_server import _run_notebook_in_lab
 
 
-def _require_browser() -> None:
-    missing = []
-    if not Path(CHROMIUM).exists():
-        missing.append("Debian package chromium (/usr/bin/chromium)")
-    try:
-        import playwright  # noqa: F401
-    except ImportError:
-        missing.append("the playwright Python package")
-    if missing:
-        message = "browser test needs " + " and ".join(missing)
-        if os.environ.get("COURSE_REQUIRE_BROWSER") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _copy_without_outputs(source: Path, target: Path) -> None:
-    """Copy the course notebooks with every output and execution count removed (never touch the originals)."""
-    import nbformat
-
-    target.mkdir(parents=True)
-    for path in sorted(source.glob("*.ipynb")):
-        nb = nbformat.read(path, as_version=4)
-        for cell in nb.cells:
-            if cell.cell_type == "code":
-                cell.outputs = []
-                cell.execution_count = None
-        nbformat.write(nb, target / path.name)
-    for path in source.iterdir():  # anything else a notebook reads next to itself
-        if path.suffix != ".ipynb" and path.is_file():
-            shutil.copy2(path, target / path.name)
-
-
-def _api(base: str, method: str, path: str) -> object:
-    request = urllib.request.Request(f"{base}{path}?token={TOKEN}", method=method)
-    with urllib.request.urlopen(request, timeout=30) as response:
-        body = response.read()
-    return json.loads(body) if body else None
-
-
-def _delete_sessions(base: str) -> None:
-    """Shut down every kernel session of the server (DELETE returns once the kernel is gone)."""
-    try:
-        for session in _api(base, "GET", "/api/sessions") or []:
-            _api(base, "DELETE", f"/api/sessions/{session['id']}")
-    except OSError:
-        pass  # the server is already gone
-
-
-@contextlib.contextmanager
-def _lab_server(tmp_path: Path, copy_notebooks=_copy_without_outputs):
-    """Start JupyterLab on 127.0.0.1 (token, throw-away settings) and yield its base URL; stop it after.
-
-    ``copy_notebooks(source, target)`` fills ``<tmp_path>/course/notebooks`` from the course's
-    ``notebooks/`` (by default without outputs, see the module docstring). On exit every kernel
-    session is deleted through the REST API, then the server is stopped (terminate, kill after 30 s).
-    """
-    _require_browser()
-    settings, workspaces, root = tmp_path / "settings", tmp_path / "workspaces", tmp_path / "course"
-    (settings / "@jupyterlab" / "apputils-extension").mkdir(parents=True)
-    (settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings").write_text(
-        '{"fetchNews": "false", "checkForUpdates": false}')
-    workspaces.mkdir()
-    copy_notebooks(ROOT / "notebooks", root / "notebooks")
-    env = {k: v for k, v in os.environ.items() if k not in ("COURSE_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY")}
-    env.update(JUPYTERLAB_SETTINGS_DIR=str(settings), JUPYTERLAB_WORKSPACES_DIR=str(workspaces),
-               JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"))
-    port = _free_port()
-    with open(tmp_path / "lab.log", "w") as log:  # the server's log, shown if it does not start
-        server = subprocess.Popen(
-            [sys.executable, "-m", "jupyter", "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
-             f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={root}", "--allow-root",
-             "--LabApp.extension_manager=readonly", "--LabApp.expose_app_in_browser=True"],
-            env=env, stdout=subprocess.DEVNULL, stderr=log,
-        )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 90
-            while True:
-                try:
-                    urllib.request.urlopen(f"{base}/api/status?token={TOKEN}", timeout=2)
-                    break
-                except OSError:
-                    if server.poll() is not None or time.monotonic() > deadline:
-                        pytest.fail("JupyterLab did not start:\n" + (tmp_path / "lab.log").read_text()[-2000:])
-                    time.sleep(0.3)
-            yield base
-        finally:
-            _delete_sessions(base)
-            server.terminate()
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait(timeout=30)
-
-
-@pytest.fixture
-def lab_url(tmp_path):
-    """A JupyterLab server of this test's own, on a copy of the notebooks without outputs; its base URL."""
-    with _lab_server(tmp_path) as base:
-        yield base
-
-
-def _menu(page, menu: str, item: str) -> None:
-    """Open a main-menu menu and click one item (JupyterLab 4 has no Run All shortcut)."""
-    page.locator(".lm-MenuBar-itemLabel", has_text=menu).first.click()
-    entry = page.locator(".lm-Menu-item:not(.lm-mod-disabled) .lm-Menu-itemLabel").filter(
-        has_text=re.compile(rf"^{re.escape(item)}$")).first
-    entry.wait_for(state="visible", timeout=30_000)
-    entry.click()
-
-
-# JupyterLab's own state of the notebook opened from `path` (window.jupyterapp exists because the
-# server runs with --LabApp.expose_app_in_browser=True). Reads only; nothing is clicked from here.
-_NOTEBOOK_STATE = """(path) => {
-    const app = window.jupyterapp;
-    if (!app || !app.shell) return {ready: false, why: "no app yet"};
-    const panel = [...app.shell.widgets("main")].find(w => w.context && w.context.path === path);
-    if (!panel) return {ready: false, why: "notebook not open yet"};
-    const notebook = panel.content;
-    const kernel = panel.sessionContext && panel.sessionContext.session && panel.sessionContext.session.kernel;
-    const cells = notebook.widgets.length;
-    const codeCells = notebook.widgets.filter(c => c.model.type === "code");
-    // Errors from the notebook model, not the page: JupyterLab 4 leaves a cell off screen out of the DOM.
-    const models = notebook.model ? Array.from({length: notebook.model.cells.length},
-                                               (_, i) => notebook.model.cells.get(i)) : [];
-    const errors = [];
-    models.forEach((cell, index) => {
-        if (cell.type !== "code") return;
-        for (const output of cell.outputs.toJSON()) {
-            if (output.output_type === "error") errors.push(`cell ${index}: ${output.ename}: ${output.evalue}`);
-        }
-    });
-    return {
-        ready: panel.context.isReady && !!kernel && kernel.connectionStatus === "connected"
-               && kernel.status === "idle" && cells > 0 && cells === notebook.model.cells.length
-               && !!notebook.activeCell
-               && notebook.node.querySelectorAll(".jp-Cell").length === cells,
-        cells: cells,
-        kernel: kernel ? kernel.connectionStatus + "/" + kernel.status : "none",
-        counted: codeCells.filter(c => c.model.executionCount !== null).length,
-        code: codeCells.length,
-        errors: errors.length,
-        error_list: errors.slice(0, 5),
-    };
-}"""
-
-
-def _state(page, path: str) -> dict:
-    return page.evaluate(_NOTEBOOK_STATE, path)
-
-
-def _wait_ready(page, path: str) -> None:
-    """Wait until JupyterLab has the notebook loaded and rendered and its kernel connected and idle."""
-    page.wait_for_function(f"(path) => ({_NOTEBOOK_STATE})(path).ready", arg=path, timeout=READY_TIMEOUT_MS)
-
-
-def _wait_finished(page, path: str) -> None:
-    """Wait until Run All is over: every code cell has a count and the kernel is idle, or a cell failed."""
-    done = (f"(path) => {{ const s = ({_NOTEBOOK_STATE})(path); "
-            "return s.errors > 0 || (s.counted === s.code && s.kernel === 'connected/idle'); }")
-    page.wait_for_function(done, arg=path, timeout=RUN_TIMEOUT_MS)
-
-
-@contextlib.contextmanager
-def _run_notebook_in_lab(lab_url: str, name: str):
-    """Open ``notebooks/<name>`` in JupyterLab and Run All; yield (page, notebook locator) once it finished.
-
-    The notebook is a copy without outputs (see the module docstring), so every output a test
-    checks comes from this run. A cell that raised fails here, with a screenshot path.
-    """
-    from playwright.sync_api import expect, sync_playwright
-
-    path = f"notebooks/{name}"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.set_default_timeout(60_000)  # clicks and fills on a loaded machine; every wait still has a condition
-            page.goto(f"{lab_url}/lab/tree/{path}?reset&token={TOKEN}", timeout=READY_TIMEOUT_MS)
-            _wait_ready(page, path)
-            notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook")
-            # Nothing left from an earlier run: no output, no numbered prompt (all cells are in the DOM now).
-            expect(notebook.locator(".jp-OutputArea-output")).to_have_count(0)
-            expect(notebook.locator(".jp-CodeCell .jp-InputPrompt").filter(has_text=re.compile(r"\d"))).to_have_count(0)
-            _menu(page, "Run", "Run All Cells")
-            _wait_finished(page, path)
-            state = _state(page, path)
-            if state["errors"]:
-                shot = Path(os.environ.get("TMPDIR", "/tmp")) / f"lab-{name}.png"
-                page.screenshot(path=str(shot), full_page=True)
-                pytest.fail(f"{name}: a cell raised in JupyterLab ({state}); screenshot {shot}")
-            yield page, notebook
-        finally:
-            browser.close()
-
-
+@pytest.mark.notebook("00")
 def test_start_here_runs_in_jupyterlab(lab_url, tmp_path):
     from playwright.sync_api import expect
 
@@ -283,6 +63,7 @@ def test_start_here_runs_in_jupyterlab(lab_url, tmp_path):
         page.screenshot(path=str(tmp_path / "00_start_here.png"))
 
 
+@pytest.mark.notebook("02")
 def test_you_are_the_model_and_the_self_check_work_in_jupyterlab(lab_url, tmp_path):
     """Notebook 02: the widget opens clean, a click shows ToolNode's answer; the self-check says RIGHT and WRONG."""
     from playwright.sync_api import expect

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from tests.test_lab_browser import CHROMIUM, _run_notebook_in_lab, lab_url  # noqa: F401
+from tests.lab_server import _run_notebook_in_lab
 
 
-def test_reducer_playground_widget_works_in_jupyterlab(lab_url, tmp_path):  # noqa: F811
+def test_reducer_playground_widget_works_in_jupyterlab(lab_url, tmp_path):
     """It opens as its Markdown says; choosing a reducer, typing both writes and clicking Run shows both orders."""
     from playwright.sync_api import expect
 

@@ -8,10 +8,10 @@ refundable one), an amount above the refundable one is refused (sent with Enter)
 
 from __future__ import annotations
 
-from tests.test_lab_browser import CHROMIUM, _run_notebook_in_lab, lab_url  # noqa: F401
+from tests.lab_server import _run_notebook_in_lab
 
 
-def test_approval_panel_works_in_jupyterlab(lab_url, tmp_path):  # noqa: F811
+def test_approval_panel_works_in_jupyterlab(lab_url, tmp_path):
     from playwright.sync_api import expect
 
     with _run_notebook_in_lab(lab_url, "08_interrupt_and_resume.ipynb") as (page, notebook):

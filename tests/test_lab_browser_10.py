@@ -13,7 +13,7 @@ none a fixed time.
 
 from __future__ import annotations
 
-from tests.test_lab_browser import CHROMIUM, _run_notebook_in_lab, lab_url  # noqa: F401
+from tests.lab_server import _run_notebook_in_lab
 
 
 def _stale_note_if_any(status) -> None:
@@ -40,7 +40,7 @@ def _only_call_1_noted(widget, decision: str) -> None:
     _stale_note_if_any(status)
 
 
-def test_approval_panel_answers_two_gated_calls_in_jupyterlab(lab_url, tmp_path):  # noqa: F811
+def test_approval_panel_answers_two_gated_calls_in_jupyterlab(lab_url, tmp_path):
     from playwright.sync_api import expect
 
     with _run_notebook_in_lab(lab_url, "10_human_approval.ipynb") as (page, notebook):

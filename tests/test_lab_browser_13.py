@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from tests.test_lab_browser import CHROMIUM, _run_notebook_in_lab, lab_url  # noqa: F401
+from tests.lab_server import _run_notebook_in_lab
 
 
-def test_stream_stepper_widget_works_in_jupyterlab(lab_url, tmp_path):  # noqa: F811
+def test_stream_stepper_widget_works_in_jupyterlab(lab_url, tmp_path):
     """It opens on the first stream with no chunk; Next chunk, the stream picker and Whole stream show
     the merged calls and what an application would run; Start again goes back."""
     from playwright.sync_api import expect

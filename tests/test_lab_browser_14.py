@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from tests.test_lab_browser import CHROMIUM, _run_notebook_in_lab, lab_url  # noqa: F401
+from tests.lab_server import _run_notebook_in_lab
 
 
-def test_wire_formats_view_works_in_jupyterlab(lab_url, tmp_path):  # noqa: F811
+def test_wire_formats_view_works_in_jupyterlab(lab_url, tmp_path):
     """It opens on the conversation; dropping an answer, forcing a tool and forbidding parallel calls re-render
     the three bodies as each integration builds them."""
     from playwright.sync_api import expect

@@ -15,7 +15,8 @@ the SVG's user units times the element's scale to the screen (``getScreenCTM()``
 ``<svg>`` it includes the viewBox mapping). That is the label's font size in CSS px on the page.
 The SVG's overall scale (drawn width / viewBox width) is printed next to it.
 
-One JupyterLab server and one browser page serve every notebook (module-scoped fixtures); the
+The test process's one JupyterLab (``tests/lab_server.py``), a folder of this module's own holding
+the notebooks as committed, and one browser page serve every notebook (module-scoped fixtures); the
 notebooks are opened one after another in the same page through JupyterLab's ``docmanager:open``
 command and closed (their kernels shut down) after measuring. Every wait has a condition: the
 notebook's context is ready and every cell is in the DOM (the readiness check of
@@ -37,16 +38,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_lab_browser import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    READY_TIMEOUT_MS,
-    ROOT,
-    TOKEN,
-    _api,
-    _lab_server,
-    _require_browser,
-)
+from tests.lab_server import CHROMIUM, CHROMIUM_ARGS, READY_TIMEOUT_MS, ROOT, TOKEN, LabFolder, _api, _require_browser
 
 #: The smallest label size (CSS px) a diagram may render at in a 1280 px window (issue 10).
 MIN_LABEL_PX = 9.0
@@ -197,10 +189,10 @@ _RESULTS: list[Measured] = []
 
 
 @pytest.fixture(scope="module")
-def lab_with_outputs(tmp_path_factory):
-    """One JupyterLab server for the module, on a copy of the notebooks *with* their committed outputs."""
-    with _lab_server(tmp_path_factory.mktemp("lab-diagrams"), _copy_with_outputs) as base:
-        yield base
+def lab_with_outputs(jupyterlab):
+    """A folder for the module on the test process's JupyterLab, holding the notebooks *with* their committed outputs."""
+    with jupyterlab.folder(_copy_with_outputs) as lab:
+        yield lab
 
 
 @pytest.fixture(scope="module")
@@ -214,7 +206,7 @@ def lab_page(lab_with_outputs):
         try:
             page = browser.new_page(viewport=WINDOW)
             page.set_default_timeout(60_000)
-            page.goto(f"{lab_with_outputs}/lab?reset&token={TOKEN}", timeout=READY_TIMEOUT_MS)
+            page.goto(f"{lab_with_outputs.base}/lab?reset&token={TOKEN}", timeout=READY_TIMEOUT_MS)
             page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell", timeout=READY_TIMEOUT_MS)
             page.evaluate("() => window.jupyterapp.restored")
             expect(page.locator(".jp-FileBrowser")).to_be_visible(timeout=READY_TIMEOUT_MS)
@@ -236,9 +228,9 @@ def _print_table(results: list[Measured]) -> None:
 
 
 @contextlib.contextmanager
-def _opened(page, base: str, name: str):
+def _opened(page, lab: LabFolder, name: str):
     """Open ``notebooks/<name>`` in the page (not run) and yield once it is ready; close it and its kernel after."""
-    path = f"notebooks/{name}"
+    path = lab.notebook(name)
     page.evaluate("async (path) => { await window.jupyterapp.commands.execute("
                   "'docmanager:open', {path, factory: 'Notebook'}); }", path)
     page.wait_for_function(_NOTEBOOK_READY, arg=path, timeout=READY_TIMEOUT_MS)
@@ -247,18 +239,18 @@ def _opened(page, base: str, name: str):
     finally:
         page.evaluate("""(path) => { for (const w of [...window.jupyterapp.shell.widgets("main")])
                                          if (w.context && w.context.path === path) w.dispose(); }""", path)
-        for session in _api(base, "GET", "/api/sessions") or []:  # the kernel JupyterLab started on open
+        for session in _api(lab.base, "GET", "/api/sessions") or []:  # the kernel JupyterLab started on open
             if session.get("path") == path:
-                _api(base, "DELETE", f"/api/sessions/{session['id']}")
+                _api(lab.base, "DELETE", f"/api/sessions/{session['id']}")
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_every_mermaid_label_reads_at_1280px(lab_page, name, tmp_path):
     """Each diagram of the notebook is drawn, and its smallest label is at least MIN_LABEL_PX CSS px."""
-    base, page = lab_page
+    lab, page = lab_page
     cells = _diagram_cells(ROOT / "notebooks" / name)
     too_small, errors = [], []
-    with _opened(page, base, name) as path:
+    with _opened(page, lab, name) as path:
         for cell in cells:
             page.wait_for_function(_CELL_DRAWN, arg=[path, cell.cell, cell.diagrams], timeout=READY_TIMEOUT_MS)
             for nth in range(cell.diagrams):

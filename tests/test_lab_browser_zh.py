@@ -4,38 +4,37 @@ edition's folder runs with Chinese chrome, and its self-check widget answers in 
 The notebook is ``notebooks/zh/00_start_here.ipynb`` when it is built; until the translations are
 merged, the English notebook copied into a ``zh`` folder carrying the edition marker (the chrome
 comes from the marker, not from the translated Markdown), so the test proves the same thing either
-way. Both are copied without outputs (:func:`tests.test_lab_browser._copy_without_outputs`).
+way. Both are copied without outputs (:func:`tests.lab_server._strip_outputs`), in a folder of
+this test's own on the test process's JupyterLab (``tests/lab_server.py``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import re
-import shutil
 from pathlib import Path
 
+import pytest
+
 from helpers.i18n import write_marker
-from tests.test_lab_browser import _copy_without_outputs, _lab_server, _run_notebook_in_lab
+from tests.lab_server import _run_notebook_in_lab, _strip_outputs
 
 NAME = "00_start_here.ipynb"
 
 
 def _copy_with_chinese_edition(source: Path, target: Path) -> None:
-    _copy_without_outputs(source, target)
+    """Only what the test opens: the Chinese notebook without outputs, in a ``zh`` folder with the edition marker."""
     built = source / "zh" / NAME
-    staging = target.parent / "zh-source"
-    staging.mkdir()
-    shutil.copy2(built if built.is_file() else source / NAME, staging / NAME)
-    _copy_without_outputs(staging, target / "zh")
+    (target / "zh").mkdir(parents=True)
+    _strip_outputs(built if built.is_file() else source / NAME, target / "zh" / NAME)
     write_marker(target / "zh", "zh-CN")
 
 
-def test_the_chinese_self_check_and_exercise_chrome_in_jupyterlab(tmp_path):
+@pytest.mark.notebook("00")
+def test_the_chinese_self_check_and_exercise_chrome_in_jupyterlab(jupyterlab, tmp_path):
     from playwright.sync_api import expect
 
-    with contextlib.ExitStack() as stack:
-        base = stack.enter_context(_lab_server(tmp_path, _copy_with_chinese_edition))
-        _page, notebook = stack.enter_context(_run_notebook_in_lab(base, f"zh/{NAME}"))
+    with jupyterlab.folder(_copy_with_chinese_edition) as lab, _run_notebook_in_lab(lab, f"zh/{NAME}") as (
+            _page, notebook):
         expect(notebook.locator(".jp-OutputArea-output", has_text="全部 4 项检查通过")).to_be_visible(timeout=60_000)
         expect(notebook.locator(".jp-OutputArea-output", has_text="尚未完成")).to_have_count(1)
         assert notebook.locator(".jp-OutputArea-output", has_text="checks passed").count() == 0

@@ -15,6 +15,9 @@ from langchain_mcp_adapters.tools import load_mcp_tools
 from helpers.mcp_orders import FASTMCP_KINDS, SERVER_KINDS, server_params
 from helpers.mcp_orders.server import CUSTOMER_NOTES, INJECTED_DESCRIPTION, MAX_ECHO, main, shown
 
+#: ``make check NB=16`` (``pytest --notebook 16``) runs this module: it tests what the notebook uses.
+pytestmark = pytest.mark.notebook("16")
+
 
 def _children() -> set[int]:
     return {child.pid for child in psutil.Process().children(recursive=True)}

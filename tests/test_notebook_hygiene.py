@@ -1,7 +1,7 @@
 """Static hygiene of the committed notebooks (strict nbval re-runs them; this checks how they were stored).
 
 Each notebook must be executed top to bottom in one run, carry no error outputs except in cells
-marked to raise, contain no machine paths, memory addresses, secrets or widget state, start with a
+marked to raise, contain no machine paths, memory addresses, secrets, widget state or widget model ids, start with a
 ``#`` title, and follow the ``NN_topic.ipynb`` naming. Both editions are checked: the English
 notebooks in ``notebooks/`` and the Chinese ones the build writes to ``notebooks/zh/`` (issue 22),
 discovered by :func:`edition_notebooks`, so a notebook of either edition is covered without a list. Code lines are at most :data:`MAX_CODE_LINE`
@@ -16,6 +16,8 @@ import re
 from pathlib import Path
 
 import pytest
+
+from tooling.notebook_files import WIDGET_VIEW
 
 NOTEBOOK_ROOT = Path(__file__).resolve().parent.parent / "notebooks"
 #: The folders of the editions under the notebooks folder: English at the top, Chinese in ``zh/``.
@@ -96,6 +98,12 @@ def test_the_chinese_edition_is_checked_too(tmp_path):
                         (test_verdicts_are_words_not_emoji, "say PASS / FAIL in words")):
         with pytest.raises(AssertionError, match=re.escape(says)):
             check(copy)
+    widget = next(o for c in nb["cells"] for o in c.get("outputs", []) if WIDGET_VIEW in o.get("data", {}))
+    widget["data"][WIDGET_VIEW]["model_id"] = "cdb587d23722490dbaf1e5419181763f"
+    copy.write_text(json.dumps(nb), encoding="utf-8")
+    for check, says in ((test_no_widget_state_and_no_timing_metadata, "random model id 'cdb587d2"),):
+        with pytest.raises(AssertionError, match=re.escape(says)):
+            check(copy)
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
@@ -169,8 +177,13 @@ def test_no_machine_specific_or_secret_text(path):
 def test_no_widget_state_and_no_timing_metadata(path):
     nb = _load(path)
     assert "widgets" not in nb["metadata"], "widget state is stored: re-execute with `make notebooks`"
-    for cell in nb["cells"]:
+    for index, cell in enumerate(nb["cells"]):
         assert "execution" not in cell.get("metadata", {}), "timing metadata is stored"
+        for output in cell.get("outputs", []):
+            view = output.get("data", {}).get(WIDGET_VIEW)
+            assert not view or view.get("model_id") == "", (
+                f"cell {index} ({cell.get('id')}) stores a widget's random model id {view.get('model_id')!r}, "
+                "which changes on every run: re-execute with `make notebooks` (tooling.notebooks stores it empty)")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)

@@ -25,6 +25,9 @@ from helpers.postgres.ledger import RefundLedger, simulated_orders
 from helpers.postgres.queue import CLAIM_SQL, enqueue, queue_counts
 from helpers.postgres.workers import Workers, WorkerError
 
+#: ``make check NB=18`` (``pytest --notebook 18``) runs this module: it tests what the notebook uses.
+pytestmark = pytest.mark.notebook("18")
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -21,6 +21,9 @@ from helpers.postgres.engine import DatabaseSpec, fallback_database, open_databa
 from helpers.postgres.fallback import FallbackConnection, LockTimeout, stable_hash
 from tests.postgres_here import require_postgres
 
+#: ``make check NB=18`` (``pytest --notebook 18``) runs this module: it tests what the notebook uses.
+pytestmark = pytest.mark.notebook("18")
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -17,6 +17,9 @@ import pytest
 
 from tooling.notebooks import kernel_env, read_notebook, run_notebook
 
+#: ``make check NB=18`` (``pytest --notebook 18``) runs this module: it tests what the notebook uses.
+pytestmark = pytest.mark.notebook("18")
+
 ROOT = Path(__file__).resolve().parent.parent
 ENGLISH = sorted((ROOT / "notebooks").glob("18_*.ipynb"))
 CHINESE = sorted((ROOT / "notebooks" / "zh").glob("18_*.ipynb"))

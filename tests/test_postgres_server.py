@@ -23,6 +23,9 @@ from helpers.postgres import LocalPostgres, PostgresUnavailable, find_installati
 from helpers.postgres.server import _alive
 from tests.postgres_here import needs_postgres
 
+#: ``make check NB=18`` (``pytest --notebook 18``) runs this module: it tests what the notebook uses.
+pytestmark = pytest.mark.notebook("18")
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

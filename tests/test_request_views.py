@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from langchain.agents import create_agent
 from langchain.agents.middleware import ClearToolUsesEdit, ContextEditingMiddleware
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
@@ -12,6 +13,9 @@ from langchain_core.tools import tool
 from helpers import scripted_model, tool_call
 from helpers.i18n import use
 from helpers.request_views import history_markdown, message_summary, offered_tools_markdown
+
+#: ``make check NB=19`` (``pytest --notebook 19``) runs this module: it tests what the notebook uses.
+pytestmark = pytest.mark.notebook("19")
 
 
 @tool

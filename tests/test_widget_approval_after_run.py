@@ -10,6 +10,7 @@ acts on. Agents are real ``create_agent`` + ``HumanInTheLoopMiddleware`` graphs 
 
 from __future__ import annotations
 
+import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from helpers import tool_call
@@ -18,6 +19,9 @@ from helpers.widgets import ApprovalPanel
 from helpers.widgets.engines import ApprovalEngine
 from helpers.widgets.engines.approval import SentDecision, call_subject, decision_text
 from tests.test_widget_approval_hitl import paused, refund
+
+#: ``make check NB=10`` (``pytest --notebook 10``) runs this module: it tests what the notebook uses.
+pytestmark = pytest.mark.notebook("10")
 
 TWO_ORDERS = {"items": [{"order_id": "A1024", "amount": 450.0}, {"order_id": "A1030", "amount": 150.0}]}
 

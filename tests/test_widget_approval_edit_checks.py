@@ -28,6 +28,9 @@ from helpers.exercises import nb08
 from helpers.widgets import ApprovalPanel
 from helpers.widgets.engines import ApprovalEngine
 
+#: ``make check NB=10`` (``pytest --notebook 10``) runs this module: it tests what the notebook uses.
+pytestmark = pytest.mark.notebook("10")
+
 RUNS: list[tuple[str, object]] = []
 
 

@@ -23,6 +23,9 @@ from helpers.widgets import ApprovalPanel, PanelOutcome
 from helpers.widgets.engines import ApprovalEngine
 from tests.approval_suite import drawn
 
+#: ``make check NB=10`` (``pytest --notebook 10``) runs this module: it tests what the notebook uses.
+pytestmark = pytest.mark.notebook("10")
+
 RUNS: list[tuple[str, str, float]] = []
 HITL_NODE = ("HumanInTheLoopMiddleware.after_model",)
 

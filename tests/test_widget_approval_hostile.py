@@ -24,6 +24,9 @@ from helpers.widgets.amounts import AmountError, parse_amount
 from helpers.widgets.engines import ApprovalEngine
 from tests.approval_suite import EFFECTS, SETUPS, Page, drawn, single_node, submit_refund_request
 
+#: ``make check NB=08`` or ``NB=10`` runs this module: it tests what the notebooks use.
+pytestmark = pytest.mark.notebook("08", "10")
+
 
 def _agent(script, interrupt_on, *, tools=(submit_refund_request,), mode="batched", thread="t", text="Refund",
            strict=True):

@@ -21,6 +21,9 @@ from helpers.widgets import ApprovalPanel, PanelOutcome, PanelResult, SentDecisi
 from helpers.widgets.engines import ApprovalEngine
 from tests.approval_suite import drawn
 
+#: ``make check NB=08`` (``pytest --notebook 08``) runs this module: it tests what the notebook uses.
+pytestmark = pytest.mark.notebook("08")
+
 TWO_ORDERS = {"items": [{"order_id": "A1024", "amount": 450.0}, {"order_id": "A1030", "amount": 150.0}]}
 
 

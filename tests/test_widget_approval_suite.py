@@ -17,6 +17,9 @@ import pytest
 from helpers.widgets import ApprovalPanel
 from tests.approval_suite import SETUPS, Page
 
+#: ``make check NB=08`` or ``NB=10`` runs this module: it tests what the notebooks use.
+pytestmark = pytest.mark.notebook("08", "10")
+
 DECISIONS = ("approve", "edit", "reject", "respond")
 
 

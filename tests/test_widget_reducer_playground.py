@@ -12,6 +12,9 @@ from helpers.widgets.engines import ReducerPlaygroundEngine
 from helpers.widgets.engines.reducer_playground import DEFAULT_A, DEFAULT_B, HISTORY_LENGTH, NO_REDUCER, merge_audit
 from helpers.widgets.text import value_text
 
+#: ``make check NB=07`` (``pytest --notebook 07``) runs this module: it tests what the notebook uses.
+pytestmark = pytest.mark.notebook("07")
+
 A = json.loads(DEFAULT_A)
 B = json.loads(DEFAULT_B)
 

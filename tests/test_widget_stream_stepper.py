@@ -9,6 +9,9 @@ from helpers import invalid_tool_call, reply, scripted_model, tool_call
 from helpers.model.script import streamed
 from helpers.widgets.engines.stream_stepper import StreamStepperEngine
 
+#: ``make check NB=13`` (``pytest --notebook 13``) runs this module: it tests what the notebook uses.
+pytestmark = pytest.mark.notebook("13")
+
 
 @tool
 def refund(order_id: str, amount: float) -> str:

@@ -17,6 +17,9 @@ from langchain.tools import tool
 from helpers import tool_call
 from helpers.widgets.engines.wire_formats import FORMATS, WireFormatsEngine, default_clients
 
+#: ``make check NB=14`` (``pytest --notebook 14``) runs this module: it tests what the notebook uses.
+pytestmark = pytest.mark.notebook("14")
+
 
 @tool
 def lookup_order(order_id: str) -> str:

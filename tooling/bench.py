@@ -5,6 +5,7 @@ Usage (``make bench``)::
     python -m tooling.bench                     # every notebook, then the full test suite
     python -m tooling.bench --skip-tests        # notebooks only
     python -m tooling.bench 03 08 --json x.json # some notebooks; where to write the JSON
+    python -m tooling.bench --junit suite.xml   # where an earlier suite run's time went; runs nothing
 
 What it measures, in one run on this machine:
 
@@ -12,11 +13,15 @@ What it measures, in one run on this machine:
   executed with nbclient like a notebook. It runs once to warm the disk cache (not counted), then
   once before and once after the notebooks; the faster of the two is the baseline.
 * **each notebook**: the wall time from kernel start to kernel shutdown (nbclient 0.11, offline, as
-  ``python -m tooling.notebooks`` runs it but writing nothing), the time of each cell, and the kernel's
-  peak resident memory (``VmHWM`` of the kernel process from ``/proc``, read after every cell; a
-  process the notebook starts, like notebook 08's resume, is not counted). The notebooks run from a
-  fresh copy of the learner's workspace in a temporary folder (:func:`helpers.workspace.sync`), which
-  also proves that they run from there. Their kernels get the runner's environment
+  ``python -m tooling.notebooks`` runs it but writing nothing), the time of each cell, the kernel's
+  peak resident memory (``VmHWM`` of the kernel process from ``/proc``, read after every cell) and
+  the kernel's CPU time (user + system from ``/proc/PID/stat``, read after every cell: it hardly
+  moves when other work slows the machine down, where wall time does); a process the notebook starts,
+  like notebook 08's resume or 16's MCP servers, is not counted in either. A notebook whose cost is
+  its lesson (:data:`LESSON_COST`: it starts a server or an interpreter because that is what it
+  teaches) is named as such when it is over the baseline target, instead of missing it. The
+  notebooks run from a fresh copy of the learner's workspace in a temporary folder
+  (:func:`helpers.workspace.sync`), which also proves that they run from there. Their kernels get the runner's environment
   (:func:`tooling.notebooks.kernel_env`: no real-model variable, no other secret, none of the
   learner's state) with ``COURSE_WORKSPACE`` naming that temporary workspace, so whatever the
   notebooks record goes there, never into the learner's progress.
@@ -24,7 +29,13 @@ What it measures, in one run on this machine:
   three starts (``initdb`` and the server, until it accepts connections) and stops, counted in notebook 18's
   time too; "unavailable" with the reason where PostgreSQL is not installed.
 * **the test suite**: the wall time of ``make test``'s pytest command (``python -m pytest -n 2`` in the
-  course root, offline), unless ``--skip-tests``.
+  course root, offline), unless ``--skip-tests``; the CPU time of everything it ran (user + system of
+  pytest and every process it waited for, from ``getrusage(RUSAGE_CHILDREN)``); and its
+  worker-seconds by kind (:data:`SUITE_KINDS`: browser, live track, strict nbval, exercise checks,
+  widgets, PostgreSQL, other tests) and strict nbval's per notebook and edition: each test's time
+  with its set-up and tear-down, from pytest's JUnit XML report, summed by what the test is, so a
+  slower suite shows where the time went. ``--junit XML`` prints only that, from the report of a
+  run made elsewhere (``pytest -n 2 --junitxml=XML -o junit_family=xunit1``).
 
 It prints a table (each notebook's overhead over the baseline, the total) against the targets
 (:data:`TARGETS`), lists the slowest cells of any notebook that misses one, and writes the same as
@@ -41,13 +52,16 @@ import json
 import os
 import platform
 import re
+import resource
 import subprocess
 import sys
 import tempfile
 import time
+import xml.etree.ElementTree as ElementTree
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Literal
 
 import nbformat
 
@@ -55,7 +69,8 @@ from .notebooks import NotebookFailure, course_notebooks, kernel_env, read_noteb
 from helpers.postgres.server import time_server
 from helpers.workspace import COURSE_ROOT, NOTEBOOK_DIR, WorkspaceError, resolve_names, sync
 
-__all__ = ["BASELINE_SOURCE", "TARGETS", "BenchReport", "Measurement", "main", "measure", "run_bench"]
+__all__ = ["BASELINE_SOURCE", "LESSON_COST", "SUITE_KINDS", "TARGETS", "BenchReport", "Measurement", "main", "measure",
+           "nbval_seconds", "run_bench", "suite_kind", "suite_summary", "worker_seconds"]
 
 #: What the baseline kernel runs: the stack and the helpers, nothing else.
 BASELINE_SOURCE = (
@@ -63,8 +78,29 @@ BASELINE_SOURCE = (
     "import helpers, helpers.display, helpers.model, helpers.domain, helpers.exercises.core, helpers.widgets"
 )
 #: The targets on the course's 2-core reference machine (issue 9): seconds over the baseline per
-#: notebook, peak kernel memory in MB (10**6 bytes), seconds for the whole test command.
-TARGETS = {"overhead_s": 1.5, "peak_mb": 300.0, "suite_s": 300.0}
+#: notebook, peak kernel memory in MB (10**6 bytes), seconds for the whole test command (issue 28:
+#: 420 s, every check kept, with Part III; the 5-minute target is withdrawn).
+TARGETS = {"overhead_s": 1.5, "peak_mb": 300.0, "suite_s": 420.0}
+#: Notebooks whose time over the baseline is the lesson: what they start is what they teach. Each
+#: is reported with this reason instead of missing the baseline target (issue 28).
+LESSON_COST = {
+    "16": "MCP servers start: a process per server, and one per tool call without a session",
+    "18": "the PostgreSQL server starts (initdb, then the server) and worker processes run on it",
+    "19": "the QuickJS interpreter starts for each program the model writes (programmatic tool calling)",
+}
+#: What a test is, for the suite's worker-seconds: the first kind one of whose path prefixes its file has.
+SuiteKind = Literal["browser", "live track", "strict nbval", "exercise checks", "widgets", "PostgreSQL",
+                    "other tests"]
+SUITE_KINDS: tuple[tuple[SuiteKind, tuple[str, ...]], ...] = (
+    ("browser", ("tests/test_lab_browser",)),
+    ("live track", ("tests/test_live_track.py",)),
+    ("strict nbval", ("notebooks/",)),
+    ("exercise checks", ("tests/test_exercise", "tests/test_selfcheck")),
+    ("widgets", ("tests/test_widget",)),
+    ("PostgreSQL", ("tests/test_postgres_",)),
+)
+#: How many notebooks the report lists by their strict nbval worker-seconds, costliest first.
+NBVAL_SHOWN = 12
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 
 
@@ -72,7 +108,9 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 class Measurement:
     """One kernel run: ``seconds`` wall time (kernel start to shutdown), ``peak_mb`` the kernel's
     VmHWM in MB, ``cells`` as ``[(cell index, seconds, first source line), ...]``, ``error`` the
-    runner's one-line failure (``None`` when every cell ran)."""
+    runner's one-line failure (``None`` when every cell ran), ``cpu_s`` the kernel process's CPU
+    seconds (user + system) after its last cell, ``cell_cpu`` as ``[(cell index, CPU seconds), ...]``
+    (the kernel's own CPU time during each cell)."""
 
     name: str
     seconds: float
@@ -80,6 +118,8 @@ class Measurement:
     cells: list[tuple[int, float, str]] = field(default_factory=list)
     error: str | None = None
     overhead_s: float | None = None
+    cpu_s: float | None = None
+    cell_cpu: list[tuple[int, float]] = field(default_factory=list)
 
 
 @dataclass
@@ -110,6 +150,17 @@ def _peak_mb(pid: int | None) -> float | None:
     return None
 
 
+def _cpu_s(pid: int | None) -> float | None:
+    """User + system CPU seconds of process ``pid`` so far, from ``/proc/PID/stat`` (Linux)."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime (fields 14, 15)
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def _kernel_pid(client) -> int | None:
     process = getattr(getattr(getattr(client, "km", None), "provisioner", None), "process", None)
     return getattr(process, "pid", None)
@@ -125,17 +176,29 @@ def measure(nb: nbformat.NotebookNode, *, name: str, cwd: Path, env: dict[str, s
     starts: dict[int, float] = {}
     cells: list[tuple[int, float, str]] = []
     peak: list[float] = []
+    cpu: list[float] = []
+    cpu_at_start: dict[int, float] = {}
+    cell_cpu: list[tuple[int, float]] = []
 
     def started(client, index: int) -> None:
+        used = _cpu_s(_kernel_pid(client))
+        if used is not None:
+            cpu_at_start[index] = used
         starts[index] = time.perf_counter()
 
     def executed(client, index: int) -> None:
         seconds = time.perf_counter() - starts.get(index, time.perf_counter())
         first = (nb.cells[index].source.strip().splitlines() or [""])[0][:70]
         cells.append((index, round(seconds, 3), first))
-        value = _peak_mb(_kernel_pid(client))
+        pid = _kernel_pid(client)
+        value = _peak_mb(pid)
         if value is not None:
             peak.append(value)
+        used = _cpu_s(pid)
+        if used is not None:
+            cpu.append(used)
+            if index in cpu_at_start:
+                cell_cpu.append((index, round(used - cpu_at_start[index], 3)))
 
     error = None
     began = time.perf_counter()
@@ -145,7 +208,8 @@ def measure(nb: nbformat.NotebookNode, *, name: str, cwd: Path, env: dict[str, s
     except NotebookFailure as exc:
         error = exc.line()
     seconds = time.perf_counter() - began
-    return Measurement(name, round(seconds, 3), round(max(peak), 1) if peak else None, cells, error)
+    return Measurement(name, round(seconds, 3), round(max(peak), 1) if peak else None, cells, error,
+                       cpu_s=round(max(cpu), 2) if cpu else None, cell_cpu=cell_cpu)
 
 
 def _baseline_notebook() -> nbformat.NotebookNode:
@@ -154,24 +218,88 @@ def _baseline_notebook() -> nbformat.NotebookNode:
     return nb
 
 
+def suite_kind(path: str) -> SuiteKind:
+    """The kind of a test (:data:`SUITE_KINDS`) from its file's path in the course (``tests/test_x.py``,
+    ``notebooks/zh/03_x.ipynb``); ``"other tests"`` for a file no kind names."""
+    return next((kind for kind, prefixes in SUITE_KINDS if path.startswith(prefixes)), "other tests")
+
+
+def _junit_cases(junit_xml: Path) -> list[tuple[str, float]]:
+    """``[(file, seconds), ...]``, one per test of pytest's JUnit XML report (``-o junit_family=xunit1``,
+    whose ``testcase`` has a ``file``; its ``time`` is the test's set-up, call and tear-down)."""
+    cases = []
+    for case in ElementTree.parse(junit_xml).getroot().iter("testcase"):
+        path = case.get("file") or case.get("classname", "").replace(".", "/")
+        cases.append((path, float(case.get("time") or 0)))
+    return cases
+
+
+def worker_seconds(junit_xml: Path) -> dict[str, dict]:
+    """Worker-seconds by kind from pytest's JUnit XML report (see :func:`_junit_cases`).
+
+    Returns:
+        ``{kind: {"seconds": float, "tests": int}}`` for every kind of :data:`SUITE_KINDS` and
+        ``"other tests"``, in that order, plus ``"all"``; seconds rounded to 0.1.
+    """
+    kinds: dict[str, dict] = {kind: {"seconds": 0.0, "tests": 0} for kind, _ in SUITE_KINDS}
+    kinds["other tests"] = {"seconds": 0.0, "tests": 0}
+    for path, seconds in _junit_cases(junit_xml):
+        entry = kinds[suite_kind(path)]
+        entry["seconds"] += seconds
+        entry["tests"] += 1
+    kinds["all"] = {"seconds": sum(e["seconds"] for e in kinds.values()),
+                    "tests": sum(e["tests"] for e in kinds.values())}
+    for entry in kinds.values():
+        entry["seconds"] = round(entry["seconds"], 1)
+    return kinds
+
+
+def nbval_seconds(junit_xml: Path) -> dict[str, dict]:
+    """Strict nbval's worker-seconds per notebook and edition from pytest's JUnit XML report.
+
+    Returns:
+        ``{"03_x.ipynb": {"seconds": float, "cells": int}, "zh/03_x.ipynb": {...}, ...}``, the notebook's
+        path under ``notebooks/``, costliest first (seconds rounded to 0.1; ``cells`` counts the code
+        cells nbval ran, and the first one's time includes the kernel's start).
+    """
+    notebooks: dict[str, dict] = {}
+    for path, seconds in _junit_cases(junit_xml):
+        if suite_kind(path) == "strict nbval":
+            entry = notebooks.setdefault(path.removeprefix("notebooks/"), {"seconds": 0.0, "cells": 0})
+            entry["seconds"] += seconds
+            entry["cells"] += 1
+    ranked = sorted(notebooks.items(), key=lambda item: (-item[1]["seconds"], item[0]))
+    return {name: {"seconds": round(entry["seconds"], 1), "cells": entry["cells"]} for name, entry in ranked}
+
+
 def _run_suite() -> dict:
     """Run ``make test``'s pytest (offline, in the course root) and time it.
 
-    ``--durations=15`` only adds pytest's list of the slowest test phases to the output; what runs is
-    ``make test``'s command. Returns the seconds, exit status, summary line, failed tests and slowest phases.
+    ``--durations=15`` only adds pytest's list of the slowest test phases to the output, and
+    ``--junitxml`` the report :func:`worker_seconds` reads; what runs is ``make test``'s command.
+    Returns the seconds, the CPU seconds of everything it ran, exit status, summary line, failed
+    tests, slowest phases and the worker-seconds by kind.
     """
     env = kernel_env()
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as make test: bytecode caches kept (the Makefile's CACHED)
-    began = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--durations=15"], cwd=COURSE_ROOT,
-                          env=env, capture_output=True, text=True)
-    seconds = time.perf_counter() - began
+    with tempfile.TemporaryDirectory(prefix="course-bench-suite-") as folder:
+        junit = Path(folder) / "suite.xml"
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        began = time.perf_counter()
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--durations=15", f"--junitxml={junit}",
+                               "-o", "junit_family=xunit1"], cwd=COURSE_ROOT, env=env, capture_output=True, text=True)
+        seconds = time.perf_counter() - began
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        kinds = worker_seconds(junit) if junit.is_file() else {}
+        notebooks = nbval_seconds(junit) if junit.is_file() else {}
     lines = [_ANSI.sub("", line).rstrip() for line in proc.stdout.splitlines()]
     slowest = [line.strip() for line in lines if re.match(r"^\d+\.\d+s (call|setup|teardown) ", line)]
-    return {"command": "python -m pytest -n 2", "seconds": round(seconds, 1), "exit_status": proc.returncode,
-            "summary": lines[-1].strip("= ") if lines else "",
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {"command": "python -m pytest -n 2", "seconds": round(seconds, 1), "cpu_s": round(cpu, 1),
+            "exit_status": proc.returncode, "summary": lines[-1].strip("= ") if lines else "",
             "failed": [line[len("FAILED "):] for line in lines if line.startswith("FAILED ")],
-            "slowest": slowest}
+            "slowest": slowest, "worker_seconds": kinds,
+            "nbval_seconds": notebooks}
 
 
 def run_bench(names: Sequence[str] | None = None, *, skip_tests: bool = False, timeout: int = 600,
@@ -196,7 +324,8 @@ def run_bench(names: Sequence[str] | None = None, *, skip_tests: bool = False, t
         for name in chosen:
             nb = read_notebook(workspace / name)
             result = measure(nb, name=name, cwd=workspace, env=env, timeout=timeout)
-            progress(f"{name}: {result.seconds:.2f} s, peak {result.peak_mb} MB" + (f"  {result.error}" if result.error else ""))
+            progress(f"{name}: {result.seconds:.2f} s, kernel CPU {result.cpu_s} s, peak {result.peak_mb} MB"
+                     + (f"  {result.error}" if result.error else ""))
             results.append(result)
         runs.append(baseline("baseline"))
     progress("PostgreSQL server: three starts and stops ...")
@@ -218,15 +347,45 @@ def run_bench(names: Sequence[str] | None = None, *, skip_tests: bool = False, t
                        postgres=postgres)
 
 
+def _lesson(result: Measurement) -> str | None:
+    """Why this notebook's time is its lesson (:data:`LESSON_COST`), or ``None``."""
+    return LESSON_COST.get(result.name[:2])
+
+
 def _verdict(result: Measurement) -> list[str]:
     misses = []
     if result.error:
         misses.append("FAILED")
-    if result.overhead_s is not None and result.overhead_s > TARGETS["overhead_s"]:
+    if result.overhead_s is not None and result.overhead_s > TARGETS["overhead_s"] and _lesson(result) is None:
         misses.append(f"over baseline + {TARGETS['overhead_s']} s")
     if result.peak_mb is not None and result.peak_mb > TARGETS["peak_mb"]:
         misses.append(f"over {TARGETS['peak_mb']:.0f} MB")
     return misses
+
+
+def suite_summary(kinds: dict[str, dict], notebooks: dict[str, dict], *, cpu_s: float | None = None,
+                  workers: int | None = 2) -> list[str]:
+    """The report's lines on where the suite's time went: worker-seconds by kind (:func:`worker_seconds`)
+    with each kind's share, then the :data:`NBVAL_SHOWN` notebooks costliest under strict nbval
+    (:func:`nbval_seconds`). ``cpu_s``: the CPU seconds of everything the suite ran, if measured;
+    ``workers``: pytest-xdist's worker count (``make test``: 2; ``None``: not known, as for a report read
+    with ``--junit``). Empty when ``kinds`` is."""
+    if not kinds:
+        return []
+    total = kinds.get("all", {}).get("seconds") or 0.0
+    cpu = f", CPU {cpu_s:.0f} s of pytest and every process it ran" if cpu_s is not None else ""
+    spread = f" on {workers} workers, {total / workers:.0f} s each if shared evenly" if workers else ""
+    lines = [f"  worker-seconds by kind (each test with its set-up and tear-down; {total:.0f} in all{spread}{cpu}):"]
+    for kind, entry in kinds.items():
+        if kind != "all":
+            share = 100 * entry["seconds"] / total if total else 0.0
+            lines.append(f"    {kind:<16} {entry['seconds']:>7.1f} s {share:>4.0f} %  ({entry['tests']} tests)")
+    if notebooks:
+        lines.append(f"  strict nbval by notebook, costliest {min(NBVAL_SHOWN, len(notebooks))} of {len(notebooks)} "
+                     "(the first cell's time includes the kernel's start):")
+        for name, entry in list(notebooks.items())[:NBVAL_SHOWN]:
+            lines.append(f"    {name:<58} {entry['seconds']:>6.1f} s  ({entry['cells']} cells)")
+    return lines
 
 
 def format_report(report: BenchReport) -> str:
@@ -237,13 +396,19 @@ def format_report(report: BenchReport) -> str:
              f"baseline kernel (imports the stack and helpers only): {report.baseline.seconds:.2f} s "
              f"(runs: {', '.join(f'{s:.2f}' for s in report.baseline_runs_s)}), peak {report.baseline.peak_mb} MB",
              "",
-             f"{'notebook':<44} {'time s':>7} {'over base s':>11} {'peak MB':>8}  targets "
+             f"{'notebook':<44} {'time s':>7} {'over base s':>11} {'peak MB':>8} {'CPU s':>6}  targets "
              f"(+{TARGETS['overhead_s']} s, {TARGETS['peak_mb']:.0f} MB)"]
     for r in report.notebooks:
         misses = _verdict(r)
-        lines.append(f"{r.name:<44} {r.seconds:>7.2f} {r.overhead_s:>11.2f} {r.peak_mb or 0:>8.1f}  "
-                     + ("MISSES: " + ", ".join(misses) if misses else "ok"))
+        over = r.overhead_s is not None and r.overhead_s > TARGETS["overhead_s"]
+        verdict = ("MISSES: " + ", ".join(misses) if misses
+                   else f"over by its lesson: {_lesson(r)}" if over else "ok")
+        cpu = f"{r.cpu_s:>6.2f}" if r.cpu_s is not None else f"{'?':>6}"
+        lines.append(f"{r.name:<44} {r.seconds:>7.2f} {r.overhead_s:>11.2f} {r.peak_mb or 0:>8.1f} {cpu}  {verdict}")
+    base_cpu = f"; the baseline kernel's CPU {report.baseline.cpu_s:.2f} s" if report.baseline.cpu_s is not None else ""
     lines.append(f"{'total':<44} {report.total_s:>7.2f} {report.total_overhead_s:>11.2f}")
+    lines.append("(CPU s: the kernel process's own CPU time, which load beside the benchmark hardly changes"
+                 f"{base_cpu})")
     server = report.postgres
     if server.get("start_s"):
         lines.append(f"PostgreSQL server (notebook 18 starts one per kernel): start {min(server['start_s']):.2f} s "
@@ -257,16 +422,19 @@ def format_report(report: BenchReport) -> str:
                      f"\"{s['summary']}\"  target {TARGETS['suite_s']:.0f} s: {'ok' if ok else 'MISSES'}")
         for name in s.get("failed", []):
             lines.append(f"  failed: {name}")
+        lines += suite_summary(s.get("worker_seconds") or {}, s.get("nbval_seconds") or {}, cpu_s=s.get("cpu_s"))
         if s.get("slowest"):
             lines.append("  slowest test phases:")
             lines += [f"    {line}" for line in s["slowest"][:10]]
     else:
         lines.append("test suite: skipped (--skip-tests)")
-    slow = [r for r in report.notebooks if _verdict(r)]
+    slow = [r for r in report.notebooks if _verdict(r) or (r.overhead_s or 0) > TARGETS["overhead_s"]]
     for r in slow:
         lines.append(f"\n{r.name}: slowest cells" + (f" ({r.error})" if r.error else ""))
+        cpu = dict(r.cell_cpu)
         for index, seconds, first in sorted(r.cells, key=lambda c: -c[1])[:4]:
-            lines.append(f"  cell {index:>3}: {seconds:6.2f} s  {first}")
+            used = f" (CPU {cpu[index]:5.2f} s)" if index in cpu else ""
+            lines.append(f"  cell {index:>3}: {seconds:6.2f} s{used}  {first}")
     return "\n".join(lines)
 
 
@@ -284,6 +452,19 @@ def _json_problem(path: Path) -> str | None:
     return None
 
 
+def _print_junit(path: Path, error) -> int:
+    """``--junit XML``: print :func:`suite_summary` of that report; 2 (through ``error``) if it cannot be read."""
+    try:
+        kinds, notebooks = worker_seconds(path), nbval_seconds(path)
+    except (OSError, ElementTree.ParseError) as exc:
+        return error(f"--junit {path}: not a readable JUnit XML report ({exc})", 2)
+    if not kinds["all"]["tests"]:
+        return error(f"--junit {path}: the report has no test case", 2)
+    print(f"test suite from {path}:")
+    print("\n".join(suite_summary(kinds, notebooks, workers=None)))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry (``make bench``): prints the table, writes the JSON.
 
@@ -297,6 +478,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--skip-tests", action="store_true", help="do not time the test suite")
     parser.add_argument("--json", type=Path, default=COURSE_ROOT / "bench.json", help="where to write the JSON")
     parser.add_argument("--timeout", type=int, default=600, help="seconds allowed per cell (default 600)")
+    parser.add_argument("--junit", type=Path, metavar="XML",
+                        help="only print where an earlier suite run's time went, from its JUnit report "
+                             "(pytest --junitxml=XML -o junit_family=xunit1); runs nothing")
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
 
     def error(message: str, status: int) -> int:
@@ -305,6 +489,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.timeout <= 0:
         return error("--timeout must be a positive number of seconds", 2)
+    if args.junit is not None:
+        return _print_junit(args.junit, error)
     try:
         names = resolve_names(args.notebooks) if args.notebooks else None
     except WorkspaceError as exc:

@@ -1,7 +1,6 @@
 """A notebook file in and out: read and validate it (:func:`read_notebook`), store outputs the way
-strict nbval compares them (course cell ids kept, new cells numbered, streams merged, no widget state or timing,
-widget views with fixed model ids), write
-it atomically; and :class:`NotebookFailure`, the one-line failure a run reports.
+strict nbval compares them (course cell ids kept, new cells numbered, streams merged, no widget state, widget
+model ids or timing), write it atomically; and :class:`NotebookFailure`, the one-line failure a run reports.
 
 One floor of :mod:`tooling.notebooks` (which re-exports its public names).
 """
@@ -9,7 +8,6 @@ One floor of :mod:`tooling.notebooks` (which re-exports its public names).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import re
 import tempfile
@@ -103,23 +101,8 @@ def _coalesce_streams(outputs: list) -> list:
 _COURSE_ID = re.compile(r"cell-(\d{3,})")
 
 
-#: The MIME type of a widget's view in an output; its ``model_id`` names a widget model of the kernel.
+#: The mimetype of a widget's view in an output (ipywidgets 8): ``{"model_id": ..., "version_major": 2, ...}``.
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-
-
-def _stable_widget_ids(cell: nbformat.NotebookNode) -> None:
-    """Give each widget view in ``cell``'s outputs a ``model_id`` made from the cell id and its place.
-
-    ipywidgets 8.1 names each model with a random ``uuid4().hex``, so every run would change the
-    committed notebook; the models themselves are not stored (no widget state), so the id names
-    nothing a reader could open, and a fixed one (32 hex digits, as ipywidgets writes them) keeps a
-    re-executed notebook's file unchanged.
-    """
-    views = [output["data"][WIDGET_VIEW] for output in cell.get("outputs", [])
-             if isinstance(output.get("data"), dict) and isinstance(output["data"].get(WIDGET_VIEW), dict)]
-    for place, view in enumerate(views):
-        if "model_id" in view:
-            view["model_id"] = hashlib.sha256(f"{cell.get('id')}:{place}".encode()).hexdigest()[:32]
 
 
 def _normalise(nb: nbformat.NotebookNode) -> None:
@@ -129,7 +112,25 @@ def _normalise(nb: nbformat.NotebookNode) -> None:
         cell.metadata.pop("execution", None)
         if cell.cell_type == "code":
             cell.outputs = _coalesce_streams(cell.outputs)
-            _stable_widget_ids(cell)
+            for output in cell.outputs:
+                _forget_widget_model(output)
+
+
+def _forget_widget_model(output: dict) -> None:
+    """Store a widget's view without its model id (``"model_id": ""``).
+
+    The id is the widget's comm id, a random ``uuid4().hex`` per run (ipywidgets 8.1 ``Widget.open``,
+    comm 0.2 ``BaseComm``), and the notebook stores no widget state, so the id names a model no
+    reader of the file has: it would change every committed notebook on every run for nothing.
+    An empty id is the widget manager's own "this view is gone" (jupyterlab_widgets 3.0's
+    ``WidgetRenderer.renderModel`` hides such an output instead of writing "Error displaying
+    widget: model not found"), and strict nbval never compares this mimetype (nbval 0.11's
+    ``skip_compare``). The output's ``text/plain`` and every other output (the self-check's static
+    questions) are kept; running the cell shows the live widget as before.
+    """
+    view = output.get("data", {}).get(WIDGET_VIEW)
+    if isinstance(view, dict) and "model_id" in view:
+        view["model_id"] = ""
 
 
 def _number_cells(cells: list) -> None:

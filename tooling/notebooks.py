@@ -16,6 +16,8 @@ outputs exceed :data:`MAX_CELL_OUTPUT` characters fails the notebook: outputs ar
 Outputs are stored the way strict nbval compares them:
 
 * no widget state (``store_widget_state=False``) and no timing metadata (``record_timing=False``);
+* a widget's view is stored with an empty model id (its random comm id names no stored model), so
+  re-executing a notebook that nothing changed changes no byte;
 * cell ids ``cell-NNN`` are kept (a translation is keyed by them); a cell without one gets the next free number;
 * a cell may raise only if it is tagged ``raises-exception`` or contains ``NBVAL_RAISES_EXCEPTION``.
 
