@@ -30,7 +30,9 @@ from tooling.kernel_env import CHECKOUT
 
 ROOT = Path(__file__).resolve().parent.parent
 #: What the second checkout needs to run the commands below.
-COPIED = ("helpers", "tooling", "binder", "Makefile", "pyproject.toml", "requirements.txt", "conftest.py")
+COPIED = ("helpers", "tooling", "binder", "Makefile", "pyproject.toml", "requirements.txt", "conftest.py",
+          # the pytest plugins the root conftest.py loads, and what they import
+          "tests/nbval_report.py", "tests/lab_server.py", "tests/local_server.py", "tests/notebook_selection.py")
 #: The probe cell: which helpers and tooling a kernel imported, written beside the notebook (no output,
 #: so the committed notebook passes strict nbval too).
 PROBE = ("import json, helpers, tooling\n"
@@ -45,6 +47,7 @@ def _second_checkout(tmp_path: Path) -> Path:
         if source.is_dir():
             shutil.copytree(source, second / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         else:
+            (second / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, second / name)
     (second / ".venv").symlink_to(Path(sys.prefix), target_is_directory=True)  # one venv, shared
     (second / "notebooks").mkdir()

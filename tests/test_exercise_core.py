@@ -162,7 +162,9 @@ def test_fails_with_the_same_feedback_are_one_row_without_the_same_reason_note()
 def test_real_checkers_group_their_shared_advice():
     result = nb11.CONFIRMATION_GUARD.check(sol10.wrong_unguarded)
     rows = [(status, len(names)) for status, names, _ in result.groups() if status == "fail"]
-    assert rows == [("fail", 6), ("fail", 1)], result.text()
+    # six named cases share one advice; the named case with its own advice, then the generated check, stand alone
+    assert rows == [("fail", 6), ("fail", 1), ("fail", 1)], result.text()
+    assert result.results[-1].name.startswith("agrees with the reference"), result.text()
     assert result.text().count("refuse before calling submit_to_service") == 1
 
 

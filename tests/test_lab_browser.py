@@ -48,7 +48,7 @@ def test_start_here_runs_in_jupyterlab(lab_url, tmp_path):
     from playwright.sync_api import expect
 
     with _run_notebook_in_lab(lab_url, "00_start_here.ipynb") as (page, notebook):
-        expect(notebook.locator(".jp-OutputArea-output", has_text="all 4 checks passed")).to_be_visible(timeout=60_000)
+        expect(notebook.locator(".jp-OutputArea-output", has_text="all 5 checks passed")).to_be_visible(timeout=60_000)
         expect(notebook.locator(".jp-OutputArea-output", has_text="not solved yet")).to_have_count(1)
         expect(notebook.locator(".jp-OutputArea-output", has_text="scripted model (1 step, offline)").first).to_be_visible()
         # Markdown tables: the trace table (and the static tables in Markdown cells).

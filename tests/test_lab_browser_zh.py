@@ -35,7 +35,7 @@ def test_the_chinese_self_check_and_exercise_chrome_in_jupyterlab(jupyterlab, tm
 
     with jupyterlab.folder(_copy_with_chinese_edition) as lab, _run_notebook_in_lab(lab, f"zh/{NAME}") as (
             _page, notebook):
-        expect(notebook.locator(".jp-OutputArea-output", has_text="全部 4 项检查通过")).to_be_visible(timeout=60_000)
+        expect(notebook.locator(".jp-OutputArea-output", has_text="全部 5 项检查通过")).to_be_visible(timeout=60_000)
         expect(notebook.locator(".jp-OutputArea-output", has_text="尚未完成")).to_have_count(1)
         assert notebook.locator(".jp-OutputArea-output", has_text="checks passed").count() == 0
 

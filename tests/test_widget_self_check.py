@@ -192,7 +192,7 @@ def test_picking_and_checking_shows_right_or_wrong_in_words_and_colour(view):
     button.click()
     feedback = view.feedback_views["replace-by-id"].value
     assert "data-verdict='WRONG'" in feedback and "data-tone='bad'" in feedback
-    assert "(see section 3, add_messages)" in feedback
+    assert "(see section 3, <code>add_messages</code>: the reducer behind <code>messages</code>)" in feedback
     assert "Your first answer counts; you can still explore the others." in feedback
     assert "0 of 5 right on first try, 1 answered." in view.score_view.value
     picker.value = "two messages: hi, final"

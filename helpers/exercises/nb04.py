@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import warnings
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from hypothesis import strategies as st
@@ -176,7 +177,11 @@ def _typed_runtime(answer: Any) -> None:
 
 # -- the reference and the generated sessions -----------------------------------------------------------
 
-_ORDERS = OrderStore()
+@cache
+def _orders() -> OrderStore:
+    """The reference's order store, read on first use (importing this module reads no data file)."""
+    return OrderStore()
+
 
 
 @tool
@@ -184,7 +189,7 @@ def lookup_my_order(order_id: str, runtime: ToolRuntime[CheckContext]) -> dict:
     """The reference: look up one of the signed-in user's orders by its id (the user comes from
     ``runtime.context``; a refusal is returned as ``exc.to_dict()``)."""
     try:
-        return _ORDERS.get_order(order_id, user_id=runtime.context.user_id).to_dict()
+        return _orders().get_order(order_id, user_id=runtime.context.user_id).to_dict()
     except DomainError as exc:
         return exc.to_dict()
 

@@ -134,7 +134,14 @@ class SentDecision:
 
 def outcome_text(outcome: PanelOutcome) -> str:
     """How ``outcome`` ends a line of the decisions sent: its value (``finished``) in the English edition,
-    its translated word (``已结束``, the badge's) in another: the value is a code, not a word to translate."""
+    its translated word (``已结束``, the badge's) in another: the value is a code, not a word to translate.
+    A plain string naming an outcome (``"finished"``, as a decision recorded by code may hold) is read as that
+    outcome; any other value is shown as it is."""
+    if not isinstance(outcome, PanelOutcome):
+        try:
+            outcome = PanelOutcome(outcome)
+        except ValueError:
+            return str(outcome)
     word = _(outcome.word)
     return outcome.value if word == outcome.word else word
 
