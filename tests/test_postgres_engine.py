@@ -195,3 +195,39 @@ def test_stable_hash_is_the_same_in_every_process():
                            env={**os.environ, "PYTHONHASHSEED": "123",
                                 "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])})
     assert int(there.stdout) == here and -(2**63) <= here < 2**63 and stable_hash("thread-1", 32) < 2**31
+
+
+def test_a_refund_request_locks_its_order_before_it_inserts_so_two_requests_cannot_deadlock(postgres):
+    """Two requests for one order with different keys (two turns of one customer at once) once deadlocked:
+    each insert's foreign key took a key-share lock on the order's row, then each asked for ``FOR UPDATE``.
+    The ledger locks the order's row first: a request that waits for the row has inserted nothing yet."""
+    import threading
+
+    from helpers.domain import refund_key
+    from helpers.postgres.ledger import RefundLedger, simulated_orders
+
+    setup = RefundLedger(postgres.connect(), postgres.engine)
+    setup.setup(simulated_orders(3))
+    holder, waiter, watcher = postgres.connect(), RefundLedger(postgres.connect(), postgres.engine), postgres.connect()
+    pid = waiter.conn.execute("SELECT pg_backend_pid()").fetchone()[0]
+    done = []
+    try:
+        with holder.transaction():
+            holder.execute("SELECT 1 FROM orders WHERE order_id = 'S-0002' FOR UPDATE")  # another request's turn
+            worker = threading.Thread(target=lambda: done.append(waiter.submit(
+                "S-0002", 1.0, user_id="u-0002", idempotency_key=refund_key("S-0002", 1.0))))
+            worker.start()
+            deadline = time.monotonic() + 60
+            while watcher.execute("SELECT wait_event_type FROM pg_stat_activity WHERE pid = %s",
+                                  (pid,)).fetchone()[0] != "Lock":
+                assert time.monotonic() < deadline, "the request never waited for the order's row"
+                time.sleep(0.05)
+            held = {row[0] for row in watcher.execute(
+                "SELECT c.relname FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE l.pid = %s "
+                "AND l.granted", (pid,)).fetchall()}
+            assert "refund_requests" not in held, f"the request inserted before it locked the order: {held}"
+        worker.join(timeout=60)
+        assert [s.replayed for s in done] == [False]
+    finally:
+        for conn in (holder, waiter.conn, watcher, setup.conn):
+            conn.close()

@@ -8,7 +8,10 @@ with ``ON CONFLICT (user_id, idempotency_key) DO NOTHING RETURNING ...``: the on
 in gets it back; every other worker's insert waits for that one to commit, then returns nothing, and the
 worker reads the row that won (a replay), whoever came first. After its insert, a request locks the order's
 row (``SELECT ... FOR UPDATE``) and checks the refundable amount with its own row counted, so two
-*different* keys cannot both take the last refundable cents (the one that would overdraw rolls back). The keys are the course's :func:`helpers.domain.refund_key`
+*different* keys cannot both take the last refundable cents (the one that would overdraw rolls back).
+The order's row is locked first, when its owner is checked, before the insert: the insert's foreign key
+takes a key-share lock on that row, and two requests that each held one and then asked for ``FOR UPDATE``
+would deadlock (PostgreSQL 15 aborts one with ``DeadlockDetected``; seen when two turns refund one order at once). The keys are the course's :func:`helpers.domain.refund_key`
 (``refund:<order>:<amount>``), the refusals the domain's :class:`~helpers.domain.DomainError` codes.
 
 :meth:`RefundLedger.submit_check_then_insert` is the tempting version without the constraint (look for
@@ -145,12 +148,14 @@ class RefundLedger:
                                   (order.order_id, order.user_id, order.refundable_cents, order.refused))
 
     def _owned(self, order_id: str, user_id: str) -> str | None:
-        """Why ``user_id``'s order cannot be refunded at all, or ``None``; ownership checked first.
+        """Why ``user_id``'s order cannot be refunded at all, or ``None``; ownership checked first, with the
+        order's row locked (``FOR UPDATE`` on PostgreSQL) until the transaction ends.
 
         Raises:
             OrderNotFound, PermissionDenied.
         """
-        row = self.conn.execute("SELECT user_id, refused FROM orders WHERE order_id = %s", (order_id,)).fetchone()
+        row = self.conn.execute("SELECT user_id, refused FROM orders WHERE order_id = %s"
+                                + (" FOR UPDATE" if self.engine == "postgresql" else ""), (order_id,)).fetchone()
         if row is None:
             raise OrderNotFound(f"no order {order_id}", order_id=order_id)
         if row[0] != user_id:
