@@ -42,6 +42,26 @@ import pytest
 
 from tests.lab_server import _run_notebook_in_lab
 
+#: True once the open notebook's kernel is idle: every message the page sent before (a widget's new value
+#: included) has been handled.
+_KERNEL_IDLE = """() => {
+    const app = window.jupyterapp;
+    const panel = app && app.shell && app.shell.currentWidget;
+    const kernel = panel && panel.sessionContext && panel.sessionContext.session && panel.sessionContext.session.kernel;
+    return !!kernel && kernel.status === "idle";
+}"""
+
+
+def _type_then_settle(page, field, text: str) -> None:
+    """Type ``text`` into a widget's field, leave the field (its value is sent) and wait until the kernel is idle.
+
+    ipywidgets 8 sends a field's value and a button's click as separate messages of two models; a click made
+    while the kernel is still busy with an earlier message can reach it before the field's new value did.
+    A learner's pause between typing and clicking is this wait."""
+    field.fill(text)
+    field.evaluate("el => el.blur()")
+    page.wait_for_function(_KERNEL_IDLE, timeout=60_000)
+
 
 @pytest.mark.notebook("00")
 def test_start_here_runs_in_jupyterlab(lab_url, tmp_path):
@@ -80,7 +100,7 @@ def test_you_are_the_model_and_the_self_check_work_in_jupyterlab(lab_url, tmp_pa
         widget.scroll_into_view_if_needed()
         widget.locator("select").select_option("submit_refund_request")
         expect(arguments).to_have_value('{"order_id": "", "amount": 0}', timeout=30_000)
-        arguments.fill('{"order_id": "A1024"}')
+        _type_then_settle(page, arguments, '{"order_id": "A1024"}')
         widget.locator("button", has_text="Send tool call").click()
         reply = widget.locator(".course-reply")
         expect(reply).to_have_attribute("data-outcome", "argument_error", timeout=30_000)
@@ -88,7 +108,8 @@ def test_you_are_the_model_and_the_self_check_work_in_jupyterlab(lab_url, tmp_pa
         expect(reply).to_contain_text("amount: Field required")
         expect(reply.locator(".course-badge")).to_have_text("ERROR RESULT")
 
-        arguments.fill('{"order_id": A1024}')
+        expect(widget.locator(".course-history li")).to_have_count(1)
+        _type_then_settle(page, arguments, '{"order_id": A1024}')
         widget.locator("button", has_text="Send tool call").click()
         expect(reply).to_have_attribute("data-outcome", "invalid_json", timeout=30_000)
         expect(reply).to_contain_text("No tool ran")
