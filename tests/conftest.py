@@ -19,18 +19,19 @@
   every worker finished (:class:`_ControllerProof`): it reads every worker's log together and
   reports the result under the test's own name. It fails when a worker handed back no record or its
   log is missing or was not started by that worker, so a crashed worker cannot make it pass.
-* **Order and grouping for xdist** (``make test`` runs ``-n 2``; :func:`pytest_xdist_make_scheduler`):
+* **Order and grouping for xdist** (``make test`` runs ``-n 3``; :func:`pytest_xdist_make_scheduler`):
   the cells of one notebook under strict nbval share one kernel and stay on one worker in order;
   so do the tests of one module (module-scoped fixtures, e.g. one JupyterLab for the diagram
   test), except the files in :data:`SPREAD`, whose tests are each long (a notebook executed live, a
   JupyterLab session in a browser) and are spread one by one. The longest work goes first
-  (:data:`HEAVY_FIRST`), so the two workers finish together instead of one waiting for a straggler.
+  (:data:`HEAVY_FIRST`), so the workers finish together instead of one waiting for a straggler.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -54,6 +55,13 @@ PROOF_NODEID = "tests/test_offline_guard.py::test_no_notebook_connected_out"
 SPREAD = ("tests/test_live_track.py", "tests/test_lab_browser.py", "tests/test_lab_browser_07.py",
           "tests/test_lab_browser_08.py", "tests/test_lab_browser_10.py", "tests/test_lab_browser_13.py",
           "tests/test_lab_browser_14.py", "tests/test_lab_browser_zh.py")
+#: Test files split by exercise: all the tests about one exercise (parameter ids ``[09.1]``, ``[09.1-...]``)
+#: stay on one worker in their order (a known-wrong answer's check is cached for the test after it, a
+#: test that needs the reference skips when the reference failed in this process), and the exercises
+#: spread over the workers (the exercise contract alone is about 330 worker-seconds: as one unit it was
+#: the last to finish).
+BY_EXERCISE = ("tests/test_exercise_contract.py",)
+_EXERCISE_ID = re.compile(r"\[(\d\d\.\d)(?:[-\]])")
 #: Work scheduled first, longest first (the rest keeps pytest's order): browser sessions, then the
 #: live track, then the notebooks under strict nbval, then the tests that start kernels.
 HEAVY_FIRST = ("tests/test_lab_browser", "tests/test_live_track.py", "tests/test_scaffold.py", "notebooks/", "tests/test_notebook_runner.py",
@@ -299,9 +307,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def _scope(nodeid: str) -> str:
-    """The unit of work an xdist worker takes whole: the file, or the test itself in :data:`SPREAD`."""
+    """The unit of work an xdist worker takes whole: the file, the test itself in :data:`SPREAD`, or in
+    :data:`BY_EXERCISE` the file's tests about one exercise (``path::09.1``; its tests without one stay
+    together as the file)."""
     path = nodeid.split("::", 1)[0]
-    return nodeid if path in SPREAD else path
+    if path in SPREAD:
+        return nodeid
+    if path in BY_EXERCISE and (exercise := _EXERCISE_ID.search(nodeid)):
+        return f"{path}::{exercise.group(1)}"
+    return path
 
 
 @pytest.hookimpl(optionalhook=True)  # an xdist hook: without xdist (-p no:xdist) it is never called

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from helpers.model.loopback_server import POLL_INTERVAL
+
 
 @dataclass(frozen=True)
 class Received:
@@ -84,7 +86,8 @@ class RecordingEndpoint:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": POLL_INTERVAL},
+                                       daemon=True)
 
     @property
     def url(self) -> str:

@@ -146,9 +146,9 @@ def test_the_suite_is_summed_by_kind_and_nbval_by_notebook_from_a_real_junit_rep
     assert suite_kind("tests/test_exercise_contract_reporting.py") == "exercise checks"
     assert suite_kind("tests/lab_server.py") == "other tests"
 
-    lines = suite_summary(kinds, notebooks, cpu_s=820.0)
+    lines = suite_summary(kinds, notebooks, cpu_s=820.0, workers=3)
     assert lines[0].startswith("  worker-seconds by kind (each test with its set-up and tear-down; ")
-    assert "on 2 workers" in lines[0] and lines[0].endswith("CPU 820 s of pytest and every process it ran):")
+    assert "on 3 workers" in lines[0] and lines[0].endswith("CPU 820 s of pytest and every process it ran):")
     assert [line.split()[0] for line in lines[1:8]] == ["browser", "live", "strict", "exercise", "widgets",
                                                          "PostgreSQL", "other"]
     assert re.fullmatch(r"    exercise checks +\d+\.\d s +\d+ %  \(5 tests\)", lines[4])
@@ -237,3 +237,12 @@ def test_bench_kernels_get_their_own_workspace_and_none_of_the_learners_state(mo
     for cwd, env in seen:
         assert "COURSE_PROGRESS_FILE" not in env and "ANTHROPIC_API_KEY" not in env
         assert env["COURSE_WORKSPACE"] == str(cwd) != str(tmp_path / "learner-workspace")
+
+
+def test_the_bench_times_the_suite_on_as_many_workers_as_make_test():
+    from tooling.bench import TEST_WORKERS
+
+    makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text(encoding="utf-8")
+    default = re.search(r"^TEST_WORKERS \?= (\d+)$", makefile, re.MULTILINE)
+    assert default, "the Makefile sets TEST_WORKERS ?= N"
+    assert int(default.group(1)) == TEST_WORKERS

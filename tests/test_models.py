@@ -371,6 +371,7 @@ import traceback  # noqa: E402
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer  # noqa: E402
 from urllib.parse import quote  # noqa: E402
 
+from helpers.model.loopback_server import POLL_INTERVAL  # noqa: E402
 from helpers.model.real import NotAnOpenAIReplyError  # noqa: E402
 
 SLASH_KEY = "bce-v3/ALTAK-0123456789abcdef/9f8e7d6c5b4a"   # a key with '/': JSON may escape it as '\/'
@@ -467,7 +468,8 @@ class HostileEndpoint:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": POLL_INTERVAL},
+                                       daemon=True)
 
     @property
     def base_url(self) -> str:

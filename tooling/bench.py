@@ -28,14 +28,14 @@ What it measures, in one run on this machine:
 * **the PostgreSQL server** that notebook 18's kernel starts (:func:`helpers.postgres.server.time_server`):
   three starts (``initdb`` and the server, until it accepts connections) and stops, counted in notebook 18's
   time too; "unavailable" with the reason where PostgreSQL is not installed.
-* **the test suite**: the wall time of ``make test``'s pytest command (``python -m pytest -n 2`` in the
+* **the test suite**: the wall time of ``make test``'s pytest command (``python -m pytest -n 3`` in the
   course root, offline), unless ``--skip-tests``; the CPU time of everything it ran (user + system of
   pytest and every process it waited for, from ``getrusage(RUSAGE_CHILDREN)``); and its
   worker-seconds by kind (:data:`SUITE_KINDS`: browser, live track, strict nbval, exercise checks,
   widgets, PostgreSQL, other tests) and strict nbval's per notebook and edition: each test's time
   with its set-up and tear-down, from pytest's JUnit XML report, summed by what the test is, so a
   slower suite shows where the time went. ``--junit XML`` prints only that, from the report of a
-  run made elsewhere (``pytest -n 2 --junitxml=XML -o junit_family=xunit1``).
+  run made elsewhere (``pytest -n 3 --junitxml=XML -o junit_family=xunit1``).
 
 It prints a table (each notebook's overhead over the baseline, the total) against the targets
 (:data:`TARGETS`), lists the slowest cells of any notebook that misses one, and writes the same as
@@ -101,6 +101,8 @@ SUITE_KINDS: tuple[tuple[SuiteKind, tuple[str, ...]], ...] = (
 )
 #: How many notebooks the report lists by their strict nbval worker-seconds, costliest first.
 NBVAL_SHOWN = 12
+#: pytest-xdist workers of ``make test`` (the Makefile's ``TEST_WORKERS``; ``tests/test_bench.py`` holds them equal).
+TEST_WORKERS = 3
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 
 
@@ -286,7 +288,7 @@ def _run_suite() -> dict:
         junit = Path(folder) / "suite.xml"
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         began = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--durations=15", f"--junitxml={junit}",
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-n", str(TEST_WORKERS), "--durations=15", f"--junitxml={junit}",
                                "-o", "junit_family=xunit1"], cwd=COURSE_ROOT, env=env, capture_output=True, text=True)
         seconds = time.perf_counter() - began
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -295,7 +297,7 @@ def _run_suite() -> dict:
     lines = [_ANSI.sub("", line).rstrip() for line in proc.stdout.splitlines()]
     slowest = [line.strip() for line in lines if re.match(r"^\d+\.\d+s (call|setup|teardown) ", line)]
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return {"command": "python -m pytest -n 2", "seconds": round(seconds, 1), "cpu_s": round(cpu, 1),
+    return {"command": f"python -m pytest -n {TEST_WORKERS}", "seconds": round(seconds, 1), "cpu_s": round(cpu, 1),
             "exit_status": proc.returncode, "summary": lines[-1].strip("= ") if lines else "",
             "failed": [line[len("FAILED "):] for line in lines if line.startswith("FAILED ")],
             "slowest": slowest, "worker_seconds": kinds,
@@ -335,7 +337,7 @@ def run_bench(names: Sequence[str] | None = None, *, skip_tests: bool = False, t
         result.overhead_s = round(result.seconds - base.seconds, 3)
     suite = None
     if not skip_tests:
-        progress("test suite: python -m pytest -n 2 (this takes minutes) ...")
+        progress(f"test suite: python -m pytest -n {TEST_WORKERS} (this takes minutes) ...")
         suite = _run_suite()
     machine = {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform(),
                "load_average_start": [round(x, 2) for x in load_start],
@@ -364,11 +366,11 @@ def _verdict(result: Measurement) -> list[str]:
 
 
 def suite_summary(kinds: dict[str, dict], notebooks: dict[str, dict], *, cpu_s: float | None = None,
-                  workers: int | None = 2) -> list[str]:
+                  workers: int | None = None) -> list[str]:
     """The report's lines on where the suite's time went: worker-seconds by kind (:func:`worker_seconds`)
     with each kind's share, then the :data:`NBVAL_SHOWN` notebooks costliest under strict nbval
     (:func:`nbval_seconds`). ``cpu_s``: the CPU seconds of everything the suite ran, if measured;
-    ``workers``: pytest-xdist's worker count (``make test``: 2; ``None``: not known, as for a report read
+    ``workers``: pytest-xdist's worker count (``make test``: :data:`TEST_WORKERS`; ``None``: not known, as for a report read
     with ``--junit``). Empty when ``kinds`` is."""
     if not kinds:
         return []
@@ -422,7 +424,8 @@ def format_report(report: BenchReport) -> str:
                      f"\"{s['summary']}\"  target {TARGETS['suite_s']:.0f} s: {'ok' if ok else 'MISSES'}")
         for name in s.get("failed", []):
             lines.append(f"  failed: {name}")
-        lines += suite_summary(s.get("worker_seconds") or {}, s.get("nbval_seconds") or {}, cpu_s=s.get("cpu_s"))
+        lines += suite_summary(s.get("worker_seconds") or {}, s.get("nbval_seconds") or {}, cpu_s=s.get("cpu_s"),
+                              workers=TEST_WORKERS)
         if s.get("slowest"):
             lines.append("  slowest test phases:")
             lines += [f"    {line}" for line in s["slowest"][:10]]

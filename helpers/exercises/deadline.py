@@ -68,6 +68,8 @@ RESEND_AFTER = 0.5
 #: How long threads that outlive ``fn()`` get to end on their own before they are stopped (seconds).
 LEFTOVER_GRACE = 0.2
 _POLL = 0.05
+#: The first wait for stopped threads (seconds); each later one doubles, up to :data:`_POLL`.
+_FIRST_POLL = 0.002
 #: Modules whose threads belong to the Jupyter kernel, not to the code under check.
 _KERNEL_MODULES = ("ipykernel", "zmq", "jupyter_client", "tornado", "IPython")
 _THREADING_FILE = threading.__file__
@@ -278,6 +280,7 @@ def stop_threads(threads: list[threading.Thread], *, grace: float | None = None,
     sent: dict[int, float] = {}  # by position in targets (not the Thread's own __hash__)
     shut: set[int] = set()
     cpu_at_start = [_cpu_seconds(t) for t in targets]
+    pause = _FIRST_POLL
     while True:
         alive = [t for t in targets if _is_alive(t)]
         now = time.monotonic()
@@ -309,7 +312,10 @@ def stop_threads(threads: list[threading.Thread], *, grace: float | None = None,
             if now - sent.get(key, -RESEND_AFTER) >= RESEND_AFTER:
                 _raise_in(thread)
                 sent[key] = now
-        time.sleep(_POLL)  # not Thread.join: an interrupted join marks a running thread as stopped (3.11)
+        # Not Thread.join: an interrupted join marks a running thread as stopped (3.11). A stopped thread
+        # usually ends within milliseconds, so the first looks come soon and the later ones every _POLL.
+        time.sleep(pause)
+        pause = min(pause * 2, _POLL)
 
 
 def _state(cpu_before: float | None, cpu_after: float | None) -> StuckState:

@@ -141,30 +141,44 @@ def _frames(tb: TracebackType | None) -> list[TracebackType]:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
+def _resolved_absolute(filename: str) -> Path | None:
+    try:
+        return Path(filename).resolve()
+    except (OSError, ValueError):
+        return None
+
+
+def _resolved(filename: str) -> Path | None:
+    """``Path(filename).resolve()``, or ``None`` where it cannot be resolved. An absolute name (every
+    imported module's and every notebook cell's) is resolved once per process: the stop of a thread
+    looks at every frame of every thread each time it polls, and resolving touches the disk. A
+    relative name depends on the working directory, so it is resolved each time."""
+    if Path(filename).is_absolute():
+        return _resolved_absolute(filename)
+    try:
+        return Path(filename).resolve()
+    except (OSError, ValueError):
+        return None
+
+
 def _is_checker(filename: str, checker_files: frozenset[str]) -> bool:
     if filename in checker_files:
         return True
-    try:
-        return Path(filename).resolve().parent == _CHECKER_DIR
-    except (OSError, ValueError):
-        return False
+    resolved = _resolved(filename)
+    return resolved is not None and resolved.parent == _CHECKER_DIR
 
 
 def _is_library(filename: str) -> bool:
     if filename.startswith("<frozen") or filename.startswith("<string>"):
         return True
-    try:
-        resolved = str(Path(filename).resolve())
-    except (OSError, ValueError):
-        return False
-    return resolved.startswith(_LIBRARY_DIRS)
+    resolved = _resolved(filename)
+    return resolved is not None and str(resolved).startswith(_LIBRARY_DIRS)
 
 
 def _is_course(filename: str) -> bool:
-    try:
-        return Path(filename).resolve().is_relative_to(_COURSE_DIR)
-    except (OSError, ValueError):
-        return False
+    resolved = _resolved(filename)
+    return resolved is not None and resolved.is_relative_to(_COURSE_DIR)
 
 
 def is_learner_file(filename: str, checker_files: frozenset[str] = frozenset()) -> bool:

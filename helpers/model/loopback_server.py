@@ -14,6 +14,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from collections.abc import Iterable, Mapping
 from typing import Any, Self
 
+#: Seconds between the serving thread's looks for a stop (``serve_forever(poll_interval=...)``,
+#: ``socketserver``): ``shutdown()`` waits up to this long. The standard library's 0.5 s made every
+#: ``with LoopbackOpenAI():`` block half a second longer than its requests (a notebook has several).
+POLL_INTERVAL = 0.02
+
 __all__ = ["JSONRequestHandler", "LoopbackServer", "RecordedHTTPRequest"]
 
 
@@ -101,7 +106,8 @@ class LoopbackServer:
 
     def start(self) -> Self:
         """Serve in a daemon thread; returns ``self``."""
-        self._thread = threading.Thread(target=self._server.serve_forever, name=self.thread_name, daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": POLL_INTERVAL},
+                                        name=self.thread_name, daemon=True)
         self._thread.start()
         return self
 
