@@ -15,9 +15,11 @@ from __future__ import annotations
 import pytest
 from langchain.tools import tool
 
+from helpers.selfcheck import Question
 from helpers.widgets import (
     PlaygroundOutcome,
     ReducerPlayground,
+    SelfCheck,
     TurnOutcome,
     YouAreTheModel,
 )
@@ -225,3 +227,88 @@ def test_page_click_reads_the_shapes_the_page_part_sends():
     assert odd == PageClick("send", 0, 1, {})
     assert page_click({"event": "action", "action": "send", "render": True}, ("send",)) is None
 
+
+
+# -- the self-check: a Check carries the ticks the page showed ------------------------------------------
+
+
+class Recorded(list):
+    """A progress recorder that keeps every first answer: (notebook, question_id, correct)."""
+
+    def __call__(self, notebook, question_id, correct):
+        self.append((notebook, question_id, correct))
+        return ""
+
+
+def _question(id: str) -> Question:
+    return Question(id=id, prompt="What runs?", choices=("nothing", "the tool"), answer="nothing",
+                    explanation="A tool call is a request.", section="section 3, Nothing has run yet")
+
+
+#: The first answers the self-check of the test recorded.
+RECORDED = Recorded()
+
+
+@pytest.fixture
+def check():
+    RECORDED.clear()
+    return SelfCheck("99", [_question("a"), _question("b")], recorder=RECORDED)
+
+
+def _ticks(view, question_id: str, ticked: str | None) -> list[bool]:
+    return [choice == ticked for choice in view.pickers[question_id].options]
+
+
+def _check(view, number: int, ticks, *, render: int | None = None) -> dict:
+    return {"event": "action", "action": f"check-{number}",
+            "render": view.clicks.render if render is None else render, "clicks": 1,
+            "fields": {f"choices-{number}": ticks}}
+
+
+def test_a_check_grades_the_tick_it_carries_when_the_tick_itself_comes_late(check):
+    """The learner ticked "nothing", then "the tool", and pressed Check before the second tick arrived:
+    the first answer recorded is the one the page showed ticked, not the kernel's stale pick."""
+    check.pickers["a"].value = "nothing"  # the first tick reached the kernel
+    wrong = check.engine.choices["a"].index("the tool")
+    answer = check.on_page_message(_check(check, 1, [i == wrong for i in range(2)]))
+    assert answer.choice == "the tool" and answer.verdict == "wrong" and answer.first_try
+    assert RECORDED == [("99", "a", False)]
+    assert check.pickers["a"].value == "the tool"
+    check.pickers["a"].value = "the tool"  # the late tick: nothing is checked again
+    assert len(RECORDED) == 1 and "data-verdict='wrong'" in check.feedback_views["a"].value
+
+
+def test_the_old_path_would_have_graded_the_pick_the_learner_had_left(check):
+    check.pickers["a"].value = "nothing"
+    check.check_buttons["a"].click()  # ipywidgets' own click: acts on the kernel's (stale) pick
+    assert RECORDED == [("99", "a", True)]
+
+
+def test_two_ticks_shown_check_nothing_and_say_so(check):
+    check.pickers["b"].value = "nothing"
+    assert check.on_page_message(_check(check, 2, [True, True])) is None
+    assert RECORDED == [] and "Two choices were ticked" in check.click_note.value
+
+
+def test_a_check_made_before_clear_picks_checks_nothing(check):
+    drawn = check.clicks.render
+    check.reset()
+    assert check.on_page_message(_check(check, 1, _ticks(check, "a", "nothing"), render=drawn)) is None
+    assert RECORDED == [] and "nothing was sent" in check.click_note.value
+    assert check.on_page_message(_check(check, 1, _ticks(check, "a", "nothing"))).verdict == "right"
+    assert check.click_note.value == ""
+
+
+def test_no_tick_checks_nothing_and_ticks_not_sent_use_the_picker(check):
+    assert check.on_page_message(_check(check, 1, [False, False])) is None
+    assert RECORDED == []
+    check.pickers["b"].value = "the tool"
+    assert check.on_page_message(_check(check, 2, None)).choice == "the tool"  # the page found no ticks
+    assert check.on_page_message(_check(check, 3, [True, False])) is None  # no question 3: ignored
+    assert RECORDED == [("99", "b", False)]
+
+
+def test_a_bare_click_on_check_checks_nothing(check):
+    check.pickers["a"].value = "nothing"
+    check.check_buttons["a"]._handle_button_msg(check.check_buttons["a"], {"event": "click"}, [])
+    assert RECORDED == [] and "did not say what the page showed" in check.click_note.value
