@@ -31,7 +31,7 @@ EFFECTS: Counter = Counter()
 
 
 class Page:
-    """The page a panel is drawn in, played headless: what ``helpers/widgets/decision_clicks.js`` sends.
+    """The page a panel is drawn in, played headless: what ``helpers/widgets/page_clicks.js`` sends.
 
     The page holds the render it has drawn (:meth:`draw` copies the panel's current one; the panel
     re-renders in the kernel, the page only when told). A click sends the page part's message
@@ -58,7 +58,7 @@ class Page:
                   "args": self.panel.args_field.value if args is None else args,
                   "message": self.panel.message_field.value if message is None else message}
         for count in range(1, clicks + 1) if clicks else (0,):  # 0: a keyboard click, or Enter in the amount
-            self.panel.on_page_message({"event": "decide", "decision": decision, "render": self.drawn,
+            self.panel.on_page_message({"event": "action", "action": decision, "render": self.drawn,
                                         "clicks": count, "fields": dict(fields)})
         return self.panel.last
 

@@ -25,9 +25,9 @@ papered over. Now:
   an execution count and the kernel is idle again (or a cell failed, which is reported);
 * on teardown every kernel session of the test's folder is deleted through the REST API (the
   server, shared by the test process, stops at the end of the session);
-* a click that depends on text just typed into a widget waits until the kernel shows it has the
-  text (07: the playground's "Changed since the run below: ..." line), because a button's click
-  message can reach the kernel before a text box's update.
+* a click right after typing into a widget needs no wait: the widget's page part
+  (``helpers/widgets/page_clicks.js``) sends the click with the text the page shows, because a
+  button's own click message can reach the kernel before a text box's update (ipywidgets 8).
 
 Proof (2026-12-01, 2 cores): 10 consecutive runs of all five browser test files (15 tests) with two
 CPU-bound processes beside them, 10 of 10 passed, 167-190 s a run.
@@ -41,27 +41,6 @@ from __future__ import annotations
 import pytest
 
 from tests.lab_server import _run_notebook_in_lab
-
-#: True once the open notebook's kernel is idle: every message the page sent before (a widget's new value
-#: included) has been handled.
-_KERNEL_IDLE = """() => {
-    const app = window.jupyterapp;
-    const panel = app && app.shell && app.shell.currentWidget;
-    const kernel = panel && panel.sessionContext && panel.sessionContext.session && panel.sessionContext.session.kernel;
-    return !!kernel && kernel.status === "idle";
-}"""
-
-
-def _type_then_settle(page, field, text: str) -> None:
-    """Type ``text`` into a widget's field, leave the field (its value is sent) and wait until the kernel is idle.
-
-    ipywidgets 8 sends a field's value and a button's click as separate messages of two models; a click made
-    while the kernel is still busy with an earlier message can reach it before the field's new value did.
-    A learner's pause between typing and clicking is this wait."""
-    field.fill(text)
-    field.evaluate("el => el.blur()")
-    page.wait_for_function(_KERNEL_IDLE, timeout=60_000)
-
 
 @pytest.mark.notebook("00")
 def test_start_here_runs_in_jupyterlab(lab_url, tmp_path):
@@ -100,18 +79,23 @@ def test_you_are_the_model_and_the_self_check_work_in_jupyterlab(lab_url, tmp_pa
         widget.scroll_into_view_if_needed()
         widget.locator("select").select_option("submit_refund_request")
         expect(arguments).to_have_value('{"order_id": "", "amount": 0}', timeout=30_000)
-        _type_then_settle(page, arguments, '{"order_id": "A1024"}')
+        # Typed and clicked at once, like a fast learner: the click carries the text the page shows
+        # (the page part), so the call sent is the one typed even if the field's own update comes later.
+        arguments.fill('{"order_id": "A1024"}')
         widget.locator("button", has_text="Send tool call").click()
         reply = widget.locator(".course-reply")
         expect(reply).to_have_attribute("data-outcome", "argument_error", timeout=30_000)
+        expect(reply).to_contain_text('AIMessage.tool_calls: submit_refund_request({"order_id": "A1024"}) id=call_1')
         expect(reply).to_contain_text("ToolMessage(tool_call_id=call_1, status=error)")
         expect(reply).to_contain_text("amount: Field required")
         expect(reply.locator(".course-badge")).to_have_text("ERROR RESULT")
 
         expect(widget.locator(".course-history li")).to_have_count(1)
-        _type_then_settle(page, arguments, '{"order_id": A1024}')
+        arguments.fill('{"order_id": A1024}')
         widget.locator("button", has_text="Send tool call").click()
         expect(reply).to_have_attribute("data-outcome", "invalid_json", timeout=30_000)
+        expect(reply).to_contain_text("""AIMessage.invalid_tool_calls: submit_refund_request id=call_2 """
+                                      """args='{"order_id": A1024}'""")
         expect(reply).to_contain_text("No tool ran")
         expect(reply.locator(".course-badge")).to_have_text("NOT RUN")
         expect(widget.locator(".course-history li")).to_have_count(2)

@@ -86,13 +86,13 @@ def test_the_compiled_message_catalogs_are_in_the_wheel(wheel):
     assert catalogs and set(catalogs) <= files
 
 
-def test_the_approval_panels_page_code_is_in_the_wheel_and_loads_from_it(wheel, tmp_path):
-    """helpers/widgets/decision_clicks.js (package data) is what DecisionClicks sends to the page, from the wheel."""
-    assert "helpers/widgets/decision_clicks.js" in set(zipfile.ZipFile(wheel).namelist())
-    script = ("from helpers.widgets.decision_clicks import DecisionClicks\n"
-              "print(DecisionClicks._esm.splitlines()[0])\n")
+def test_the_widgets_page_code_is_in_the_wheel_and_loads_from_it(wheel, tmp_path):
+    """helpers/widgets/page_clicks.js (package data) is what PageClicks sends to the page, from the wheel."""
+    assert "helpers/widgets/page_clicks.js" in set(zipfile.ZipFile(wheel).namelist())
+    script = ("from helpers.widgets.page_clicks import PageClicks\n"
+              "print(PageClicks._esm.splitlines()[0])\n")
     proc = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=300,
                           env={"PYTHONPATH": str(wheel), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
     assert proc.returncode == 0, proc.stderr[-3000:]
-    first = (ROOT / "helpers" / "widgets" / "decision_clicks.js").read_text().splitlines()[0]
+    first = (ROOT / "helpers" / "widgets" / "page_clicks.js").read_text().splitlines()[0]
     assert proc.stdout.strip() == first

@@ -5,7 +5,7 @@ call for the learner: the kernel answered the first click and the page drew call
 browser dispatched the second click, which then approved (or rejected) a call no one reviewed. In
 12, after a double click that did approve, the status said REFUSED "Nothing was sent". The fix: a
 click in the page carries the render it was made on (the panel's page part,
-``helpers/widgets/decision_clicks.js``; the second and third clicks of one gesture carry the render
+``helpers/widgets/page_clicks.js``; the second and third clicks of one gesture carry the render
 of its first), and the engine answers each render at most once. These tests send the page part's
 messages (``tests/approval_suite.Page``), the path a click in JupyterLab takes; the browser tests
 (``test_lab_browser_08.py``, ``_10.py``) click for real.
@@ -173,7 +173,7 @@ def test_a_double_click_that_approved_a_single_call_says_finished_not_refused():
 def test_a_click_carrying_a_render_the_panel_does_not_show_sends_nothing(render):
     agent, config = _agent([[_refund("A1024")], "Done."], f"stale-{render}")
     panel = ApprovalPanel(agent, config)
-    result = panel.on_page_message({"event": "decide", "decision": "approve", "render": render, "clicks": 1,
+    result = panel.on_page_message({"event": "action", "action": "approve", "render": render, "clicks": 1,
                                     "fields": {}})
     assert result.outcome == "refused" and result.stale and result.sent is None
     assert panel.history == [] and EFFECTS == {} and panel.current is not None
@@ -193,11 +193,11 @@ def test_a_bare_click_from_the_page_is_refused_but_a_click_from_code_answers_wha
     assert panel.last.outcome == "finished" and dict(EFFECTS) == {("submit", "A1024", 100.0): 1}
 
 
-@pytest.mark.parametrize("content", [None, "approve", [], {"event": "click"}, {"event": "decide"},
-                                     {"event": "decide", "decision": "launch", "render": 1},
-                                     {"event": "decide", "decision": "approve", "render": "1"},
-                                     {"event": "decide", "decision": "approve", "render": True},
-                                     {"event": "decide", "decision": "approve", "render": 1.0}])
+@pytest.mark.parametrize("content", [None, "approve", [], {"event": "click"}, {"event": "action"},
+                                     {"event": "action", "action": "launch", "render": 1},
+                                     {"event": "action", "action": "approve", "render": "1"},
+                                     {"event": "action", "action": "approve", "render": True},
+                                     {"event": "action", "action": "approve", "render": 1.0}])
 def test_a_message_that_is_not_a_decision_is_ignored(content):
     agent, config = _agent([[_refund("A1024")], "Done."], "odd")
     panel = ApprovalPanel(agent, config)

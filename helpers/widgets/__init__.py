@@ -12,14 +12,15 @@ Handlers never ``print``; results go to ``HTML`` widgets.
 * :class:`ReducerPlayground` (07) / ``ReducerPlaygroundEngine``: two parallel writes, in both orders.
 * :class:`StreamStepper` (12) / ``StreamStepperEngine``: a streamed reply chunk by chunk, cut anywhere.
 * :class:`ApprovalPanel` (08, 09) / ``ApprovalEngine``: answer an ``interrupt()`` or a
-  ``HumanInTheLoopMiddleware`` pause with checked ``Command(resume=...)`` values. Its page part,
-  :mod:`.decision_clicks` (an anywidget, anywidget 0.11), makes a click say which render it was made on.
+  ``HumanInTheLoopMiddleware`` pause with checked ``Command(resume=...)`` values.
 * :class:`SelfCheck` / ``SelfCheckEngine``: "Check yourself" questions. :func:`self_check` (the widget of one
   notebook, also :func:`helpers.selfcheck.self_check`). The view's module is
   ``self_check_view``, so no module in this package shares the function's name: ``from
   helpers.widgets import self_check`` always gives the function.
 
-Shared pieces, once: :mod:`.text` (escaping incl. lone surrogates, JSON in and out, errors, the one
+Shared pieces, once: :mod:`.page_clicks` (the page part of the approval panel, the two playgrounds
+and the self-check, an anywidget, anywidget 0.11: a click carries the render the page had drawn and
+what its fields held, so a field's late update cannot change what is sent), :mod:`.text` (escaping incl. lone surrogates, JSON in and out, errors, the one
 shortening every shown value goes through),
 :mod:`.amounts` (amount parsing), :mod:`.graphs` (the one-node ToolNode graph), :mod:`.outcomes`
 (the outcome enums, with the word and colour each is shown in), :mod:`.style` (badges, boxes).

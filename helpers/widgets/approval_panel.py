@@ -45,8 +45,8 @@ can be sent; the list of decisions sent names each call and what it acts on
 
 Each decision answers only the render it was made on (``render=``, :attr:`ApprovalEngine.render
 <helpers.widgets.engines.approval.ApprovalEngine.render>`): in the page, the panel's page part
-(:class:`~helpers.widgets.decision_clicks.DecisionClicks`, an anywidget) turns a click into a
-message carrying the render the page had drawn, and the second and third clicks of a double or
+(:class:`~helpers.widgets.page_clicks.PageClicks`, an anywidget) turns a click into a
+message carrying the render the page had drawn and what its fields held, and the second and third clicks of a double or
 triple click carry the render their first click was made on (:meth:`on_page_message`); a call
 from code answers the current render. A decision made on an earlier render sends nothing: after a
 double click the status keeps saying what the first click did, with a note that the second sent
@@ -79,11 +79,11 @@ import ipywidgets as widgets
 from langchain_core.tools import BaseTool
 
 from ..i18n import N_, _, ngettext
-from .decision_clicks import DecisionClicks
 from .engines.approval import UNKNOWN_RENDER, ApprovalEngine, PanelResult, SentDecision
 from .engines.approval_checks import MAX_WHOLE
 from .engines.approval_pause import DECISIONS, HITL_DESCRIPTION_PREFIX, ReviewAction
 from .outcomes import PanelOutcome
+from .page_clicks import PageButton, PageClicks, page_click
 from .style import LINE_HEIGHT, badge, block, box, muted
 from .text import MAX_SHOWN, html_text, json_text, sendable, shorten, visible
 
@@ -297,25 +297,6 @@ _NOT_ALLOWED = {"approve": N_("approve is not allowed here"), "edit": N_("edit i
                 "reject": N_("reject is not allowed here"), "respond": N_("respond is not allowed here")}
 
 
-class _DecisionButton(widgets.Button):
-    """A decision button. In a page its clicks come through the panel's page part
-    (:class:`~helpers.widgets.decision_clicks.DecisionClicks`), which says which render they were made
-    on; a bare ``{"event": "click"}`` from the page (the page part did not load) is refused, because
-    nothing says what the learner saw. :meth:`click` from code answers the current render.
-
-    Args:
-        unplaced: called with no argument for a bare click from the page.
-    """
-
-    def __init__(self, *, unplaced: Any, **kwargs: Any):
-        self._unplaced = unplaced
-        super().__init__(**kwargs)
-
-    def _handle_button_msg(self, _widget: Any, content: dict, buffers: Any) -> None:
-        if isinstance(content, dict) and content.get("event") == "click":
-            self._unplaced()
-
-
 class ApprovalPanel(widgets.VBox):
     """Show what a paused run waits for and answer it with checked decisions (see the module docstring).
 
@@ -332,7 +313,7 @@ class ApprovalPanel(widgets.VBox):
         args_field, edit_button, message_field, reject_button, respond_button, start_over_button,
         refresh_button, status_view, history_view: the controls. whole_args_view: the arguments the
         pending list cuts (over 4,000 characters), whole, in a part that opens. clicks: the page
-        part (:class:`~helpers.widgets.decision_clicks.DecisionClicks`), invisible.
+        part (:class:`~helpers.widgets.page_clicks.PageClicks`), invisible.
 
     Raises:
         ValueError: the graph has no checkpointer, the config has no ``thread_id``, or
@@ -366,7 +347,7 @@ class ApprovalPanel(widgets.VBox):
         self.status_view = widgets.HTML()
         self.history_view = widgets.HTML()
         # The page part: a click in the page arrives as one message saying which render it was made on.
-        self.clicks = DecisionClicks()
+        self.clicks = PageClicks("course-approval-panel", enter={"amount": "edit"})
         self.clicks.on_msg(lambda _widget, content, _buffers: self.on_page_message(content))
         self.approve_button.on_click(lambda _button: self.approve())
         self.edit_button.on_click(lambda _button: self.edit())
@@ -387,10 +368,10 @@ class ApprovalPanel(widgets.VBox):
         self.add_class("course-approval-panel")
         self._render()
 
-    def _decision_button(self, decision: str, description: str) -> _DecisionButton:
-        button = _DecisionButton(description=description, unplaced=lambda: self._unplaced(decision))
-        button.add_class(f"course-decide-{decision}")  # how the page part knows a decision button
-        return button
+    def _decision_button(self, decision: str, description: str) -> PageButton:
+        # A decision button: the page part sends its clicks (class course-action-<decision>); a bare click
+        # from the page (the page part did not load) is refused, because nothing says what the learner saw.
+        return PageButton(decision, description=description, unplaced=lambda: self._unplaced(decision))
 
     # -- plain methods: what the mouse does ---------------------------------------------------
 
@@ -478,33 +459,26 @@ class ApprovalPanel(widgets.VBox):
         """A message from the page part: one decision clicked in the page (tests send the same).
 
         Args:
-            content: ``{"event": "decide", "decision": "approve" | "edit" | "reject" | "respond",
+            content: ``{"event": "action", "action": "approve" | "edit" | "reject" | "respond",
                 "render": <int>, "clicks": <MouseEvent.detail>, "fields": {"amount": str | None,
-                "args": str | None, "message": str | None}}``, as ``decision_clicks.js`` sends it:
-                ``render`` is the render the page had drawn (for the second and third clicks of one
-                double or triple click, the render of its first click); ``fields`` what the text
-                fields held when it was clicked (``None``: not found, the synced value is used).
+                "args": str | None, "message": str | None}}``, as ``page_clicks.js`` sends it
+                (:func:`~helpers.widgets.page_clicks.page_click`): ``render`` is the render the page
+                had drawn (for the second and third clicks of one double or triple click, the
+                render of its first); ``fields`` what the text fields held when it was clicked
+                (``None``: not found, the synced value is used).
 
         Returns:
             the decision's result; ``None`` for a message that is not a decision (ignored, like
             anything else the page could send).
         """
-        if not isinstance(content, dict) or content.get("event") != "decide":
+        click = page_click(content, DECISIONS)
+        if click is None:
             return None
-        decision, render = content.get("decision"), content.get("render")
-        if decision not in DECISIONS or type(render) is not int:
-            return None
-        fields = content.get("fields") if isinstance(content.get("fields"), dict) else {}
-
-        def typed(name: str) -> str | None:
-            value = fields.get(name)
-            return value if isinstance(value, str) else None
-
-        if decision == "approve":
-            return self.approve(render=render)
-        if decision == "edit":
-            return self.edit(typed("amount" if self._plain() else "args"), render=render)
-        return self._answer(decision, typed("message"), render)
+        if click.action == "approve":
+            return self.approve(render=click.render)
+        if click.action == "edit":
+            return self.edit(click.text("amount" if self._plain() else "args"), render=click.render)
+        return self._answer(click.action, click.text("message"), click.render)
 
     def start_over(self) -> PanelResult:
         """Drop the decisions noted for the current request; sends nothing."""

@@ -1,11 +1,19 @@
 """The view of the reducer playground (notebook 07): an ``ipywidgets.VBox`` around :class:`ReducerPlaygroundEngine`.
 
 Every control calls one engine method; the view only renders. Handlers never ``print``.
+
+A click on "Run in parallel" in the page comes through the view's page part
+(:class:`~helpers.widgets.page_clicks.PageClicks`) with the reducer and the two writes the page
+showed at that moment, and the view runs exactly those (:meth:`ReducerPlayground.on_page_message`):
+ipywidgets 8 sends each box's new text as a message of another widget model, which can reach the
+kernel after the click. A click made before the kernel changed the inputs under the learner (Start
+again, a method called from code) runs nothing and says so.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import ipywidgets as widgets
 
@@ -18,6 +26,7 @@ from .engines.reducer_playground import (
     ReducerPlaygroundEngine,
 )
 from .outcomes import PlaygroundOutcome
+from .page_clicks import STALE_CLICK, UNPLACED_CLICK, PageButton, PageClicks, page_click
 from .style import WRAP, badge, block, box, history, muted
 from .text import html_text, sendable, value_text
 
@@ -73,7 +82,8 @@ class ReducerPlayground(widgets.VBox):
 
     An ``ipywidgets.VBox``; its plain methods are the engine's (:class:`~helpers.widgets.engines.
     reducer_playground.ReducerPlaygroundEngine`, which documents what the graph does):
-    :meth:`choose_reducer`, :meth:`set_write`, :meth:`run`, :meth:`reset`. It shows the latest
+    :meth:`choose_reducer`, :meth:`set_write`, :meth:`run`, :meth:`reset`; and :meth:`on_page_message`,
+    a click on Run in the page (see the module docstring). It shows the latest
     run (both orders, each reducer call, the value or the error) and the learner's last five runs.
 
     Args:
@@ -84,7 +94,8 @@ class ReducerPlayground(widgets.VBox):
     Attributes:
         engine: the engine; ``results`` is ``engine.results``.
         reducer_picker, declaration, write_a, write_b, run_button, reset_button, result_view,
-        history_view: the controls.
+        history_view: the controls. click_note: why a click from the page ran nothing (empty otherwise).
+        clicks: the page part (:class:`~helpers.widgets.page_clicks.PageClicks`), invisible.
 
     Raises:
         ValueError: as the engine (no reducers; a bad key name).
@@ -102,13 +113,20 @@ class ReducerPlayground(widgets.VBox):
                                         layout=size, style={"description_width": "initial"})
         self.write_b = widgets.Textarea(value=self.engine.writes["b"], description=_("write B (JSON):"),
                                         layout=size, style={"description_width": "initial"})
-        self.run_button = widgets.Button(description=_("Run in parallel"), button_style="primary",
-                                         tooltip=_("Run the two-node graph in both write orders"))
+        for name, control in (("reducer", self.reducer_picker), ("a", self.write_a), ("b", self.write_b)):
+            control.add_class(f"course-field-{name}")  # where the page part reads what is shown
+        self.run_button = PageButton("run", description=_("Run in parallel"), button_style="primary",
+                                     tooltip=_("Run the two-node graph in both write orders"),
+                                     unplaced=lambda: self._refuse(_(UNPLACED_CLICK)))
         self.reset_button = widgets.Button(description=_("Start again"),
                                            tooltip=_("Back to the first reducer and the section 4 writes"))
         self.result_view = widgets.HTML()
         self.stale_view = widgets.HTML()
         self.history_view = widgets.HTML()
+        self.click_note = widgets.HTML()
+        # The page part: a click on Run arrives as one message with the render and the fields the page showed.
+        self.clicks = PageClicks("course-reducer-playground")
+        self.clicks.on_msg(lambda _widget, content, _buffers: self.on_page_message(content))
         self._ran_with: tuple[str, dict[str, str]] | None = None
         self.reducer_picker.observe(self._on_pick, names="value")
         self.write_a.observe(lambda change: self._on_type("a", change), names="value")
@@ -119,8 +137,8 @@ class ReducerPlayground(widgets.VBox):
             widgets.HTML(_("<b>Reducer playground:</b> two parallel nodes write the key <code>{key}</code> in "
                            "the same step").format(key=html_text(self.engine.key))),
             self.reducer_picker, self.declaration, self.write_a, self.write_b,
-            widgets.HBox([self.run_button, self.reset_button]), self.stale_view, self.result_view,
-            self.history_view,
+            widgets.HBox([self.run_button, self.reset_button]), self.click_note, self.stale_view,
+            self.result_view, self.history_view, self.clicks,
         ])
         self.add_class("course-reducer-playground")
         self._render()
@@ -140,12 +158,12 @@ class ReducerPlayground(widgets.VBox):
     def choose_reducer(self, name: str) -> None:
         """Select the reducer by name. Raises ``ValueError`` if it is not offered."""
         self.engine.choose_reducer(name)
-        self._render()
+        self._render(moved=True)
 
     def set_write(self, node: str, text: str) -> None:
         """Type the JSON that node ``"a"`` or ``"b"`` writes. Raises ``ValueError`` for another node."""
         self.engine.set_write(node, text)
-        self._render()
+        self._render(moved=True)
 
     def run(self) -> PlaygroundResult:
         """Run both write orders (see :meth:`ReducerPlaygroundEngine.run`); show and return the result."""
@@ -159,7 +177,37 @@ class ReducerPlayground(widgets.VBox):
         """Forget every run; back to the first reducer and the starting writes."""
         self.engine.reset()
         self._ran_with = None
-        self._render()
+        self._render(moved=True)
+
+    def on_page_message(self, content: Any) -> PlaygroundResult | None:
+        """A message from the page part: a click on Run in parallel in the page (tests send the same).
+
+        Args:
+            content: ``{"event": "action", "action": "run", "render": <int>, "clicks": <int>,
+                "fields": {"reducer": <position in the reducer picker>, "a": <write A's text>,
+                "b": <write B's text>}}``, as ``page_clicks.js`` sends it
+                (:func:`~helpers.widgets.page_clicks.page_click`).
+
+        Returns:
+            the result of running the reducer and the writes the page showed (a field the page did
+            not find: the view's own value); ``None`` when nothing ran: a message that is not such a
+            click (ignored), or a click made on an earlier render (refused: :attr:`click_note` says so).
+        """
+        click = page_click(content, ("run",))
+        if click is None:
+            return None
+        if click.render != self.clicks.render:
+            self._refuse(_(STALE_CLICK))
+            return None
+        names = self.engine.reducer_names
+        index = click.index("reducer", len(names))
+        if index is not None:
+            self.engine.choose_reducer(names[index])
+        for node in ("a", "b"):
+            text = click.text(node)
+            if text is not None:
+                self.engine.set_write(node, text)
+        return self.run()
 
     # -- rendering ------------------------------------------------------------------------------
 
@@ -175,6 +223,10 @@ class ReducerPlayground(widgets.VBox):
             (self.write_a if node == "a" else self.write_b).value = clean
         self._render_stale()
 
+    def _refuse(self, note: str) -> None:
+        """Say why a click from the page ran nothing; everything else stays as shown."""
+        self.click_note.value = muted(note, css_class="course-click-note")
+
     def _render_stale(self) -> None:
         """Say which inputs changed since the result on show was run (nothing before a run)."""
         changed = changed_inputs(self._ran_with, self.engine.reducer, self.engine.writes)
@@ -183,7 +235,9 @@ class ReducerPlayground(widgets.VBox):
                 changed=_listed(changed)),
             css_class="course-stale")
 
-    def _render(self) -> None:
+    def _render(self, *, moved: bool = False) -> None:
+        """Show the engine's state. ``moved``: the kernel changed an input the learner sees (the reducer, a
+        write), so the render number moves on and a click made on what the page showed before is refused."""
         engine = self.engine
         if self.reducer_picker.value != engine.reducer:
             self.reducer_picker.value = engine.reducer
@@ -191,6 +245,13 @@ class ReducerPlayground(widgets.VBox):
             if box_widget.value != engine.writes[node]:
                 box_widget.value = engine.writes[node]
         self.declaration.value = block(engine.declaration(), css_class="course-declaration")
+        self.click_note.value = ""
+        self._render_results()
+        if moved:  # last: the page holds the new number only once it has drawn every part above
+            self.clicks.render += 1
+
+    def _render_results(self) -> None:
+        engine = self.engine
         self._render_stale()
         if not engine.results:
             self.result_view.value = muted(_(_START), css_class="course-start")

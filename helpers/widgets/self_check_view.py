@@ -14,6 +14,14 @@ The same style draws each tick as a round radio button (one answer per question;
 and stops a label's text from showing its own ``title``: ipywidgets 8.1 sets the description span's
 ``title`` to the raw description, so hovering a choice showed ``<code>`` tags as a tooltip.
 
+**A Check carries the ticks the page showed.** Each tick box and the Check button are different
+widget models, and ipywidgets 8 can deliver a tick after the click that follows it: the kernel then
+checked (and counted, if it was the first answer) the choice the learner had just moved away from.
+A click on Check comes through the view's page part (:class:`~helpers.widgets.page_clicks.PageClicks`)
+with the question's tick states as the page showed them, and the view checks that choice
+(:meth:`SelfCheck.on_page_message`); a click made before the kernel cleared the picks (Clear picks,
+:meth:`SelfCheck.answer` from code) or while two choices still showed ticked checks nothing and says so.
+
 **Readable without running.** Displayed in a notebook (:meth:`SelfCheck._ipython_display_`), the
 view shows two outputs: first a static rendering of the questions and their choices (HTML and plain
 text, no answers, :func:`static_view`), then the widget. A committed notebook stores no widget state,
@@ -35,12 +43,16 @@ from ..progress.store import score_line
 from ..selfcheck import notebook_number, questions_for
 from ..selfcheck.format import Question
 from .engines.self_check import CheckedAnswer, Recorder, SelfCheckEngine
+from .page_clicks import STALE_CLICK, UNPLACED_CLICK, PageButton, PageClicks, page_click
 from .style import LINE_HEIGHT, badge, block, box, muted
 from .text import html_text, inline_code
 
 __all__ = ["CHOICE_CSS", "FIRST_ANSWER_COUNTS", "STATIC_CLASS", "STATIC_HIDE_CSS", "ChoicePicker", "SelfCheck",
            "static_view"]
 
+#: The note for a click on Check made while the page showed two ticks (the kernel had not yet cleared one).
+TWO_TICKS = N_("Two choices were ticked when you pressed Check, so nothing was checked. Keep one ticked and "
+               "press Check again.")
 #: Shown under a question once it has a first answer.
 FIRST_ANSWER_COUNTS = N_("Your first answer counts; you can still explore the others.")
 #: The verdict words of :class:`helpers.widgets.outcomes.Answer`, marked for the catalog.
@@ -162,7 +174,8 @@ class SelfCheck(widgets.VBox):
     """"Check yourself": one block per question (prompt, code, choices, a Check button, the verdict).
 
     An ``ipywidgets.VBox``; its plain methods: :meth:`answer` (pick and check, as a click does),
-    :meth:`reset`. Build it with :func:`helpers.selfcheck.self_check`. The first answer to a
+    :meth:`reset`; :meth:`on_page_message` is a click on Check in the page (see the module
+    docstring). Build it with :func:`helpers.selfcheck.self_check`. The first answer to a
     question counts (the score says "right on first try"); later ones are shown as attempts.
 
     Args:
@@ -172,7 +185,8 @@ class SelfCheck(widgets.VBox):
 
     Attributes:
         engine: the :class:`SelfCheckEngine`. pickers, check_buttons, feedback_views: question id ->
-        its :class:`ChoicePicker`, ``Button`` and ``HTML``. score_view, reset_button.
+        its :class:`ChoicePicker`, ``Button`` and ``HTML``. score_view, reset_button. click_note: why a
+        click from the page checked nothing (empty otherwise). clicks: the page part, invisible.
     """
 
     def __init__(self, notebook: str, questions: Sequence[Question], *, recorder: Recorder | None = None):
@@ -186,7 +200,9 @@ class SelfCheck(widgets.VBox):
             prompt = widgets.HTML(f"<p style='margin: 4px 0; {LINE_HEIGHT}'><b>{number}.</b> "
                                   f"{inline_code(question.prompt)}</p>{code}")
             picker = ChoicePicker(self.engine.choices[question.id])
-            button = widgets.Button(description=_("Check"), tooltip=_("Check your answer"))
+            picker.add_class(f"course-field-choices-{number}")  # where the page part reads the ticks
+            button = PageButton(f"check-{number}", description=_("Check"), tooltip=_("Check your answer"),
+                                unplaced=lambda: self._refuse(_(UNPLACED_CLICK)))
             feedback = widgets.HTML()
             picker.observe(lambda change, qid=question.id: self._on_pick(qid), names="value")
             button.on_click(lambda _button, qid=question.id: self._check(qid))
@@ -198,12 +214,16 @@ class SelfCheck(widgets.VBox):
             description=_("Clear picks"),
             tooltip=_("Clear your picks to go through again (your first answers still count)"))
         self.reset_button.on_click(lambda _button: self.reset())
+        self.click_note = widgets.HTML()
+        # The page part: a click on Check arrives as one message with the render and the ticks the page showed.
+        self.clicks = PageClicks("course-self-check")
+        self.clicks.on_msg(lambda _widget, content, _buffers: self.on_page_message(content))
         super().__init__([
             widgets.HTML(CHOICE_CSS + STATIC_HIDE_CSS + _(
                 "<b>Check yourself</b> · notebook {notebook} · {count} questions: pick one answer per question, "
                 "press Check. Your first answer to each question counts.").format(
                     notebook=html_text(notebook), count=len(self.engine.questions))),
-            *blocks, widgets.HBox([self.reset_button]), self.score_view,
+            *blocks, widgets.HBox([self.reset_button]), self.click_note, self.score_view, self.clicks,
         ])
         self.add_class("course-self-check")
         self._render()
@@ -218,7 +238,7 @@ class SelfCheck(widgets.VBox):
         """
         checked = self.engine.answer(question_id, choice)
         self.pickers[question_id].value = checked.choice
-        self._render()
+        self._render(moved=True)
         return checked
 
     def reset(self) -> None:
@@ -226,12 +246,57 @@ class SelfCheck(widgets.VBox):
         self.engine.reset()
         for picker in self.pickers.values():
             picker.value = None
+        self._render(moved=True)
+
+    def on_page_message(self, content: Any) -> CheckedAnswer | None:
+        """A message from the page part: a click on a question's Check in the page (tests send the same).
+
+        Args:
+            content: ``{"event": "action", "action": "check-<n>", "render": <int>, "clicks": <int>,
+                "fields": {"choices-<n>": [<bool per choice, in the order shown>], ...}}`` for question
+                ``n`` (1-based, as numbered), as ``page_clicks.js`` sends it
+                (:func:`~helpers.widgets.page_clicks.page_click`).
+
+        Returns:
+            the answer checked: the one choice the page showed ticked (ticks the page did not send:
+            the picker's own value); ``None`` when nothing was checked: a message that is not such a
+            click (ignored), no choice ticked, or a click refused (made on an earlier render, or with
+            two choices ticked): :attr:`click_note` says why.
+        """
+        questions = self.engine.questions
+        click = page_click(content, [f"check-{number}" for number in range(1, len(questions) + 1)])
+        if click is None:
+            return None
+        if click.render != self.clicks.render:
+            self._refuse(_(STALE_CLICK))
+            return None
+        number = int(click.action.removeprefix("check-"))
+        question_id = questions[number - 1].id
+        picker = self.pickers[question_id]
+        ticks = click.ticks(f"choices-{number}", len(picker.options))
+        if ticks is None:
+            choice = picker.value
+        elif sum(ticks) > 1:
+            self._refuse(_(TWO_TICKS))
+            return None
+        else:
+            choice = picker.options[ticks.index(True)] if any(ticks) else None
+        if choice is None:
+            self._render()
+            return None
+        checked = self.engine.answer(question_id, choice)
+        picker.value = choice
         self._render()
+        return checked
 
     # -- rendering ------------------------------------------------------------------------------
 
     def _on_pick(self, question_id: str) -> None:
         self._render()
+
+    def _refuse(self, note: str) -> None:
+        """Say why a click from the page checked nothing; everything else stays as shown."""
+        self.click_note.value = muted(note, css_class="course-click-note")
 
     def _check(self, question_id: str) -> None:
         choice = self.pickers[question_id].value
@@ -249,7 +314,15 @@ class SelfCheck(widgets.VBox):
             _("Your first answer ({verdict}) counts; you can still explore the others.").format(verdict=_(first.word))
         return shown + muted(counts, css_class="course-first-counts")
 
-    def _render(self) -> None:
+    def _render(self, *, moved: bool = False) -> None:
+        """Show the picks, verdicts and score. ``moved``: the kernel changed the ticks the learner sees, so
+        the render number moves on and a click made on what the page showed before is refused."""
+        self.click_note.value = ""
+        self._render_questions()
+        if moved:  # last: the page holds the new number only once it has drawn every part above
+            self.clicks.render += 1
+
+    def _render_questions(self) -> None:
         for question in self.engine.questions:
             picked = self.pickers[question.id].value
             button = self.check_buttons[question.id]

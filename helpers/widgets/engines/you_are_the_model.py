@@ -159,12 +159,27 @@ class YouAreTheModelEngine:
         self.turns.clear()
         self.arguments = self.skeleton()
 
-    def send(self) -> ModelTurn:
+    def send(self, *, tool: str | None = None, arguments: str | None = None) -> ModelTurn:
         """Build the AIMessage from the current choice, run it through ToolNode, record and return the turn.
+
+        Args:
+            tool, arguments: the tool and the argument text the learner was shown when they sent
+                (a click in the page carries both); given, they become the chosen tool and the
+                typed arguments first, and the arguments are *not* reset to the tool's skeleton.
+                ``None``: the current choice.
 
         Never raises for anything the tool or the input does (``SystemExit`` included); only
         ``KeyboardInterrupt`` passes, so a hanging tool can still be stopped.
+
+        Raises:
+            ValueError: ``tool`` is not a bound tool (nothing is sent).
         """
+        if tool is not None:
+            if tool not in self.tools:
+                raise ValueError(f"{tool!r} is not bound; bound tools: {', '.join(self.tools)}")
+            self.tool = tool
+        if arguments is not None:
+            self.set_arguments(arguments)
         call_id, name, raw = f"call_{len(self.turns) + 1}", self.tool, self.arguments
         try:
             args = parse_json(raw)
