@@ -283,3 +283,25 @@ def test_a_reject_without_a_message_is_listed_as_reject_not_null(mode):
     assert decision_text({"type": "reject", "message": "photo"}) == 'reject "photo"'
     assert SentDecision({"order_id": "A1"}, {"type": "reject", "reason": "x"}, "finished").line() == \
         'A1: {"type": "reject", "reason": "x"} -> finished'
+
+
+# -- a refused click changes no field --------------------------------------------------------------------------
+
+
+def test_the_late_click_of_a_double_click_leaves_the_next_calls_fields_as_the_first_click_left_them():
+    """The second click of a double click on Edit args (or Reject) carried the text typed for call 1; it was
+    refused, but the panel first wrote that text into its field, so call 2 showed call 1's edited arguments
+    (order A1000) and the reason typed for call 1: one more Edit click would have refunded A1000 again."""
+    agent, config = _agent([[_refund("A1000")], [_refund("A1001")], [_refund("A1002")], "Done."], "late-fields")
+    panel = ApprovalPanel(agent, config)
+    page = Page(panel)
+    edited = json.dumps({"order_id": "A1000", "amount": 40.0})
+    last = page.draw().click("edit", clicks=2, args=edited, message="")
+    assert last.stale and dict(EFFECTS) == {("submit", "A1000", 40.0): 1}
+    assert panel.current.args["order_id"] == "A1001"
+    assert json.loads(panel.args_field.value) == panel.current.args  # call 2's own arguments
+    page.draw().click("edit")  # Edit args on what the field shows now: call 2 as it is
+    assert dict(EFFECTS) == {("submit", "A1000", 40.0): 1, ("submit", "A1001", 100.0): 1}
+    last = page.draw().click("reject", clicks=3, message="too much")
+    assert last.stale and panel.history[-1].resume["decisions"][0] == {"type": "reject", "message": "too much"}
+    assert panel.message_field.value == ""  # the reason typed for call 3 is not offered for what comes next

@@ -469,11 +469,17 @@ class ApprovalPanel(widgets.VBox):
 
         Returns:
             the decision's result; ``None`` for a message that is not a decision (ignored, like
-            anything else the page could send).
+            anything else the page could send). A click made on an earlier render is refused
+            without writing what it carries into the fields (that text was typed for what that
+            render showed, not for what is decided now).
         """
         click = page_click(content, DECISIONS)
         if click is None:
             return None
+        if click.render != self.engine.render:
+            # Made on an earlier render (the late click of a double click): the engine refuses it, and the
+            # text it carries, typed for what that render showed, is not written into the fields now shown.
+            return self._show(getattr(self.engine, click.action)(render=click.render))
         if click.action == "approve":
             return self.approve(render=click.render)
         if click.action == "edit":
