@@ -305,3 +305,18 @@ def test_the_late_click_of_a_double_click_leaves_the_next_calls_fields_as_the_fi
     last = page.draw().click("reject", clicks=3, message="too much")
     assert last.stale and panel.history[-1].resume["decisions"][0] == {"type": "reject", "message": "too much"}
     assert panel.message_field.value == ""  # the reason typed for call 3 is not offered for what comes next
+
+
+
+@pytest.mark.parametrize("fields", [[1], "args", {"args": 5}, {"args": {"order_id": "A1024"}}, {"message": ["x"]},
+                                    {"amount": 40.0}])
+def test_a_decision_whose_fields_cannot_be_read_sends_nothing(fields):
+    """An edit whose fields could not be read sent the args field's own copy (the call unchanged)."""
+    agent, config = _agent([[_refund("A1024")], "Done."], "unreadable")
+    panel = ApprovalPanel(agent, config)
+    for decision in ("edit", "approve", "reject"):
+        result = panel.on_page_message({"event": "action", "action": decision, "render": panel.clicks.render,
+                                        "clicks": 1, "fields": fields})
+        assert result.outcome == "refused" and result.sent is None and "could not be read" in result.message
+    assert panel.history == [] and EFFECTS == {} and panel.current is not None
+    assert _status_outcome(panel) == "refused" and "could not be read" in panel.status_view.value

@@ -128,8 +128,8 @@ def test_a_field_the_page_did_not_find_is_read_from_the_view(model):
     model.set_arguments('{"order_id": "A7"}')
     turn = model.on_page_message(_send(model, tool=None, args=None))
     assert turn.tool == "lookup_order" and RUNS == ["A7"]
-    turn = model.on_page_message(_send(model, tool=5, args=7))  # out of range, not text: the view's own
-    assert turn.tool == "lookup_order" and RUNS == ["A7", "A7"]
+    # out of range, not text: not the page part's shapes, so not the view's own either (test below)
+    assert model.on_page_message(_send(model, tool=5, args=7)) is None and RUNS == ["A7"]
 
 
 def test_a_bare_click_from_the_page_sends_nothing(model):
@@ -224,7 +224,11 @@ def test_page_click_reads_the_shapes_the_page_part_sends():
     assert click.ticks("ticks", 2) == [False, True] and click.ticks("ticks", 3) is None
     assert click.ticks("tool", 1) is None
     odd = page_click({"event": "action", "action": "send", "render": 0, "clicks": "2", "fields": []}, ("send",))
-    assert odd == PageClick("send", 0, 1, {})
+    assert odd == PageClick("send", 0, 1, {}, readable=False) and odd.unreadable() == ["fields"]
+    assert page_click({"event": "action", "action": "send", "render": 0}, ("send",)).unreadable() == []
+    assert click.unreadable(texts=("args", "gone", "absent"), indexes={"tool": 2}, ticks={"ticks": 2}) == []
+    assert click.unreadable(texts=("tool",), indexes={"args": 2, "tool": 1}, ticks={"ticks": 3}) == \
+        ["tool", "args", "tool", "ticks"]
     assert page_click({"event": "action", "action": "send", "render": True}, ("send",)) is None
 
 
@@ -312,3 +316,50 @@ def test_a_bare_click_on_check_checks_nothing(check):
     check.pickers["a"].value = "nothing"
     check.check_buttons["a"]._handle_button_msg(check.check_buttons["a"], {"event": "click"}, [])
     assert RECORDED == [] and "did not say what the page showed" in check.click_note.value
+
+
+# -- a message whose fields have another shape than the page part sends ------------------------------------------
+
+
+@pytest.mark.parametrize("fields", [[1], "args", {"args": 5}, {"args": ["{}"]}, {"tool": True}, {"tool": 2},
+                                    {"tool": -1}, {"tool": 1.0}, {"args": {"order_id": "A1024"}}])
+def test_a_click_whose_fields_cannot_be_read_sends_nothing_and_says_so(model, fields):
+    """The view's own copy of a field can be older than what the page showed (the race above): a click
+    whose fields cannot be read sent that copy; now it sends nothing."""
+    message = _send(model)
+    message["fields"] = fields
+    assert model.on_page_message(message) is None
+    assert model.turns == [] and RUNS == []
+    assert "could not be read" in model.click_note.value and "nothing was sent" in model.click_note.value
+    assert model.on_page_message(_send(model, tool=0, args='{"order_id": "A1"}')).outcome == TurnOutcome.RAN
+    assert model.click_note.value == ""
+
+
+@pytest.mark.parametrize("fields", [[], {"a": 1}, {"b": None, "a": ["x"]}, {"reducer": 1.0}, {"reducer": 99}])
+def test_a_run_whose_fields_cannot_be_read_runs_nothing(fields):
+    playground = ReducerPlayground()
+    message = _run(playground)
+    message["fields"] = fields
+    assert playground.on_page_message(message) is None
+    assert playground.results == [] and "could not be read" in playground.click_note.value
+
+
+def test_the_note_for_a_click_that_cannot_be_read_is_in_the_editions_language(model):
+    from helpers.i18n import use
+
+    with use("zh-CN"):
+        zh = YouAreTheModel([lookup_order])
+        zh.on_page_message(dict(_send(zh), fields={"args": 1}))
+    assert "could not be read" not in zh.click_note.value and "args" in zh.click_note.value
+    assert zh.turns == []
+
+
+@pytest.mark.parametrize("ticks", [[True], [True, False, False], [1, 0], ["the tool"], "nothing", {"0": True}])
+def test_ticks_that_cannot_be_read_check_nothing(check, ticks):
+    """The picker's own value (what the kernel last heard) could be the pick the learner had left."""
+    check.pickers["a"].value = "nothing"
+    assert check.on_page_message(_check(check, 1, ticks)) is None
+    assert RECORDED == [] and "could not be read" in check.click_note.value
+    odd = _check(check, 1, [True, False])
+    odd["fields"] = []
+    assert check.on_page_message(odd) is None and RECORDED == []

@@ -83,7 +83,7 @@ from .engines.approval import UNKNOWN_RENDER, ApprovalEngine, PanelResult, SentD
 from .engines.approval_checks import MAX_WHOLE
 from .engines.approval_pause import DECISIONS, HITL_DESCRIPTION_PREFIX, ReviewAction
 from .outcomes import PanelOutcome
-from .page_clicks import PageButton, PageClicks, page_click
+from .page_clicks import UNREADABLE_CLICK, PageButton, PageClicks, page_click
 from .style import LINE_HEIGHT, badge, block, box, muted
 from .text import MAX_SHOWN, html_text, json_text, sendable, shorten, visible
 
@@ -471,7 +471,8 @@ class ApprovalPanel(widgets.VBox):
             the decision's result; ``None`` for a message that is not a decision (ignored, like
             anything else the page could send). A click made on an earlier render is refused
             without writing what it carries into the fields (that text was typed for what that
-            render showed, not for what is decided now).
+            render showed, not for what is decided now). A click whose fields have another shape
+            than the page part sends is refused too.
         """
         click = page_click(content, DECISIONS)
         if click is None:
@@ -480,6 +481,10 @@ class ApprovalPanel(widgets.VBox):
             # Made on an earlier render (the late click of a double click): the engine refuses it, and the
             # text it carries, typed for what that render showed, is not written into the fields now shown.
             return self._show(getattr(self.engine, click.action)(render=click.render))
+        unreadable = click.unreadable(texts=("amount", "args", "message"))
+        if unreadable:  # the fields' own copies can be older than what the page showed: none is used instead
+            return self._show(self.engine.refuse(click.action, _(UNREADABLE_CLICK).format(
+                fields=", ".join(unreadable))))
         if click.action == "approve":
             return self.approve(render=click.render)
         if click.action == "edit":

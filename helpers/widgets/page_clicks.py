@@ -30,7 +30,7 @@ the same messages to the widget's ``on_page_message``; :func:`page_click` reads 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -41,7 +41,8 @@ import traitlets
 
 from ..i18n import N_
 
-__all__ = ["STALE_CLICK", "UNPLACED_CLICK", "PageButton", "PageClick", "PageClicks", "page_click"]
+__all__ = ["STALE_CLICK", "UNPLACED_CLICK", "UNREADABLE_CLICK", "PageButton", "PageClick", "PageClicks",
+           "page_click"]
 
 #: The note a playground shows for a click made on a render it no longer shows (nothing was done).
 STALE_CLICK = N_("That click was made on an earlier view of this widget: it changed before the click "
@@ -49,6 +50,10 @@ STALE_CLICK = N_("That click was made on an earlier view of this widget: it chan
 #: The note for a bare click from the page (its page part did not load): nothing says what it showed.
 UNPLACED_CLICK = N_("That click did not say what the page showed (this widget's page part did not load), "
                     "so nothing was sent. Run the cell again to reload the widget.")
+#: The note for a click whose fields have another shape than the page part sends ({fields}: their names):
+#: the widget's own copy of a field can be older than what the page showed, so it is not used instead.
+UNREADABLE_CLICK = N_("What the page showed when that click was made could not be read ({fields}), so nothing "
+                      "was sent. Run the cell again to reload the widget.")
 
 
 class PageClicks(anywidget.AnyWidget):
@@ -87,12 +92,38 @@ class PageClick:
         clicks: ``MouseEvent.detail`` (0: keyboard or Enter in a field).
         fields: field name -> what the page showed (``str``, ``int`` or a list of ``bool``; ``None``
             when the page did not find the field).
+        readable: ``False`` when the message's ``fields`` was not an object (then ``fields`` is empty).
     """
 
     action: str
     render: int
     clicks: int = 1
     fields: dict[str, Any] = field(default_factory=dict)
+    readable: bool = True
+
+    def unreadable(self, *, texts: Collection[str] = (), indexes: Mapping[str, int] | None = None,
+                   ticks: Mapping[str, int] | None = None) -> list[str]:
+        """The fields the click carries in another shape than the page part sends: act on none of them.
+
+        A field the click does not carry (absent, or ``None``: the page did not find it) is not listed.
+
+        Args:
+            texts: the names of text fields (a ``str`` each).
+            indexes: drop-down name -> its number of options (an ``int`` position below it, ``bool`` not).
+            ticks: tick group name -> its number of boxes (a list of that many ``bool``).
+
+        Returns:
+            the names, in the order checked (texts, indexes, ticks); ``["fields"]`` when the message's
+            ``fields`` was not an object; ``[]`` when every field can be read.
+        """
+        if not self.readable:
+            return ["fields"]
+        bad = [name for name in texts if self.fields.get(name) is not None and self.text(name) is None]
+        bad += [name for name, size in (indexes or {}).items()
+                if self.fields.get(name) is not None and self.index(name, size) is None]
+        bad += [name for name, size in (ticks or {}).items()
+                if self.fields.get(name) is not None and self.ticks(name, size) is None]
+        return bad
 
     def text(self, name: str) -> str | None:
         """The text field ``name`` as the page showed it, or ``None`` (not a text, not found)."""
@@ -122,7 +153,8 @@ def page_click(content: Any, actions: Collection[str]) -> PageClick | None:
 
     Returns:
         the click; ``None`` when ``content`` is not such a message, the action is not one of
-        ``actions``, or ``render`` is not an ``int`` (``True`` and ``1.0`` are not).
+        ``actions``, or ``render`` is not an ``int`` (``True`` and ``1.0`` are not). A ``fields``
+        that is not an object gives a click with no fields and ``readable`` ``False``.
     """
     if not isinstance(content, dict) or content.get("event") != "action":
         return None
@@ -131,7 +163,8 @@ def page_click(content: Any, actions: Collection[str]) -> PageClick | None:
         return None
     fields = content.get("fields")
     return PageClick(action, render, clicks if type(clicks) is int else 1,
-                     dict(fields) if isinstance(fields, dict) else {})
+                     dict(fields) if isinstance(fields, dict) else {},
+                     readable=fields is None or isinstance(fields, dict))
 
 
 class PageButton(widgets.Button):

@@ -26,7 +26,7 @@ from .engines.reducer_playground import (
     ReducerPlaygroundEngine,
 )
 from .outcomes import PlaygroundOutcome
-from .page_clicks import STALE_CLICK, UNPLACED_CLICK, PageButton, PageClicks, page_click
+from .page_clicks import STALE_CLICK, UNPLACED_CLICK, UNREADABLE_CLICK, PageButton, PageClicks, page_click
 from .style import WRAP, badge, block, box, history, muted
 from .text import html_text, sendable, value_text
 
@@ -191,7 +191,8 @@ class ReducerPlayground(widgets.VBox):
         Returns:
             the result of running the reducer and the writes the page showed (a field the page did
             not find: the view's own value); ``None`` when nothing ran: a message that is not such a
-            click (ignored), or a click made on an earlier render (refused: :attr:`click_note` says so).
+            click (ignored), a click made on an earlier render, or one whose fields have another shape
+            than the page part sends (refused: :attr:`click_note` says so).
         """
         click = page_click(content, ("run",))
         if click is None:
@@ -200,6 +201,10 @@ class ReducerPlayground(widgets.VBox):
             self._refuse(_(STALE_CLICK))
             return None
         names = self.engine.reducer_names
+        unreadable = click.unreadable(texts=("a", "b"), indexes={"reducer": len(names)})
+        if unreadable:
+            self._refuse(_(UNREADABLE_CLICK).format(fields=", ".join(unreadable)))
+            return None
         index = click.index("reducer", len(names))
         if index is not None:
             self.engine.choose_reducer(names[index])

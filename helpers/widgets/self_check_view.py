@@ -43,7 +43,7 @@ from ..progress.store import score_line
 from ..selfcheck import notebook_number, questions_for
 from ..selfcheck.format import Question
 from .engines.self_check import CheckedAnswer, Recorder, SelfCheckEngine
-from .page_clicks import STALE_CLICK, UNPLACED_CLICK, PageButton, PageClicks, page_click
+from .page_clicks import STALE_CLICK, UNPLACED_CLICK, UNREADABLE_CLICK, PageButton, PageClicks, page_click
 from .style import LINE_HEIGHT, badge, block, box, muted
 from .text import html_text, inline_code
 
@@ -260,8 +260,9 @@ class SelfCheck(widgets.VBox):
         Returns:
             the answer checked: the one choice the page showed ticked (ticks the page did not send:
             the picker's own value); ``None`` when nothing was checked: a message that is not such a
-            click (ignored), no choice ticked, or a click refused (made on an earlier render, or with
-            two choices ticked): :attr:`click_note` says why.
+            click (ignored), no choice ticked, or a click refused (made on an earlier render, with
+            two choices ticked, or with ticks in another shape than the page part sends):
+            :attr:`click_note` says why.
         """
         questions = self.engine.questions
         click = page_click(content, [f"check-{number}" for number in range(1, len(questions) + 1)])
@@ -273,6 +274,10 @@ class SelfCheck(widgets.VBox):
         number = int(click.action.removeprefix("check-"))
         question_id = questions[number - 1].id
         picker = self.pickers[question_id]
+        unreadable = click.unreadable(ticks={f"choices-{number}": len(picker.options)})
+        if unreadable:
+            self._refuse(_(UNREADABLE_CLICK).format(fields=", ".join(unreadable)))
+            return None
         ticks = click.ticks(f"choices-{number}", len(picker.options))
         if ticks is None:
             choice = picker.value

@@ -22,7 +22,7 @@ from langchain_core.tools import BaseTool
 from ..i18n import N_, _
 from .engines.you_are_the_model import ModelTurn, YouAreTheModelEngine
 from .outcomes import TurnOutcome
-from .page_clicks import STALE_CLICK, UNPLACED_CLICK, PageButton, PageClicks, page_click
+from .page_clicks import STALE_CLICK, UNPLACED_CLICK, UNREADABLE_CLICK, PageButton, PageClicks, page_click
 from .style import badge, block, box, history, muted
 from .text import html_text, sendable
 
@@ -140,7 +140,8 @@ class YouAreTheModel(widgets.VBox):
         Returns:
             the turn sent, built from the tool and the text the page showed (a field the page did not
             find: the view's own value); ``None`` when nothing was sent: a message that is not such a
-            click (ignored), or a click made on an earlier render (refused: :attr:`click_note` says so).
+            click (ignored), a click made on an earlier render, or one whose fields have another shape
+            than the page part sends (refused: :attr:`click_note` says so).
         """
         click = page_click(content, ("send",))
         if click is None:
@@ -149,6 +150,10 @@ class YouAreTheModel(widgets.VBox):
             self._refuse(_(STALE_CLICK))
             return None
         names = list(self.engine.tools)
+        unreadable = click.unreadable(texts=("args",), indexes={"tool": len(names)})
+        if unreadable:
+            self._refuse(_(UNREADABLE_CLICK).format(fields=", ".join(unreadable)))
+            return None
         index = click.index("tool", len(names))
         text = click.text("args")
         turn = self.engine.send(tool=None if index is None else names[index],

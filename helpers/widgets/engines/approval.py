@@ -583,6 +583,18 @@ class ApprovalEngine:
         """Answer a HITL call on the tool's behalf (``{"type": "respond", "message": ...}``; the tool does not run)."""
         return self._act("respond", message, render)
 
+    def refuse(self, decision: Decision, reason: str) -> PanelResult:
+        """Record a decision the view refused before any check (a page click it cannot read); sends nothing.
+
+        Args:
+            decision: the decision clicked; reason: why it was refused, in the edition's language.
+
+        Returns:
+            a ``refused`` result whose message is ``reason`` and "Nothing was sent." (what is pending
+            as last read; the render stays).
+        """
+        return self._refuse(decision, reason)
+
     def start_over(self) -> PanelResult:
         """Forget the decisions noted for the current HITL request (none was sent). Sends nothing.
 
