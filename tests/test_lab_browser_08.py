@@ -49,9 +49,14 @@ def test_approval_panel_works_in_jupyterlab(lab_url, tmp_path):
         expect(approve).to_be_disabled()  # A1030's 150 is above its refundable 120: approve is always refused
         expect(widget).to_contain_text("Approve is off: Approving keeps the amount 150.0")
 
+        # Enter that confirms an input method's composition (Chinese, ...) sends nothing: a valid 120 would have
+        # finished the run, and the 150 below could not be refused for its amount
+        amount.fill("120")
+        amount.dispatch_event("keydown", {"key": "Enter", "code": "Enter", "isComposing": True, "bubbles": True})
         amount.fill("150")
         amount.press("Enter")  # Enter sends the edit
-        expect(status).to_contain_text("above the refundable 120.0", timeout=30_000)
+        expect(status).to_contain_text("The amount 150.0 is above the refundable 120.0", timeout=30_000)
+        expect(widget.locator(".course-history li")).to_have_count(1)
         expect(status).not_to_contain_text("Sent.")  # one status at a time: the refusal replaced it
 
         amount.fill("120")

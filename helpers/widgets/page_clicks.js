@@ -69,6 +69,9 @@ function render({ model, el }) {
   };
 
   const onKey = (event) => {
+    // Enter that ends an input method's composition (Chinese, Japanese, ...) only confirms the typed
+    // characters: it is never a send (isComposing, and keyCode 229, which some browsers give instead).
+    if (event.isComposing || event.keyCode === 229) return;
     const container = containerOf(event.target);
     if (!container || event.key !== "Enter") return;
     const onButton = actionOf(event.target.closest("button")) !== null;
