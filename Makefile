@@ -61,10 +61,10 @@ reset: $(STAMP)
 	@test -n "$(NB)" || { echo "say which notebook: make reset NB=03  (or NB=all)"; exit 2; }
 	$(BIN)/python -m helpers.workspace reset $(NB)
 
-# Three pytest-xdist workers on CI's 2 cores: the tests wait (on kernels, browsers, servers and stopped
-# threads) about a quarter of the time, so a third worker keeps both cores busy (measured 2026-12-07: two
-# workers used the 2 cores at about 50 %, three at 76 %, and `make test` took 675 s instead of about 800 s; a
-# fourth added nothing). A notebook's cells and a module's tests stay together on one worker, the long tests
+# Three pytest-xdist workers on CI's 2 cores: the tests wait part of the time (on kernels, browsers, servers,
+# stopped threads), so a third worker keeps the cores busier (measured 2026-12-07 on a quiet 2-core machine,
+# same commit: two workers 656 s at 153 % CPU, three 588 s at 168 %; four, measured beside other work, gained
+# nothing over three). A notebook's cells and a module's tests stay together on one worker, the long tests
 # go first, the offline proof runs in the controller after every worker finished (tests/conftest.py).
 # TEST_WORKERS=0 runs everything in this one process; keep tooling/bench.py's TEST_WORKERS the same.
 TEST_WORKERS ?= 3
