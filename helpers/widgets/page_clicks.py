@@ -39,9 +39,9 @@ import anywidget
 import ipywidgets as widgets
 import traitlets
 
-from ..i18n import N_
+from ..i18n import N_, _
 
-__all__ = ["STALE_CLICK", "UNPLACED_CLICK", "UNREADABLE_CLICK", "PageButton", "PageClick", "PageClicks",
+__all__ = ["STALE_CLICK", "UNPLACED_CLICK", "UNREADABLE_CLICK", "PageButton", "PageClick", "PageClicks", "refusal",
            "page_click"]
 
 #: The note a playground shows for a click made on a render it no longer shows (nothing was done).
@@ -165,6 +165,27 @@ def page_click(content: Any, actions: Collection[str]) -> PageClick | None:
     return PageClick(action, render, clicks if type(clicks) is int else 1,
                      dict(fields) if isinstance(fields, dict) else {},
                      readable=fields is None or isinstance(fields, dict))
+
+
+def refusal(click: PageClick, render: int, *, texts: Collection[str] = (), indexes: Mapping[str, int] | None = None,
+            ticks: Mapping[str, int] | None = None) -> str | None:
+    """Why ``click`` must not be acted on, in the notebook's language, or ``None`` when it may.
+
+    Args:
+        click: the click (:func:`page_click`).
+        render: the widget's current render (:attr:`PageClicks.render`).
+        texts, indexes, ticks: the widget's fields, as for :meth:`PageClick.unreadable`.
+
+    Returns:
+        :data:`STALE_CLICK` for a click made on an earlier render; :data:`UNREADABLE_CLICK` naming the
+        fields carried in another shape than the page part sends; ``None`` otherwise.
+    """
+    if click.render != render:
+        return _(STALE_CLICK)
+    unreadable = click.unreadable(texts=texts, indexes=indexes, ticks=ticks)
+    if unreadable:
+        return _(UNREADABLE_CLICK).format(fields=", ".join(unreadable))
+    return None
 
 
 class PageButton(widgets.Button):

@@ -26,7 +26,7 @@ from .engines.reducer_playground import (
     ReducerPlaygroundEngine,
 )
 from .outcomes import PlaygroundOutcome
-from .page_clicks import STALE_CLICK, UNPLACED_CLICK, UNREADABLE_CLICK, PageButton, PageClicks, page_click
+from .page_clicks import UNPLACED_CLICK, PageButton, PageClicks, page_click, refusal
 from .style import WRAP, badge, block, box, history, muted
 from .text import html_text, sendable, value_text
 
@@ -197,13 +197,10 @@ class ReducerPlayground(widgets.VBox):
         click = page_click(content, ("run",))
         if click is None:
             return None
-        if click.render != self.clicks.render:
-            self._refuse(_(STALE_CLICK))
-            return None
         names = self.engine.reducer_names
-        unreadable = click.unreadable(texts=("a", "b"), indexes={"reducer": len(names)})
-        if unreadable:
-            self._refuse(_(UNREADABLE_CLICK).format(fields=", ".join(unreadable)))
+        note = refusal(click, self.clicks.render, texts=("a", "b"), indexes={"reducer": len(names)})
+        if note:
+            self._refuse(note)
             return None
         index = click.index("reducer", len(names))
         if index is not None:

@@ -43,7 +43,7 @@ from ..progress.store import score_line
 from ..selfcheck import notebook_number, questions_for
 from ..selfcheck.format import Question
 from .engines.self_check import CheckedAnswer, Recorder, SelfCheckEngine
-from .page_clicks import STALE_CLICK, UNPLACED_CLICK, UNREADABLE_CLICK, PageButton, PageClicks, page_click
+from .page_clicks import UNPLACED_CLICK, PageButton, PageClicks, page_click, refusal
 from .style import LINE_HEIGHT, badge, block, box, muted
 from .text import html_text, inline_code
 
@@ -268,15 +268,12 @@ class SelfCheck(widgets.VBox):
         click = page_click(content, [f"check-{number}" for number in range(1, len(questions) + 1)])
         if click is None:
             return None
-        if click.render != self.clicks.render:
-            self._refuse(_(STALE_CLICK))
-            return None
         number = int(click.action.removeprefix("check-"))
         question_id = questions[number - 1].id
         picker = self.pickers[question_id]
-        unreadable = click.unreadable(ticks={f"choices-{number}": len(picker.options)})
-        if unreadable:
-            self._refuse(_(UNREADABLE_CLICK).format(fields=", ".join(unreadable)))
+        note = refusal(click, self.clicks.render, ticks={f"choices-{number}": len(picker.options)})
+        if note:
+            self._refuse(note)
             return None
         ticks = click.ticks(f"choices-{number}", len(picker.options))
         if ticks is None:

@@ -22,7 +22,7 @@ from langchain_core.tools import BaseTool
 from ..i18n import N_, _
 from .engines.you_are_the_model import ModelTurn, YouAreTheModelEngine
 from .outcomes import TurnOutcome
-from .page_clicks import STALE_CLICK, UNPLACED_CLICK, UNREADABLE_CLICK, PageButton, PageClicks, page_click
+from .page_clicks import UNPLACED_CLICK, PageButton, PageClicks, page_click, refusal
 from .style import badge, block, box, history, muted
 from .text import html_text, sendable
 
@@ -146,13 +146,10 @@ class YouAreTheModel(widgets.VBox):
         click = page_click(content, ("send",))
         if click is None:
             return None
-        if click.render != self.clicks.render:
-            self._refuse(_(STALE_CLICK))
-            return None
         names = list(self.engine.tools)
-        unreadable = click.unreadable(texts=("args",), indexes={"tool": len(names)})
-        if unreadable:
-            self._refuse(_(UNREADABLE_CLICK).format(fields=", ".join(unreadable)))
+        note = refusal(click, self.clicks.render, texts=("args",), indexes={"tool": len(names)})
+        if note:
+            self._refuse(note)
             return None
         index = click.index("tool", len(names))
         text = click.text("args")
